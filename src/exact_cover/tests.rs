@@ -1,0 +1,330 @@
+use std::ops::ControlFlow;
+
+use super::*;
+
+const KNUTH_6X7: &str = "0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n";
+
+fn all_solutions(dlx: &mut Dlx, options: SearchOptions) -> (SearchStats, Vec<Vec<usize>>) {
+    let mut found = Vec::new();
+    let stats = dlx.search(options, |rows| {
+        let mut rows = rows.to_vec();
+        rows.sort_unstable();
+        found.push(rows);
+        ControlFlow::Continue(())
+    });
+    found.sort();
+    (stats, found)
+}
+
+/// N-queens: rows and files primary, both diagonal families secondary.
+pub(crate) fn queens(n: usize) -> Problem {
+    let diagonals = 2 * n - 1;
+    let mut p = Problem::new(2 * n, 2 * diagonals);
+    for r in 0..n {
+        for c in 0..n {
+            let a = 2 * n + (r + c);
+            let b = 2 * n + diagonals + (r + n - 1 - c);
+            p.add_row(&[r, n + c, a, b]).unwrap();
+        }
+    }
+    p
+}
+
+/// Brute force over all row subsets, for cross-checking small problems.
+fn brute_force_count(p: &Problem) -> u64 {
+    let rows = p.rows();
+    assert!(rows <= 16);
+    (0u32..1 << rows)
+        .filter(|mask| {
+            let chosen: Vec<usize> = (0..rows).filter(|r| mask & (1 << r) != 0).collect();
+            p.is_exact_cover(&chosen)
+        })
+        .count() as u64
+}
+
+#[test]
+fn knuth_example_has_rows_1_4_5() {
+    let named = Problem::parse(KNUTH_6X7).unwrap();
+    assert_eq!(named.problem.columns(), 7);
+    assert_eq!(named.problem.rows(), 6);
+    let mut dlx = Dlx::new(&named.problem);
+    let (stats, found) = all_solutions(&mut dlx, SearchOptions::default());
+    assert_eq!(stats.solutions, 1);
+    assert_eq!(found, vec![vec![0, 3, 4]]);
+    assert!(!stats.budget_exceeded);
+    assert!(stats.nodes >= 3);
+    assert!(stats.updates > 0);
+}
+
+#[test]
+fn queens_counts_with_secondary_diagonals() {
+    for (n, expected) in [
+        (1, 1),
+        (2, 0),
+        (3, 0),
+        (4, 2),
+        (5, 10),
+        (6, 4),
+        (8, 92),
+        (10, 724),
+    ] {
+        let p = queens(n);
+        let mut dlx = Dlx::new(&p);
+        let (stats, found) = all_solutions(&mut dlx, SearchOptions::default());
+        assert_eq!(stats.solutions, expected, "n = {n}");
+        assert!(found.iter().all(|rows| p.is_exact_cover(rows)));
+        // All distinct.
+        let mut dedup = found.clone();
+        dedup.dedup();
+        assert_eq!(dedup.len(), found.len());
+    }
+}
+
+#[test]
+fn first_column_choice_agrees_but_costs_more() {
+    let p = queens(8);
+    let mut dlx = Dlx::new(&p);
+    let mrv = dlx.count(SearchOptions::default());
+    let first = dlx.count(SearchOptions {
+        choice: ColumnChoice::First,
+        ..SearchOptions::default()
+    });
+    assert_eq!(mrv.solutions, 92);
+    assert_eq!(first.solutions, 92);
+    assert_ne!(mrv.nodes, first.nodes);
+}
+
+#[test]
+fn limit_stops_early_and_restores_the_arena() {
+    let p = queens(8);
+    let mut dlx = Dlx::new(&p);
+    let pristine = dlx.clone();
+    for limit in [1, 2, 5, 91, 92, 93] {
+        let stats = dlx.count(SearchOptions::with_limit(limit));
+        assert_eq!(stats.solutions, limit.min(92));
+        assert_eq!(dlx, pristine, "limit {limit}");
+    }
+    assert_eq!(dlx.count(SearchOptions::with_limit(0)).solutions, 0);
+}
+
+#[test]
+fn visitor_can_stop_the_search() {
+    let p = queens(6);
+    let mut dlx = Dlx::new(&p);
+    let pristine = dlx.clone();
+    let mut seen = 0;
+    let stats = dlx.search(SearchOptions::default(), |_| {
+        seen += 1;
+        if seen == 2 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    assert_eq!((seen, stats.solutions), (2, 2));
+    assert_eq!(dlx, pristine);
+}
+
+#[test]
+fn budget_is_reported_and_state_restored() {
+    let p = queens(10);
+    let mut dlx = Dlx::new(&p);
+    let pristine = dlx.clone();
+    let full = dlx.count(SearchOptions::default());
+    let budget = full.nodes / 3;
+    let cut = dlx.count(SearchOptions {
+        max_nodes: budget,
+        ..SearchOptions::default()
+    });
+    assert!(cut.budget_exceeded);
+    assert_eq!(cut.nodes, budget);
+    assert!(cut.solutions < full.solutions);
+    assert_eq!(dlx, pristine);
+    // Exactly enough budget is not exceeded.
+    let exact = dlx.count(SearchOptions {
+        max_nodes: full.nodes,
+        ..SearchOptions::default()
+    });
+    assert!(!exact.budget_exceeded);
+    assert_eq!(exact.solutions, full.solutions);
+}
+
+#[test]
+fn selections_constrain_and_reset_restores_pristine_state() {
+    let p = queens(8);
+    let mut dlx = Dlx::new(&p);
+    let pristine = dlx.clone();
+    // Queen at (0, 0): 4 of the 92 solutions.
+    assert!(dlx.select(0));
+    let with_corner = dlx.count(SearchOptions::default());
+    assert_eq!(with_corner.solutions, 4);
+    // Queen at (1, 1) attacks it along a diagonal: a clash.
+    assert!(!dlx.select(9));
+    assert_eq!(dlx.count(SearchOptions::default()).solutions, 0);
+    dlx.reset();
+    assert_eq!(dlx, pristine);
+    assert_eq!(dlx.count(SearchOptions::default()).solutions, 92);
+    assert_eq!(dlx, pristine);
+}
+
+#[test]
+fn solutions_include_selected_rows() {
+    let p = queens(4);
+    let mut dlx = Dlx::new(&p);
+    // (0, 1) is in one of the two 4-queens solutions.
+    assert!(dlx.select(1));
+    let (stats, found) = all_solutions(&mut dlx, SearchOptions::default());
+    assert_eq!(stats.solutions, 1);
+    assert!(found[0].contains(&1));
+    assert!(p.is_exact_cover(&found[0]));
+    assert_eq!(dlx.selected().collect::<Vec<_>>(), vec![1]);
+}
+
+#[test]
+fn same_search_same_statistics() {
+    let p = queens(9);
+    let mut dlx = Dlx::new(&p);
+    let a = dlx.count(SearchOptions::default());
+    let b = dlx.count(SearchOptions::default());
+    assert_eq!(a, b);
+    assert_eq!(a.solutions, 352);
+}
+
+#[test]
+fn agrees_with_brute_force_on_small_random_matrices() {
+    // A fixed LCG keeps the test reproducible without a dependency.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    for _ in 0..300 {
+        let primary = 1 + next() as usize % 6;
+        let secondary = next() as usize % 3;
+        let mut p = Problem::new(primary, secondary);
+        let rows = 1 + next() as usize % 12;
+        for _ in 0..rows {
+            let mut cols: Vec<usize> = (0..primary + secondary)
+                .filter(|_| next() % 3 == 0)
+                .collect();
+            if cols.is_empty() {
+                cols.push(next() as usize % (primary + secondary));
+            }
+            p.add_row(&cols).unwrap();
+        }
+        let mut dlx = Dlx::new(&p);
+        let expected = brute_force_count(&p);
+        let (stats, found) = all_solutions(&mut dlx, SearchOptions::default());
+        assert_eq!(stats.solutions, expected, "{p:?}");
+        assert!(found.iter().all(|rows| p.is_exact_cover(rows)));
+        let first = dlx.count(SearchOptions {
+            choice: ColumnChoice::First,
+            ..SearchOptions::default()
+        });
+        assert_eq!(first.solutions, expected);
+    }
+}
+
+#[test]
+fn builder_rejects_bad_rows() {
+    let mut p = Problem::new(2, 1);
+    assert_eq!(
+        p.add_row(&[0, 3]),
+        Err(ProblemError::ColumnOutOfRange {
+            row: 0,
+            column: 3,
+            columns: 3
+        })
+    );
+    assert_eq!(
+        p.add_row(&[1, 1]),
+        Err(ProblemError::DuplicateColumn { row: 0, column: 1 })
+    );
+    assert_eq!(p.add_row(&[]), Err(ProblemError::EmptyRow { row: 0 }));
+    assert_eq!(p.rows(), 0);
+}
+
+#[test]
+fn arena_size_for_sudoku_matches_the_docs() {
+    let mut p = Problem::new(324, 0);
+    for cell in 0..81 {
+        for d in 0..9 {
+            let (r, c) = (cell / 9, cell % 9);
+            let b = (r / 3) * 3 + c / 3;
+            p.add_row(&[cell, 81 + r * 9 + d, 162 + c * 9 + d, 243 + b * 9 + d])
+                .unwrap();
+        }
+    }
+    let dlx = Dlx::new(&p);
+    assert_eq!(NODE_BYTES, 12);
+    assert_eq!(dlx.node_count(), 3971);
+    assert_eq!(dlx.arena_bytes(), 3971 * 12 + 326 * 8);
+}
+
+#[test]
+fn text_dense_with_secondary_columns() {
+    let named = Problem::parse("# comment\nsecondary: 1\n10 1\n01 0\n 0 1 1\n").unwrap();
+    assert_eq!(named.problem.primary(), 2);
+    assert_eq!(named.problem.secondary(), 1);
+    assert_eq!(named.row_lines, vec![3, 4, 5]);
+    let mut dlx = Dlx::new(&named.problem);
+    // Row 0 is the only one covering column 0; it shares the secondary
+    // column with row 2, so {0, 1} is the only cover.
+    assert_eq!(dlx.count(SearchOptions::default()).solutions, 1);
+}
+
+#[test]
+fn text_named_queens() {
+    let text = "\
+# four queens, diagonals secondary
+r0 r1 r2 r3 c0 c1 c2 c3 | a0 a1 a2 a3 a4 a5 a6 b0 b1 b2 b3 b4 b5 b6
+r0 c0 a0 b3
+r0 c1 a1 b2
+r0 c2 a2 b1
+r0 c3 a3 b0
+r1 c0 a1 b4
+r1 c1 a2 b3
+r1 c2 a3 b2
+r1 c3 a4 b1
+r2 c0 a2 b5
+r2 c1 a3 b4
+r2 c2 a4 b3
+r2 c3 a5 b2
+r3 c0 a3 b6
+r3 c1 a4 b5
+r3 c2 a5 b4
+r3 c3 a6 b3
+";
+    let named = Problem::parse(text).unwrap();
+    assert_eq!(named.problem.primary(), 8);
+    assert_eq!(named.problem.secondary(), 14);
+    assert_eq!(named.column_names[8], "a0");
+    let mut dlx = Dlx::new(&named.problem);
+    assert_eq!(dlx.count(SearchOptions::default()).solutions, 2);
+}
+
+#[test]
+fn text_errors_name_the_line() {
+    let cases = [
+        ("", 0, "no rows"),
+        ("# only a comment\n", 0, "no rows"),
+        ("101\n10\n", 2, "2 columns"),
+        ("101\n1x1\n", 2, "found `x`"),
+        ("101\n000\n", 2, "empty"),
+        ("secondary: x\n101\n", 1, "whole number"),
+        ("secondary: 4\n101\n", 0, "only 3 columns"),
+        ("a b\na c\n", 2, "`c` is not one of the column names"),
+        ("a b | c | d\na\n", 1, "more than one `|`"),
+        ("a a\na\n", 1, "named twice"),
+        ("a b\na a\n", 2, "twice"),
+        ("| a\na\n", 1, "no primary columns"),
+        ("a b\n", 0, "no rows"),
+    ];
+    for (text, line, needle) in cases {
+        let e = Problem::parse(text).expect_err(text);
+        assert_eq!(e.line, line, "{text:?}: {e}");
+        assert!(e.to_string().contains(needle), "{text:?}: {e}");
+    }
+}

@@ -1,0 +1,18 @@
+//! # dlxbench
+//!
+//! A batch benchmark harness for Sudoku solvers, built around Knuth's
+//! Dancing Links.
+//!
+//! * [`exact_cover`]: a general exact-cover engine (Algorithm X on Dancing
+//!   Links) with primary and secondary columns, preselected rows, counting up
+//!   to a limit, node budgets and machine-independent cost counters.
+//! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
+//!   the rule checker.
+//! * [`solvers`]: the [`solvers::Solver`] trait and three solvers behind it:
+//!   `dlx`, `naive` and `heuristic`.
+
+#![warn(missing_docs)]
+
+pub mod exact_cover;
+pub mod solvers;
+pub mod sudoku;

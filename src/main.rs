@@ -1,0 +1,41 @@
+//! The `dlxbench` command line: a thin front end over the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+/// Batch benchmark harness for Sudoku solvers, built around Dancing Links.
+#[derive(Parser)]
+#[command(name = "dlxbench", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve puzzles and print their solutions.
+    Solve(cli::solve::Args),
+    /// Check puzzles or grids against the rules: complete, incomplete or invalid.
+    Check(cli::check::Args),
+    /// Solve a general exact-cover problem (dense 0/1 matrix or named columns).
+    Cover(cli::cover::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => cli::solve::run(args),
+        Command::Check(args) => cli::check::run(args),
+        Command::Cover(args) => cli::cover::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("dlxbench: {e:#}");
+            cli::EXIT_USAGE.into()
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// cross-solver tests (to be written)

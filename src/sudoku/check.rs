@@ -1,0 +1,186 @@
+//! The rule checker: is a grid complete, incomplete, or breaking a rule?
+
+use super::Grid;
+
+/// A unit of the grid: a row, a column or a box, numbered from 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Row `i`, top to bottom.
+    Row(usize),
+    /// Column `i`, left to right.
+    Column(usize),
+    /// Box `i`, in reading order.
+    Box(usize),
+}
+
+impl std::fmt::Display for Unit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unit::Row(i) => write!(f, "row {}", i + 1),
+            Unit::Column(i) => write!(f, "column {}", i + 1),
+            Unit::Box(i) => write!(f, "box {}", i + 1),
+        }
+    }
+}
+
+/// The checker's verdict on a grid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every cell filled, no unit repeats a symbol: a solved grid.
+    Complete,
+    /// No unit repeats a symbol, but `blanks` cells are empty.
+    Incomplete {
+        /// Number of blank cells.
+        blanks: usize,
+    },
+    /// `unit` holds `symbol` more than once (the first such unit found, rows
+    /// before columns before boxes).
+    Invalid {
+        /// The unit that repeats a symbol.
+        unit: Unit,
+        /// The repeated symbol, `1..=n`.
+        symbol: u8,
+    },
+}
+
+/// Checks the grid against the rules.
+///
+/// ```
+/// use dlxbench::sudoku::{check, BoxShape, Grid, Unit, Verdict};
+/// let mut g = Grid::empty(BoxShape::new(2, 2).unwrap());
+/// assert_eq!(check(&g), Verdict::Incomplete { blanks: 16 });
+/// g.set(0, 0, 3);
+/// g.set(1, 1, 3); // same 2x2 box
+/// assert_eq!(check(&g), Verdict::Invalid { unit: Unit::Box(0), symbol: 3 });
+/// ```
+pub fn check(grid: &Grid) -> Verdict {
+    let n = grid.side();
+    let shape = grid.shape();
+    // One "seen" bitset per unit kind, reused unit by unit.
+    let mut seen = vec![false; n + 1];
+    let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
+        (Unit::Row, &|u, i| u * n + i),
+        (Unit::Column, &|u, i| i * n + u),
+        (Unit::Box, &|u, i| {
+            let (r, c) = (shape.box_rows(), shape.box_cols());
+            let row = (u / r) * r + i / c;
+            let col = (u % r) * c + i % c;
+            row * n + col
+        }),
+    ];
+    for (make, cell_of) in units {
+        for u in 0..n {
+            seen.iter_mut().for_each(|s| *s = false);
+            for i in 0..n {
+                let v = grid.cells()[cell_of(u, i)];
+                if v != 0 && std::mem::replace(&mut seen[v as usize], true) {
+                    return Verdict::Invalid {
+                        unit: make(u),
+                        symbol: v,
+                    };
+                }
+            }
+        }
+    }
+    match grid.cells().iter().filter(|&&v| v == 0).count() {
+        0 => Verdict::Complete,
+        blanks => Verdict::Incomplete { blanks },
+    }
+}
+
+/// True when `solution` is a complete, valid grid of the same shape that
+/// keeps every clue of `puzzle`. Solvers' answers are validated with this,
+/// outside any timed region.
+pub fn is_solution_of(solution: &Grid, puzzle: &Grid) -> bool {
+    solution.shape() == puzzle.shape()
+        && puzzle
+            .cells()
+            .iter()
+            .zip(solution.cells())
+            .all(|(&p, &s)| p == 0 || p == s)
+        && check(solution) == Verdict::Complete
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::BoxShape;
+
+    /// A valid full grid of any shape by the classic shifting pattern.
+    fn pattern(shape: BoxShape) -> Grid {
+        let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
+        let mut g = Grid::empty(shape);
+        for row in 0..n {
+            for col in 0..n {
+                let v = (c * (row % r) + row / r + col) % n;
+                g.set(row, col, v as u8 + 1);
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn pattern_grids_are_complete_for_all_shapes() {
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (3, 4),
+            (4, 4),
+            (5, 5),
+            (9, 9),
+        ] {
+            let g = pattern(BoxShape::new(r, c).unwrap());
+            assert_eq!(check(&g), Verdict::Complete, "{r}x{c}");
+        }
+    }
+
+    #[test]
+    fn finds_the_repeating_unit() {
+        let mut g = pattern(BoxShape::NINE);
+        // Swap two cells of row 0 in different boxes: columns repeat, row ok.
+        let (a, b) = (g.get(0, 0), g.get(0, 4));
+        g.set(0, 0, b);
+        g.set(0, 4, a);
+        assert_eq!(
+            check(&g),
+            Verdict::Invalid {
+                unit: Unit::Column(0),
+                symbol: b
+            }
+        );
+        let mut g = pattern(BoxShape::NINE);
+        let v = g.get(4, 4);
+        g.set(4, 5, v);
+        assert!(
+            matches!(check(&g), Verdict::Invalid { unit: Unit::Row(4), symbol } if symbol == v)
+        );
+        let shape = BoxShape::new(2, 3).unwrap();
+        let mut g = Grid::empty(shape);
+        g.set(2, 3, 5);
+        g.set(3, 5, 5);
+        assert_eq!(
+            check(&g),
+            Verdict::Invalid {
+                unit: Unit::Box(3),
+                symbol: 5
+            }
+        );
+    }
+
+    #[test]
+    fn solution_must_keep_clues() {
+        let full = pattern(BoxShape::NINE);
+        let mut puzzle = full.clone();
+        puzzle.set(0, 0, 0);
+        assert!(is_solution_of(&full, &puzzle));
+        let mut other = puzzle.clone();
+        other.set(8, 8, if full.get(8, 8) == 1 { 2 } else { 1 });
+        assert!(!is_solution_of(&full, &other));
+        assert!(
+            !is_solution_of(&puzzle, &puzzle),
+            "incomplete is no solution"
+        );
+    }
+}

@@ -1,0 +1,371 @@
+//! The Sudoku model: grids of every size from 4x4 to 128x128, text formats,
+//! a rule checker, and the mapping of a grid to an exact-cover problem.
+//!
+//! A grid of side `n = r * c` is divided into boxes of `r` rows by `c`
+//! columns ([`BoxShape`]). Cells hold `0` for a blank or a symbol `1..=n`.
+//!
+//! ```
+//! use dlxbench::sudoku::{BoxShape, Grid};
+//!
+//! let shape = BoxShape::new(2, 3).unwrap(); // 6x6, boxes 2 rows by 3 columns
+//! assert_eq!(shape.side(), 6);
+//! let mut grid = Grid::empty(shape);
+//! grid.set(0, 5, 4);
+//! assert_eq!(grid.get(0, 5), 4);
+//! assert_eq!(shape.box_of(3, 4), 3);
+//! assert_eq!(grid.clues(), 1);
+//! ```
+
+mod check;
+mod text;
+
+pub use check::{check, is_solution_of, Unit, Verdict};
+pub use text::{parse_line_into, Alphabet, Format, GridError, ParseOptions, Puzzles};
+
+use crate::exact_cover::Problem;
+
+/// The largest supported side: cell values are `u8` and the bitmask solver
+/// uses `u128` candidate sets.
+pub const MAX_SIDE: usize = 128;
+
+/// The shape of a box: `rows` by `cols` cells, so the grid's side is
+/// `rows * cols`. A 9x9 Sudoku has 3x3 boxes, a 6x6 one 2x3, a 12x12 one 3x4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BoxShape {
+    rows: u8,
+    cols: u8,
+}
+
+/// Errors constructing a [`BoxShape`] or a [`Grid`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// The box dimensions give a side outside `2..=MAX_SIDE`... or a zero.
+    #[error("a {rows}x{cols} box gives a side outside 4..={max}", max = MAX_SIDE)]
+    BadBox {
+        /// Box rows asked for.
+        rows: usize,
+        /// Box columns asked for.
+        cols: usize,
+    },
+    /// No box shape fits the side (a prime side, for instance).
+    #[error("no box shape fits a side of {side}: the side must be r*c with r, c >= 2")]
+    NoShapeForSide {
+        /// The side asked for.
+        side: usize,
+    },
+    /// Cells do not match the shape.
+    #[error("expected {expected} cells for a {side}x{side} grid, found {found}")]
+    CellCount {
+        /// Cells a grid of this shape has.
+        expected: usize,
+        /// Cells given.
+        found: usize,
+        /// The side.
+        side: usize,
+    },
+    /// A cell value above the side.
+    #[error("cell {cell} holds {value}, but a {side}x{side} grid uses symbols 1..={side}")]
+    ValueOutOfRange {
+        /// Index of the cell in reading order.
+        cell: usize,
+        /// Its value.
+        value: u8,
+        /// The side.
+        side: usize,
+    },
+}
+
+impl BoxShape {
+    /// A box of `rows` by `cols` cells; both at least 2 (a 1-wide box would
+    /// make boxes repeat rows or columns), side at most [`MAX_SIDE`].
+    pub fn new(rows: usize, cols: usize) -> Result<Self, ShapeError> {
+        if rows < 2 || cols < 2 || rows * cols > MAX_SIDE {
+            return Err(ShapeError::BadBox { rows, cols });
+        }
+        Ok(BoxShape {
+            rows: rows as u8,
+            cols: cols as u8,
+        })
+    }
+
+    /// The usual shape for a side: the most square factorisation `r x c`
+    /// with `r <= c` (9 -> 3x3, 6 -> 2x3, 12 -> 3x4, 10 -> 2x5).
+    pub fn for_side(side: usize) -> Result<Self, ShapeError> {
+        let mut r = (side as f64).sqrt() as usize;
+        while r >= 2 {
+            if side % r == 0 && side / r >= 2 {
+                return BoxShape::new(r, side / r);
+            }
+            r -= 1;
+        }
+        Err(ShapeError::NoShapeForSide { side })
+    }
+
+    /// The standard 9x9 shape.
+    pub const NINE: BoxShape = BoxShape { rows: 3, cols: 3 };
+
+    /// Rows of cells in a box.
+    pub fn box_rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Columns of cells in a box.
+    pub fn box_cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// The side `n`: rows, columns, boxes and symbols of the grid.
+    pub fn side(self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    /// Number of cells, `n * n`.
+    pub fn cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// Index of the box holding cell (`row`, `col`), boxes in reading order.
+    #[inline]
+    pub fn box_of(self, row: usize, col: usize) -> usize {
+        let (r, c) = (self.rows as usize, self.cols as usize);
+        // There are `c` bands of boxes (each `r` rows tall) and `r` stacks.
+        (row / r) * r + col / c
+    }
+
+    /// The exact-cover problem of an empty grid of this shape: row
+    /// `cell * n + (symbol - 1)` places `symbol` in `cell`; its columns are
+    /// cell, row-symbol, column-symbol and box-symbol, in that order, so
+    /// there are `n^3` rows and `4 n^2` columns.
+    pub fn exact_cover(self) -> Problem {
+        let n = self.side();
+        let n2 = n * n;
+        let mut p = Problem::new(4 * n2, 0);
+        p.reserve(n2 * n, 4 * n2 * n);
+        for row in 0..n {
+            for col in 0..n {
+                let cell = row * n + col;
+                let b = self.box_of(row, col);
+                for d in 0..n {
+                    p.add_row(&[
+                        cell,
+                        n2 + row * n + d,
+                        2 * n2 + col * n + d,
+                        3 * n2 + b * n + d,
+                    ])
+                    .expect("the Sudoku matrix is well formed");
+                }
+            }
+        }
+        p
+    }
+
+    /// The exact-cover row that places `symbol` (`1..=n`) in `cell`.
+    #[inline]
+    pub fn cover_row(self, cell: usize, symbol: u8) -> usize {
+        cell * self.side() + symbol as usize - 1
+    }
+
+    /// The (cell, symbol) placed by exact-cover row `row`.
+    #[inline]
+    pub fn placement(self, row: usize) -> (usize, u8) {
+        (row / self.side(), (row % self.side()) as u8 + 1)
+    }
+}
+
+impl std::fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+impl std::str::FromStr for BoxShape {
+    type Err = String;
+    /// `RxC` (box rows by box columns), e.g. `3x3`, `2x3`, `4x4`.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (r, c) = s
+            .split_once(['x', 'X'])
+            .ok_or_else(|| format!("expected a box shape like 3x3, found `{s}`"))?;
+        let parse = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("expected a box shape like 3x3, found `{s}`"))
+        };
+        BoxShape::new(parse(r)?, parse(c)?).map_err(|e| e.to_string())
+    }
+}
+
+/// A Sudoku grid: a [`BoxShape`] and `n * n` cells in reading order, `0` for
+/// blank, `1..=n` for a symbol. The rules are not enforced here; see
+/// [`check`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Grid {
+    shape: BoxShape,
+    cells: Vec<u8>,
+}
+
+impl Grid {
+    /// An all-blank grid.
+    pub fn empty(shape: BoxShape) -> Self {
+        Grid {
+            shape,
+            cells: vec![0; shape.cells()],
+        }
+    }
+
+    /// A grid from cells in reading order.
+    pub fn from_cells(shape: BoxShape, cells: Vec<u8>) -> Result<Self, ShapeError> {
+        let side = shape.side();
+        if cells.len() != shape.cells() {
+            return Err(ShapeError::CellCount {
+                expected: shape.cells(),
+                found: cells.len(),
+                side,
+            });
+        }
+        if let Some((cell, &value)) = cells.iter().enumerate().find(|(_, &v)| v as usize > side) {
+            return Err(ShapeError::ValueOutOfRange { cell, value, side });
+        }
+        Ok(Grid { shape, cells })
+    }
+
+    /// Makes this grid a blank grid of `shape`, reusing its buffer.
+    pub fn reset(&mut self, shape: BoxShape) {
+        self.shape = shape;
+        self.cells.clear();
+        self.cells.resize(shape.cells(), 0);
+    }
+
+    /// Makes this grid a copy of `other`, reusing its buffer (no allocation
+    /// when the sizes match).
+    pub fn copy_from(&mut self, other: &Grid) {
+        self.shape = other.shape;
+        self.cells.clear();
+        self.cells.extend_from_slice(&other.cells);
+    }
+
+    /// The box shape.
+    pub fn shape(&self) -> BoxShape {
+        self.shape
+    }
+
+    /// The side `n`.
+    pub fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// The cells in reading order.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The cells, mutable. Values must stay within `0..=n`.
+    pub fn cells_mut(&mut self) -> &mut [u8] {
+        &mut self.cells
+    }
+
+    /// The value at (`row`, `col`), `0` for blank.
+    pub fn get(&self, row: usize, col: usize) -> u8 {
+        self.cells[row * self.side() + col]
+    }
+
+    /// Sets (`row`, `col`) to `value` (`0` to blank it).
+    ///
+    /// # Panics
+    /// If the value is above the side.
+    pub fn set(&mut self, row: usize, col: usize, value: u8) {
+        assert!(value as usize <= self.side(), "value {value} out of range");
+        let n = self.side();
+        self.cells[row * n + col] = value;
+    }
+
+    /// Number of filled cells.
+    pub fn clues(&self) -> usize {
+        self.cells.iter().filter(|&&v| v != 0).count()
+    }
+
+    /// True when no cell is blank.
+    pub fn is_full(&self) -> bool {
+        self.cells.iter().all(|&v| v != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_for_every_supported_side() {
+        for (side, r, c) in [
+            (4, 2, 2),
+            (6, 2, 3),
+            (8, 2, 4),
+            (9, 3, 3),
+            (10, 2, 5),
+            (12, 3, 4),
+            (16, 4, 4),
+            (25, 5, 5),
+            (36, 6, 6),
+            (64, 8, 8),
+            (81, 9, 9),
+            (100, 10, 10),
+        ] {
+            let s = BoxShape::for_side(side).unwrap();
+            assert_eq!((s.box_rows(), s.box_cols(), s.side()), (r, c, side));
+        }
+        for bad in [0, 1, 2, 3, 5, 7, 11, 13, 129] {
+            assert!(BoxShape::for_side(bad).is_err(), "{bad}");
+        }
+        assert!(BoxShape::new(1, 9).is_err());
+        assert!(BoxShape::new(12, 11).is_err());
+        assert_eq!(
+            "2x3".parse::<BoxShape>(),
+            BoxShape::new(2, 3).map_err(|e| e.to_string())
+        );
+        assert!("3by3".parse::<BoxShape>().is_err());
+    }
+
+    #[test]
+    fn boxes_of_a_6x6_grid() {
+        let s = BoxShape::new(2, 3).unwrap();
+        // Boxes are 2 rows by 3 columns: 3 bands of 2 boxes.
+        let boxes: Vec<usize> = (0..6).map(|r| s.box_of(r, 4)).collect();
+        assert_eq!(boxes, [1, 1, 3, 3, 5, 5]);
+        assert_eq!(s.box_of(5, 0), 4);
+        // Every box has exactly 6 cells.
+        let mut count = [0; 6];
+        for r in 0..6 {
+            for c in 0..6 {
+                count[s.box_of(r, c)] += 1;
+            }
+        }
+        assert_eq!(count, [6; 6]);
+    }
+
+    #[test]
+    fn cover_rows_round_trip() {
+        let s = BoxShape::new(3, 4).unwrap();
+        let p = s.exact_cover();
+        assert_eq!(p.rows(), 12 * 12 * 12);
+        assert_eq!(p.columns(), 4 * 144);
+        for cell in [0, 17, 143] {
+            for sym in [1u8, 7, 12] {
+                let row = s.cover_row(cell, sym);
+                assert_eq!(s.placement(row), (cell, sym));
+                assert_eq!(p.row(row).next(), Some(cell));
+            }
+        }
+    }
+
+    #[test]
+    fn grid_construction_checks_cells() {
+        let s = BoxShape::new(2, 2).unwrap();
+        assert!(Grid::from_cells(s, vec![0; 15]).is_err());
+        let e = Grid::from_cells(s, [vec![5], vec![0; 15]].concat()).unwrap_err();
+        assert!(e.to_string().contains("holds 5"), "{e}");
+        let mut g = Grid::from_cells(s, vec![1; 16]).unwrap();
+        assert!(g.is_full());
+        g.reset(BoxShape::NINE);
+        assert_eq!(g.cells().len(), 81);
+        assert_eq!(g.clues(), 0);
+    }
+}
