@@ -93,7 +93,7 @@ impl BoxShape {
     pub fn for_side(side: usize) -> Result<Self, ShapeError> {
         let mut r = (side as f64).sqrt() as usize;
         while r >= 2 {
-            if side % r == 0 && side / r >= 2 {
+            if side.is_multiple_of(r) && side / r >= 2 {
                 return BoxShape::new(r, side / r);
             }
             r -= 1;
