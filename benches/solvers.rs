@@ -148,14 +148,21 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, with_naive: bool) {
             b.iter(|| {
                 let mut total = 0;
                 for p in &puzzles {
-                    total += solver.solve(black_box(p), 2, budget, &mut solution).solutions;
+                    total += solver
+                        .solve(black_box(p), 2, budget, &mut solution)
+                        .solutions;
                 }
                 total
             })
         });
     }
     group.bench_function(BenchmarkId::from_parameter("dlx-crate-0.8"), |b| {
-        b.iter(|| puzzles.iter().map(|p| dlx_crate_count(black_box(p), 2)).sum::<u64>())
+        b.iter(|| {
+            puzzles
+                .iter()
+                .map(|p| dlx_crate_count(black_box(p), 2))
+                .sum::<u64>()
+        })
     });
     group.finish();
 }
