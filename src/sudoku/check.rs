@@ -58,6 +58,7 @@ pub fn check(grid: &Grid) -> Verdict {
     let shape = grid.shape();
     // One "seen" bitset per unit kind, reused unit by unit.
     let mut seen = vec![false; n + 1];
+    #[allow(clippy::type_complexity)]
     let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
         (Unit::Row, &|u, i| u * n + i),
         (Unit::Column, &|u, i| i * n + u),
