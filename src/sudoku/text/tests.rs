@@ -351,3 +351,192 @@ fn alphabets_describe_and_parse_names() {
         "line 2: bad"
     );
 }
+
+fn read_all(text: &str) -> Vec<Result<(usize, Grid), GridError>> {
+    Puzzles::new(text, ParseOptions::default()).collect()
+}
+
+#[test]
+fn grid_and_numeric_round_trip_every_size() {
+    let mut shapes: Vec<BoxShape> = SHAPES
+        .iter()
+        .map(|&(r, c)| BoxShape::new(r, c).unwrap())
+        .collect();
+    shapes.push(BoxShape::new(10, 10).unwrap());
+    for shape in shapes {
+        let original = sample(shape, 4);
+        for format in [Format::Line, Format::Grid, Format::Numeric] {
+            // Two copies back to back, the second after a blank line.
+            let one = original.display(format, Alphabet::Standard).to_string();
+            let text = format!("{one}\n\n{one}\n");
+            let got = read_all(&text);
+            assert_eq!(got.len(), 2, "{shape} {format:?}:\n{text}");
+            for (i, puzzle) in got.into_iter().enumerate() {
+                let (line, grid) = puzzle.unwrap_or_else(|e| panic!("{shape} {format:?}: {e}"));
+                assert_eq!(line, 1 + i * (one.lines().count() + 1));
+                assert_eq!(grid, original, "{shape} {format:?}");
+            }
+        }
+    }
+    // Boxes other than the default shape need the numeric block.
+    let tall = sample(BoxShape::new(3, 2).unwrap(), 3);
+    let text = tall
+        .display(Format::Numeric, Alphabet::Standard)
+        .to_string();
+    assert!(text.starts_with("3x2\n"));
+    assert_eq!(read_all(&text)[0].as_ref().unwrap().1, tall);
+    let text = text.replacen("3x2", "3 2", 1);
+    assert_eq!(read_all(&text)[0].as_ref().unwrap().1, tall);
+}
+
+#[test]
+fn a_mixed_file() {
+    let text = "\
+# comments and blank lines are skipped
+
+.2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....
+Grid 01
+003020600
+900305001
+001806400
+008102900
+700000008
+006708200
+002609500
+800203009
+005010300
+=========
+4 . . | . . . | 8 . 5
+. 3 . | . . . | . . .
+. . . | 7 . . | . . .
+------+-------+------
+. 2 . | . . . | . 6 .
+. . . | . 8 . | 4 . .
+. . . | . 1 . | . . .
+------+-------+------
+. . . | 6 . 3 | . 7 .
+5 . . | 2 . . | . . .
+1 . 4 | . . . | . . .
+1234
+";
+    let got = read_all(text);
+    assert_eq!(got.len(), 4, "{got:?}");
+    let lines: Vec<usize> = got
+        .iter()
+        .map(|r| match r {
+            Ok((l, _)) => *l,
+            Err(e) => e.line,
+        })
+        .collect();
+    assert_eq!(lines, [3, 5, 15, 26]);
+    let euler = &got[1].as_ref().unwrap().1;
+    assert_eq!(
+        (euler.get(0, 2), euler.get(8, 8), euler.clues()),
+        (3, 0, 32)
+    );
+    let norvig = &got[2].as_ref().unwrap().1;
+    assert_eq!(
+        (norvig.get(0, 0), norvig.get(0, 8), norvig.get(8, 2)),
+        (4, 5, 4)
+    );
+    let e = got[3].as_ref().unwrap_err();
+    assert!(e.message.contains("expected 16 symbols"), "{e}");
+}
+
+#[test]
+fn errors_in_grids_name_line_and_column_and_do_not_stop_reading() {
+    let text = "\
+1 . | . 4
+. . | 2 .
+----+----
+. 3 | 9 .
+4 . | . 1
+1..4..2..3..4..1
+1 . | . 4
+. . | 2 .
+
+2x2
+1 0 0 4
+0 0 2 0 7
+0 3 0 0
+4 0 0 1
+1..4..2..3..4.1
+1..4..2..3..4..1
+";
+    let got = read_all(text);
+    assert_eq!(got.len(), 6, "{got:#?}");
+    let e = got[0].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (4, 7));
+    assert!(e
+        .message
+        .contains("unexpected symbol '9' (value 9 is above the side 4)"));
+    assert_eq!(got[1].as_ref().unwrap().0, 6);
+    let e = got[2].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (7, 0));
+    assert!(
+        e.message
+            .contains("has 2 rows (ending at line 8): expected 4"),
+        "{e}"
+    );
+    let e = got[3].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (12, 0));
+    assert_eq!(
+        e.message,
+        "expected a row of 4 numbers (0-4, 0 for blank) for a 4x4 grid, found 5"
+    );
+    let e = got[4].as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (15, 0));
+    assert_eq!(got[5].as_ref().unwrap().0, 16);
+}
+
+#[test]
+fn sixteen_symbol_lines_one_line_puzzles_or_a_grid() {
+    // Sixteen 4x4 puzzles in a row are sixteen puzzles...
+    let small = sample(BoxShape::new(2, 2).unwrap(), 3).to_string();
+    let text = format!("{small}\n").repeat(16);
+    let got = read_all(&text);
+    assert_eq!(got.len(), 16);
+    assert!(got.iter().all(|r| r.as_ref().unwrap().1.side() == 4));
+    // ...but a 16x16 grid, even one whose first row is blank, is one grid.
+    let mut big = sample(BoxShape::new(4, 4).unwrap(), 3);
+    big.cells_mut()[..16].fill(0);
+    let text: String = big
+        .cells()
+        .chunks(16)
+        .map(|row| {
+            let mut g = Grid::empty(BoxShape::NINE);
+            g.reset(BoxShape::new(4, 4).unwrap());
+            g.cells_mut()[..16].copy_from_slice(row);
+            format!("{}\n", &g.to_string()[..16])
+        })
+        .collect();
+    let got = read_all(&text);
+    assert_eq!(got.len(), 1, "{text}");
+    assert_eq!(got[0].as_ref().unwrap().1, big);
+}
+
+#[test]
+fn numeric_grids_without_header_and_zero_based_rows() {
+    let twelve = sample(BoxShape::new(3, 4).unwrap(), 5);
+    let text: String = twelve
+        .cells()
+        .chunks(12)
+        .map(|row| {
+            let words: Vec<String> = row.iter().map(u8::to_string).collect();
+            words.join(" ") + "\n"
+        })
+        .collect();
+    let got = read_all(&text);
+    assert_eq!(got.len(), 1, "{text}");
+    assert_eq!(got[0].as_ref().unwrap().1, twelve);
+    let zb = ParseOptions {
+        alphabet: Alphabet::ZeroBased,
+        shape: None,
+    };
+    let hex = sample(BoxShape::new(4, 4).unwrap(), 5);
+    let text = hex.display(Format::Grid, Alphabet::ZeroBased).to_string();
+    assert!(text.contains('0') && text.contains('F'));
+    let got: Vec<_> = Puzzles::new(&text, zb).collect();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].as_ref().unwrap().1, hex);
+}
