@@ -269,10 +269,10 @@ fn no_solution_and_conflicting_clues_exit_1() {
         .write_stdin(text.as_str())
         .assert()
         .code(1)
-        .stdout(format!(
+        .stdout(
             "line 1: incomplete (62 blanks)\nline 2: incomplete (63 blanks)\n\
-             line 3: invalid: row 1 repeats 2\n"
-        ));
+             line 3: invalid: row 1 repeats 2\n",
+        );
 }
 
 #[test]
