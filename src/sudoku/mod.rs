@@ -20,7 +20,10 @@ mod check;
 mod text;
 
 pub use check::{check, is_solution_of, Unit, Verdict};
-pub use text::{parse_line_into, Alphabet, Format, GridError, ParseOptions, Puzzles};
+pub use text::{
+    parse_line_into, write_grid, write_grid_io, Alphabet, Format, Formatted, GridError,
+    ParseOptions, Puzzles,
+};
 
 use crate::exact_cover::Problem;
 
