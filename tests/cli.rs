@@ -235,6 +235,27 @@ fn several_solutions_are_reported() {
 }
 
 #[test]
+fn node_budget() {
+    dlxbench()
+        .args(["solve", "--solver", "naive", "--max-nodes", "5"])
+        .write_stdin(format!("{HARD}\n{HARD_SOLUTION}\n"))
+        .assert()
+        .code(1)
+        .stdout(format!(
+            "# line 1: undecided: no solution within 5 nodes\n{HARD_SOLUTION}\n"
+        ))
+        .stderr(predicate::str::contains(
+            "1 solved, 0 with several solutions, 0 without solution, 0 unreadable, 1 undecided",
+        ));
+    dlxbench()
+        .args(["solve", "--max-nodes", "1000000"])
+        .write_stdin(HARD)
+        .assert()
+        .success()
+        .stdout(format!("{HARD_SOLUTION}\n"));
+}
+
+#[test]
 fn no_solution_and_conflicting_clues_exit_1() {
     // A clue that repeats nothing but contradicts the unique solution.
     let solution: Vec<u8> = HARD_SOLUTION.bytes().collect();

@@ -363,9 +363,6 @@ pub fn parse_line_into(
     if body.is_empty() {
         return Err(GridError::new(0, "expected a puzzle, found an empty line"));
     }
-    if body.iter().any(u8::is_ascii_whitespace) {
-        return parse_numbers(line, start, end, options.shape, grid);
-    }
     let alphabet = options.alphabet;
     let count = body.len();
     let shape = match options.shape {
@@ -375,38 +372,77 @@ pub fn parse_line_into(
         {
             grid.shape()
         }
-        _ => shape_for_cells(
+        _ => match shape_for_cells(
             count,
             options.shape,
             MAX_SIDE.min(alphabet.max_side()),
             "symbols",
             &|n| alphabet.describe(n),
-        )
-        .map_err(|m| match body.iter().position(|b| !b.is_ascii()) {
-            // Bytes are not characters here: name the culprit instead.
-            Some(i) => {
-                let chars = String::from_utf8_lossy(body).chars().count();
-                let side = options
-                    .shape
-                    .map_or_else(|| nearest_side(chars, alphabet.max_side()), BoxShape::side);
-                symbol_error(line, start + i, NOT_A_SYMBOL, side, alphabet)
-            }
-            None => GridError::new(0, m),
-        })?,
+        ) {
+            Ok(shape) => shape,
+            Err(message) => return not_symbols(line, start, end, options, grid, message),
+        },
     };
     if grid.shape() != shape {
         grid.reset(shape);
     }
     let n = grid.side() as u8;
     let table = alphabet.table();
-    for (i, (&b, cell)) in body.iter().zip(grid.cells_mut()).enumerate() {
+    // Branch-free: whitespace and unknown bytes map above every side.
+    let mut bad = false;
+    for (&b, cell) in body.iter().zip(grid.cells_mut()) {
         let v = table[b as usize];
-        if v > n {
-            return Err(symbol_error(line, start + i, v, n as usize, alphabet));
-        }
+        bad |= v > n;
         *cell = v;
     }
+    if bad {
+        return not_symbols(line, start, end, options, grid, String::new());
+    }
     Ok(())
+}
+
+/// The slow path of [`parse_line_into`]: a line of numbers, or an error
+/// (`count_error` when the symbol count was wrong, else a bad symbol).
+#[cold]
+fn not_symbols(
+    line: &[u8],
+    start: usize,
+    end: usize,
+    options: ParseOptions,
+    grid: &mut Grid,
+    count_error: String,
+) -> Result<(), GridError> {
+    let body = &line[start..end];
+    let alphabet = options.alphabet;
+    if body.iter().any(u8::is_ascii_whitespace) {
+        return parse_numbers(line, start, end, options.shape, grid);
+    }
+    if count_error.is_empty() {
+        let n = grid.side() as u8;
+        let table = alphabet.table();
+        let i = body
+            .iter()
+            .position(|&b| table[b as usize] > n)
+            .expect("a bad symbol");
+        return Err(symbol_error(
+            line,
+            start + i,
+            table[body[i] as usize],
+            n as usize,
+            alphabet,
+        ));
+    }
+    match body.iter().position(|b| !b.is_ascii()) {
+        // Bytes are not characters here: name the culprit instead.
+        Some(i) => {
+            let chars = String::from_utf8_lossy(body).chars().count();
+            let side = options
+                .shape
+                .map_or_else(|| nearest_side(chars, alphabet.max_side()), BoxShape::side);
+            Err(symbol_error(line, start + i, NOT_A_SYMBOL, side, alphabet))
+        }
+        None => Err(GridError::new(0, count_error)),
+    }
 }
 
 #[cold]
