@@ -348,7 +348,9 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .write_stdin(HARD)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("dlx, heuristic, naive"));
+        .stderr(predicate::str::contains(
+            "[possible values: dlx, heuristic, naive]",
+        ));
     dlxbench()
         .args(["solve", "--format", "pretty"])
         .write_stdin(HARD)

@@ -23,9 +23,15 @@ use super::{EXIT_FAILURE, EXIT_OK};
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Solver to use.
-    #[arg(long, default_value = "dlx", value_parser = solver_by_name)]
-    solver: &'static SolverInfo,
+    /// Solver to use (see the README's solver list).
+    #[arg(
+        long,
+        default_value = "dlx",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            solvers::REGISTRY.iter().map(|info| info.name)
+        )
+    )]
+    solver: String,
     /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
@@ -50,9 +56,9 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
-/// `--solver` values: names from the registry.
-pub(crate) fn solver_by_name(name: &str) -> Result<&'static SolverInfo, String> {
-    solvers::by_name(name).ok_or_else(|| {
+/// A solver of the registry by name.
+pub(crate) fn solver_by_name(name: &str) -> anyhow::Result<&'static SolverInfo> {
+    solvers::by_name(name).with_context(|| {
         format!(
             "unknown solver `{name}`: expected one of {}",
             solvers::names()
@@ -106,6 +112,7 @@ fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String
 
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let info = solver_by_name(&args.solver)?;
     let (name, text) = read_input(args.file.as_deref())?;
     let options = ParseOptions {
         alphabet: args.alphabet,
@@ -116,7 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.limit
     };
-    let mut solver = (args.solver.make)();
+    let mut solver = (info.make)();
     let mut solution = Grid::empty(BoxShape::NINE);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -168,7 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             "dlxbench: {name}: {} puzzles: {solved} solved, {multiple} with several solutions, \
              {none} without solution, {unreadable} unreadable{undecided_note} ({} solver)",
             counts.iter().sum::<usize>(),
-            args.solver.name
+            info.name
         );
         Ok(if none + unreadable + undecided > 0 {
             EXIT_FAILURE
