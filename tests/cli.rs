@@ -67,7 +67,7 @@ fn solves_the_hard_puzzle_with_every_solver() {
         .success()
         .stdout(format!("{HARD_SOLUTION}\n"))
         .stderr(predicate::str::contains(
-            "1 puzzles: 1 solved, 0 with several solutions",
+            "1 puzzle: 1 solved, 0 with several solutions",
         ));
     dlxbench()
         .args(["solve", "-"])
@@ -324,12 +324,20 @@ fn malformed_lines_are_reported_and_the_rest_solved() {
     // In a grid, the bad row is named.
     let grid = "1 . | . 4\n. . | 2 .\n----+----\n. 3 | 9 .\n4 . | . 1\n";
     dlxbench()
-        .arg("check")
+        .arg("solve")
         .write_stdin(grid)
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
             "line 4, column 7: unexpected symbol '9' (value 9 is above the side 4)",
+        ));
+    dlxbench()
+        .arg("check")
+        .write_stdin(grid)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(
+            "line 4: unreadable: column 7: unexpected symbol '9' (value 9 is above the side 4)",
         ));
 }
 

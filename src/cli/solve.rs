@@ -85,6 +85,14 @@ pub(crate) fn read_input(file: Option<&Path>) -> anyhow::Result<(String, Vec<u8>
     }
 }
 
+/// `1 puzzle`, `2 puzzles`.
+pub(crate) fn puzzles(count: usize) -> String {
+    match count {
+        1 => "1 puzzle".to_string(),
+        n => format!("{n} puzzles"),
+    }
+}
+
 /// Ends a run: a write to a closed pipe (`| head`) is not a failure.
 pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
     match result {
@@ -172,9 +180,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             String::new()
         };
         eprintln!(
-            "dlxbench: {name}: {} puzzles: {solved} solved, {multiple} with several solutions, \
+            "dlxbench: {name}: {}: {solved} solved, {multiple} with several solutions, \
              {none} without solution, {unreadable} unreadable{undecided_note} ({} solver)",
-            counts.iter().sum::<usize>(),
+            puzzles(counts.iter().sum()),
             info.name
         );
         Ok(if none + unreadable + undecided > 0 {
