@@ -455,7 +455,9 @@ fn symbol_error(
 ) -> GridError {
     let column = column_of(line, offset);
     let found = char_at(line, offset);
-    let above = if value == NOT_A_SYMBOL {
+    // Lower-case letters are values only in grids that use them: in a 9x9
+    // grid `x` is just a wrong symbol, `A` a value too big.
+    let above = if value == NOT_A_SYMBOL || (value > 35 && side <= 35) {
         String::new()
     } else {
         format!(" (value {value} is above the side {side})")
@@ -923,9 +925,10 @@ impl<'a> Puzzles<'a> {
     }
 
     /// Puzzles of a text that need not be UTF-8 (errors quote bad bytes).
+    /// A leading UTF-8 byte-order mark is skipped.
     pub fn from_bytes(text: &'a [u8], options: ParseOptions) -> Self {
         Puzzles {
-            text,
+            text: text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text),
             at: Cursor { pos: 0, line: 1 },
             options,
             scratch: Grid::empty(BoxShape::NINE),

@@ -179,7 +179,7 @@ fn malformed_lines() {
     assert_eq!((e.line, e.column), (0, 43));
     assert!(
         e.message
-            .starts_with("unexpected symbol 'x' (value 59 is above the side 9): expected 1-9,"),
+            .starts_with("unexpected symbol 'x': expected 1-9, '.' or '0' for blank"),
         "{e}"
     );
     // A symbol above the side.
@@ -539,4 +539,13 @@ fn numeric_grids_without_header_and_zero_based_rows() {
     let got: Vec<_> = Puzzles::new(&text, zb).collect();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].as_ref().unwrap().1, hex);
+}
+
+#[test]
+fn byte_order_mark_and_crlf() {
+    let text = "\u{feff}1 . | . 4\r\n. . | 2 .\r\n----+----\r\n. 3 | . .\r\n4 . | . 1\r\n";
+    let got = read_all(text);
+    assert_eq!(got.len(), 1);
+    let (line, grid) = got[0].as_ref().unwrap();
+    assert_eq!((*line, grid.to_string().as_str()), (1, "1..4..2..3..4..1"));
 }
