@@ -405,7 +405,7 @@ fn cover_knuths_example() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "solution 1: lines 1 4 5\n1 solution; ",
+            "solution 1: rows 1 4 5 (lines 1 4 5)\n1 solution; ",
         ));
     // With a comment line the input lines move, the rows do not.
     dlxbench()
@@ -413,7 +413,9 @@ fn cover_knuths_example() {
         .write_stdin("# Knuth\n0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n")
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("solution 1: lines 2 5 6\n"));
+        .stdout(predicate::str::starts_with(
+            "solution 1: rows 1 4 5 (lines 2 5 6)\n",
+        ));
     // No cover: exit 1.
     dlxbench()
         .arg("cover")
@@ -456,9 +458,15 @@ fn cover_n_queens_named() {
     assert_eq!(out.matches("solution ").count(), 92);
     // Each solution lists 8 rows with their names.
     let first: Vec<&str> = out.lines().take(9).collect();
-    assert!(first[0].starts_with("solution 1: lines "), "{}", first[0]);
-    assert!(first[1..].iter().all(|l| l.starts_with("  line ")));
-    assert!(first[1].contains(" r") && first[1].contains(" a"));
+    assert!(first[0].starts_with("solution 1: rows "), "{}", first[0]);
+    assert!(first[1..].iter().all(|l| l.starts_with("  row ")));
+    let mut ranks: Vec<&str> = first[1..]
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .filter(|w| w.starts_with('r') && w != &"row")
+        .collect();
+    ranks.sort_unstable();
+    assert_eq!(ranks, ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]);
     dlxbench()
         .args(["cover", "--quiet"])
         .write_stdin(queens(10))
