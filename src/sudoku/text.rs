@@ -320,10 +320,15 @@ pub(crate) fn shape_for_cells(
     }
     let n = count.isqrt();
     if n * n == count && n >= 4 {
-        if n > max_side {
+        if n > max_side && max_side < MAX_SIDE {
             return Err(format!(
                 "found {count} {what}, a {n}x{n} grid, but one-line {what} spell sides up \
                  to {max_side} only: write {n}x{n} grids as whitespace-separated numbers"
+            ));
+        }
+        if n > MAX_SIDE {
+            return Err(format!(
+                "found {count} {what}, a {n}x{n} grid: sides above {MAX_SIDE} are not supported"
             ));
         }
         return BoxShape::for_side(n).map_err(|_| {

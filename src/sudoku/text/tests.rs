@@ -549,3 +549,27 @@ fn byte_order_mark_and_crlf() {
     let (line, grid) = got[0].as_ref().unwrap();
     assert_eq!((*line, grid.to_string().as_str()), (1, "1..4..2..3..4..1"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any text: errors or grids, never a panic; grids hold values within
+    /// their side.
+    #[test]
+    fn no_text_makes_a_panic(
+        text in "([0-9.ABGxz| +#=\t-]{0,20}(\r?\n)?|1 . \\| . 4\n|2x2\n|4\n|[1-4.]{16}\n|[1-9.]{81}\n|[0-9]{1,3} |\u{e9}){0,40}"
+    ) {
+        for puzzle in Puzzles::new(&text, ParseOptions::default()) {
+            if let Ok((_, grid)) = puzzle {
+                let n = grid.side();
+                proptest::prop_assert!(grid.cells().iter().all(|&v| v as usize <= n));
+            }
+        }
+        for line in text.lines() {
+            let mut g = Grid::empty(BoxShape::NINE);
+            if parse_line_into(line.as_bytes(), ParseOptions::default(), &mut g).is_ok() {
+                proptest::prop_assert!(g.cells().iter().all(|&v| v as usize <= g.side()));
+            }
+        }
+    }
+}
