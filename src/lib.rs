@@ -13,6 +13,8 @@
 
 #![warn(missing_docs)]
 
+pub mod datasets;
 pub mod exact_cover;
+pub mod generate;
 pub mod solvers;
 pub mod sudoku;

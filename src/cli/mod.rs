@@ -4,6 +4,8 @@
 
 pub mod check;
 pub mod cover;
+pub mod datasets;
+pub mod generate;
 pub mod solve;
 
 /// Success.
