@@ -430,6 +430,45 @@ fn state_is_reused_without_leaking_between_puzzles() {
     }
 }
 
+#[test]
+fn heuristic_mask_widths_and_popcount_agree() {
+    let mut rng = Rng(0xB175);
+    let mut puzzles = vec![parse9(HARD)];
+    for (r, c, blanks) in [(3, 3, 55), (4, 4, 110), (5, 6, 300)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
+    }
+    let mut solver = heuristic::HeuristicSolver::new();
+    let mut dlx = dlx::DlxSolver::new();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    for puzzle in &puzzles {
+        let reference = dlx.solve(puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let mut outcomes = Vec::new();
+        for width in [32, 64, 128] {
+            for popcnt in [false, true] {
+                let o =
+                    solver.solve_with(width, popcnt, puzzle, 2, Budget::UNLIMITED, &mut solution);
+                assert!(is_solution_of(&solution, puzzle), "{width} {popcnt}");
+                outcomes.push(o);
+            }
+        }
+        assert_eq!(outcomes[0].solutions, reference.solutions);
+        assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
+    }
+    // Sides above 32 and 64 take the wider masks.
+    let mut rng = Rng(0x36);
+    for (r, c, blanks) in [(6, 6, 400), (8, 9, 600)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        let puzzle = blank_cells(&random_full(shape, &mut rng), blanks, &mut rng);
+        let reference = dlx.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let o = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        assert_eq!(o.solutions, reference.solutions, "{shape}");
+        assert!(is_solution_of(&solution, &puzzle), "{shape}");
+        let wide = solver.solve_with(128, true, &puzzle, 2, Budget::UNLIMITED, &mut solution);
+        assert_eq!(wide, o, "{shape}");
+    }
+}
+
 /// Counts heap allocations made by the current thread, so a test can check
 /// that solving allocates nothing once a solver has warmed up (tests run on
 /// parallel threads; other threads' allocations are not counted).
