@@ -3,24 +3,19 @@
 //! checker.
 
 use super::*;
-use crate::sudoku::{check, is_solution_of, BoxShape, Grid, Verdict};
+use crate::sudoku::{self, check, is_solution_of, BoxShape, Grid, ParseOptions, Verdict};
 
 const HARD: &str =
     ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
 const HARD_SOLUTION: &str =
     "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
 
-/// A 9x9 grid from a one-line string (`.` or `0` blank, `1-9`).
+/// A 9x9 grid from a one-line string.
 fn parse9(line: &str) -> Grid {
-    let cells = line
-        .bytes()
-        .map(|b| match b {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => b - b'0',
-            _ => panic!("bad symbol {b} in test puzzle"),
-        })
-        .collect();
-    Grid::from_cells(BoxShape::NINE, cells).unwrap()
+    let mut grid = Grid::empty(BoxShape::NINE);
+    sudoku::parse_line_into(line.as_bytes(), ParseOptions::default(), &mut grid).unwrap();
+    assert_eq!(grid.shape(), BoxShape::NINE, "{line}");
+    grid
 }
 
 /// A tiny deterministic generator (SplitMix64), so the tests need no seed
