@@ -131,8 +131,47 @@ impl<M: Mask> Default for Core<M> {
 }
 
 impl<M: Mask> Core<M> {
-    /// Runs the whole solve with `slots` as the scratch list of open cells.
+    /// Runs the whole solve with `slots` as the scratch list of open cells,
+    /// using the CPU's population-count instruction when `popcnt` says it
+    /// has one.
     fn solve(
+        &mut self,
+        popcnt: bool,
+        slots: &mut Vec<Slot>,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if popcnt {
+            // SAFETY: `popcnt` is true only when the CPU was found to
+            // support POPCNT (see `HeuristicSolver::new`).
+            return unsafe { self.search_popcnt(slots, puzzle, limit, budget, solution) };
+        }
+        let _ = popcnt;
+        self.search(slots, puzzle, limit, budget, solution)
+    }
+
+    /// [`Core::search`] compiled with POPCNT: the minimum-remaining-values
+    /// scan counts candidates of every open cell at every node, and the
+    /// baseline x86-64 target has no population-count instruction.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn search_popcnt(
+        &mut self,
+        slots: &mut Vec<Slot>,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        self.search(slots, puzzle, limit, budget, solution)
+    }
+
+    /// The search itself.
+    #[inline(always)]
+    fn search(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -287,19 +326,68 @@ fn write_solution<M: Mask>(puzzle: &Grid, stack: &[Frame<M>], solution: &mut Gri
 }
 
 /// The bitmask + minimum-remaining-values backtracking solver.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct HeuristicSolver {
     /// Open cells, then the cells on the stack (shared by all widths).
     slots: Vec<Slot>,
     narrow: Core<u32>,
     medium: Core<u64>,
     wide: Core<u128>,
+    /// The CPU has a population-count instruction.
+    popcnt: bool,
 }
 
 impl HeuristicSolver {
     /// A solver with no working memory yet.
     pub fn new() -> Self {
-        HeuristicSolver::default()
+        #[cfg(target_arch = "x86_64")]
+        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
+        #[cfg(not(target_arch = "x86_64"))]
+        let popcnt = false;
+        HeuristicSolver {
+            slots: Vec::new(),
+            narrow: Core::default(),
+            medium: Core::default(),
+            wide: Core::default(),
+            popcnt,
+        }
+    }
+}
+
+#[cfg(test)]
+impl HeuristicSolver {
+    /// Solves with a chosen mask width (32, 64 or 128 bits, at least the
+    /// side) and with or without POPCNT, so tests can compare the variants
+    /// the side and the CPU would not pick.
+    pub(super) fn solve_with(
+        &mut self,
+        width: u32,
+        popcnt: bool,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        assert!(puzzle.side() <= width as usize);
+        let popcnt = popcnt && self.popcnt;
+        let slots = &mut self.slots;
+        match width {
+            32 => self
+                .narrow
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
+            64 => self
+                .medium
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
+            _ => self
+                .wide
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
+        }
+    }
+}
+
+impl Default for HeuristicSolver {
+    fn default() -> Self {
+        HeuristicSolver::new()
     }
 }
 
@@ -310,13 +398,16 @@ impl Solver for HeuristicSolver {
 
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let n = puzzle.side();
-        let slots = &mut self.slots;
+        let (slots, popcnt) = (&mut self.slots, self.popcnt);
         if n <= 32 {
-            self.narrow.solve(slots, puzzle, limit, budget, solution)
+            self.narrow
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         } else if n <= 64 {
-            self.medium.solve(slots, puzzle, limit, budget, solution)
+            self.medium
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         } else {
-            self.wide.solve(slots, puzzle, limit, budget, solution)
+            self.wide
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         }
     }
 }

@@ -3,24 +3,19 @@
 //! checker.
 
 use super::*;
-use crate::sudoku::{check, is_solution_of, BoxShape, Grid, Verdict};
+use crate::sudoku::{self, check, is_solution_of, BoxShape, Grid, ParseOptions, Verdict};
 
 const HARD: &str =
     ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
 const HARD_SOLUTION: &str =
     "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
 
-/// A 9x9 grid from a one-line string (`.` or `0` blank, `1-9`).
+/// A 9x9 grid from a one-line string.
 fn parse9(line: &str) -> Grid {
-    let cells = line
-        .bytes()
-        .map(|b| match b {
-            b'.' | b'0' => 0,
-            b'1'..=b'9' => b - b'0',
-            _ => panic!("bad symbol {b} in test puzzle"),
-        })
-        .collect();
-    Grid::from_cells(BoxShape::NINE, cells).unwrap()
+    let mut grid = Grid::empty(BoxShape::NINE);
+    sudoku::parse_line_into(line.as_bytes(), ParseOptions::default(), &mut grid).unwrap();
+    assert_eq!(grid.shape(), BoxShape::NINE, "{line}");
+    grid
 }
 
 /// A tiny deterministic generator (SplitMix64), so the tests need no seed
@@ -427,6 +422,45 @@ fn state_is_reused_without_leaking_between_puzzles() {
         if big.0.solutions > 0 {
             assert!(is_solution_of(&big.1, &c), "{}", info.name);
         }
+    }
+}
+
+#[test]
+fn heuristic_mask_widths_and_popcount_agree() {
+    let mut rng = Rng(0xB175);
+    let mut puzzles = vec![parse9(HARD)];
+    for (r, c, blanks) in [(3, 3, 55), (4, 4, 110), (5, 6, 300)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
+    }
+    let mut solver = heuristic::HeuristicSolver::new();
+    let mut dlx = dlx::DlxSolver::new();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    for puzzle in &puzzles {
+        let reference = dlx.solve(puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let mut outcomes = Vec::new();
+        for width in [32, 64, 128] {
+            for popcnt in [false, true] {
+                let o =
+                    solver.solve_with(width, popcnt, puzzle, 2, Budget::UNLIMITED, &mut solution);
+                assert!(is_solution_of(&solution, puzzle), "{width} {popcnt}");
+                outcomes.push(o);
+            }
+        }
+        assert_eq!(outcomes[0].solutions, reference.solutions);
+        assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
+    }
+    // Sides above 32 and 64 take the wider masks.
+    let mut rng = Rng(0x36);
+    for (r, c, blanks) in [(6, 6, 400), (8, 9, 600)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        let puzzle = blank_cells(&random_full(shape, &mut rng), blanks, &mut rng);
+        let reference = dlx.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let o = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        assert_eq!(o.solutions, reference.solutions, "{shape}");
+        assert!(is_solution_of(&solution, &puzzle), "{shape}");
+        let wide = solver.solve_with(128, true, &puzzle, 2, Budget::UNLIMITED, &mut solution);
+        assert_eq!(wide, o, "{shape}");
     }
 }
 
