@@ -5,7 +5,7 @@
 //! names each known corpus with its size, kind, provenance, the SHA-256 of
 //! its normalised file and, where one exists, a public download location.
 //! [`install_from_dir`] copies a corpus from a local mirror and
-//! [`download`] fetches it from its public source; both write a temporary
+//! [`Downloader::download`] fetches it from its public source; both write a temporary
 //! file next to the destination, verify its checksum, and only then rename
 //! it into place, so a bad download never replaces a good file.
 //!
