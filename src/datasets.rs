@@ -5,7 +5,7 @@
 //! names each known corpus with its size, kind, provenance, the SHA-256 of
 //! its normalised file and, where one exists, a public download location.
 //! [`install_from_dir`] copies a corpus from a local mirror and
-//! [`download`] fetches it from its public source; both write a temporary
+//! [`Downloader::download`] fetches it from its public source; both write a temporary
 //! file next to the destination, verify its checksum, and only then rename
 //! it into place, so a bad download never replaces a good file.
 //!
@@ -558,7 +558,10 @@ pub enum DatasetError {
         name: &'static str,
     },
     /// An external program (`curl`, `unzip`) could not run or failed.
-    #[error("{what} failed: {detail}; download {url} by hand and use `--from DIR`")]
+    #[error(
+        "{what} failed: {detail}; check the internet connection (and that curl and unzip \
+         are installed), or copy the corpus from a mirror with `--from DIR`"
+    )]
     Download {
         /// What was run.
         what: String,
@@ -784,8 +787,8 @@ pub fn normalise(text: &[u8], layout: Layout) -> Vec<u8> {
 #[derive(Debug)]
 pub struct Downloader {
     dir: PathBuf,
-    /// (URL, downloaded file), in download order.
-    cache: Vec<(&'static str, PathBuf)>,
+    /// (URL, downloaded file or why the download failed), in order.
+    cache: Vec<(&'static str, Result<PathBuf, String>)>,
 }
 
 impl Downloader {
@@ -797,11 +800,30 @@ impl Downloader {
         }
     }
 
+    /// The downloaded file of `url`, downloading it on first use (a failure
+    /// is remembered too, so an unreachable archive is tried once a run).
     fn get(&mut self, url: &'static str) -> Result<PathBuf, DatasetError> {
-        if let Some((_, path)) = self.cache.iter().find(|(u, _)| *u == url) {
-            return Ok(path.clone());
-        }
-        fs::create_dir_all(&self.dir).map_err(io_err(&self.dir))?;
+        let index = match self.cache.iter().position(|(u, _)| *u == url) {
+            Some(i) => i,
+            None => {
+                let result = self.fetch(url);
+                self.cache.push((url, result));
+                self.cache.len() - 1
+            }
+        };
+        self.cache[index]
+            .1
+            .clone()
+            .map_err(|detail| DatasetError::Download {
+                what: format!("curl {url}"),
+                detail,
+                url,
+            })
+    }
+
+    /// Downloads `url` with curl; the error is curl's message.
+    fn fetch(&mut self, url: &'static str) -> Result<PathBuf, String> {
+        fs::create_dir_all(&self.dir).map_err(|e| format!("{}: {e}", self.dir.display()))?;
         let path = self.dir.join(format!(
             ".download{}-{}.tmp",
             self.cache.len(),
@@ -813,20 +835,11 @@ impl Downloader {
             .arg(&path)
             .arg(url)
             .output()
-            .map_err(|e| DatasetError::Download {
-                what: "running curl".into(),
-                detail: e.to_string(),
-                url,
-            })?;
+            .map_err(|e| format!("cannot run curl: {e}"))?;
         if !output.status.success() {
             let _ = fs::remove_file(&path);
-            return Err(DatasetError::Download {
-                what: format!("curl {url}"),
-                detail: String::from_utf8_lossy(&output.stderr).trim().to_string(),
-                url,
-            });
+            return Err(last_line(&output.stderr));
         }
-        self.cache.push((url, path.clone()));
         Ok(path)
     }
 
@@ -857,7 +870,7 @@ impl Downloader {
                 if !output.status.success() {
                     return Err(DatasetError::Download {
                         what: format!("unzip -p {} {member}", file.display()),
-                        detail: String::from_utf8_lossy(&output.stderr).trim().to_string(),
+                        detail: last_line(&output.stderr),
                         url: source.url,
                     });
                 }
@@ -870,10 +883,24 @@ impl Downloader {
 
 impl Drop for Downloader {
     fn drop(&mut self) {
-        for (_, path) in &self.cache {
-            let _ = fs::remove_file(path);
+        for (_, result) in &self.cache {
+            if let Ok(path) = result {
+                let _ = fs::remove_file(path);
+            }
         }
     }
+}
+
+/// The last non-empty line of a program's error output (curl repeats its
+/// message on every retry).
+fn last_line(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    text.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("no error output")
+        .trim()
+        .to_string()
 }
 
 #[cfg(test)]
@@ -1007,6 +1034,107 @@ mod tests {
             .download(c, Path::new("unused"))
             .unwrap_err();
         assert!(e.to_string().contains("--from DIR"), "{e}");
+    }
+
+    /// A corpus served from a local file through curl's `file://` support.
+    fn served(dir: &Path, raw: &[u8], zip_member: Option<&'static str>, sha256: &str) -> Corpus {
+        let file = dir.join("raw.txt");
+        fs::write(&file, raw).unwrap();
+        let mut path = file.clone();
+        if let Some(member) = zip_member {
+            // Build `data/<member>` inside an archive with the `zip` program.
+            let data = dir.join("data");
+            fs::create_dir_all(&data).unwrap();
+            fs::rename(&file, dir.join(member)).unwrap();
+            path = dir.join("data.zip");
+            let ok = Command::new("zip")
+                .current_dir(dir)
+                .args(["-q", "data.zip", member])
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            assert!(ok, "zip failed");
+        }
+        let url: &'static str = Box::leak(format!("file://{}", path.display()).into_boxed_str());
+        Corpus {
+            sha256: Box::leak(sha256.to_string().into_boxed_str()),
+            download: Some(Download {
+                url,
+                zip_member,
+                layout: Layout::Lines,
+            }),
+            ..CATALOGUE[0]
+        }
+    }
+
+    fn have(program: &str) -> bool {
+        Command::new(program).arg("-v").output().is_ok()
+    }
+
+    #[test]
+    fn download_normalises_and_verifies() {
+        if !have("curl") {
+            return;
+        }
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let raw = format!("# a header\r\n{}\r\n", p.replace('.', "0"));
+        let good = sha256_hex(format!("{p}\n").as_bytes());
+        let src = tempfile::tempdir().unwrap();
+        let dest = tempfile::tempdir().unwrap();
+        let corpus = served(src.path(), raw.as_bytes(), None, &good);
+        let mut downloader = Downloader::new(dest.path());
+        assert_eq!(
+            downloader.download(&corpus, dest.path()).unwrap(),
+            Fetched::Installed { replaced: false }
+        );
+        drop(downloader);
+        let installed = fs::read_to_string(path_in(&corpus, dest.path())).unwrap();
+        assert_eq!(installed, format!("{p}\n"));
+        assert_eq!(
+            fs::read_dir(dest.path()).unwrap().count(),
+            1,
+            "temp files left"
+        );
+        // A download that does not match is rejected.
+        fs::remove_file(path_in(&corpus, dest.path())).unwrap();
+        let bad = Corpus {
+            sha256: HELLO,
+            ..corpus
+        };
+        let e = Downloader::new(dest.path())
+            .download(&bad, dest.path())
+            .unwrap_err();
+        assert!(matches!(e, DatasetError::ChecksumMismatch { .. }), "{e}");
+        // An unreachable URL says what to do.
+        let missing = Corpus {
+            download: Some(Download {
+                url: "file:///no/such/file",
+                ..corpus.download.unwrap()
+            }),
+            ..corpus
+        };
+        let e = Downloader::new(dest.path())
+            .download(&missing, dest.path())
+            .unwrap_err();
+        assert!(e.to_string().contains("--from DIR"), "{e}");
+        assert_eq!(fs::read_dir(dest.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn download_extracts_a_zip_member() {
+        if !(have("curl") && have("zip") && have("unzip")) {
+            return;
+        }
+        let p = "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";
+        let raw = format!("# tdoku-style header\n{p}\n");
+        let sha = sha256_hex(format!("{p}\n").as_bytes());
+        let src = tempfile::tempdir().unwrap();
+        let dest = tempfile::tempdir().unwrap();
+        let corpus = served(src.path(), raw.as_bytes(), Some("data/puzzles"), &sha);
+        let mut downloader = Downloader::new(dest.path());
+        downloader.download(&corpus, dest.path()).unwrap();
+        let installed = fs::read_to_string(path_in(&corpus, dest.path())).unwrap();
+        assert_eq!(installed, format!("{p}\n"));
     }
 
     #[test]

@@ -109,9 +109,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(0);
-            let seed = nanos ^ u64::from(std::process::id()).rotate_left(32);
-            eprintln!("dlxbench generate: --seed {seed}");
-            seed
+            nanos ^ u64::from(std::process::id()).rotate_left(32)
         }
     };
     let mut options = GenerateOptions::new(args.shape);
@@ -124,6 +122,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         options.verify_nodes = if nodes == 0 { u64::MAX } else { nodes };
     }
     let mut generator = Generator::new(seed, options)?;
+    if args.seed.is_none() {
+        eprintln!("dlxbench generate: --seed {seed}");
+    }
     let header = args.command_line(seed, &options);
 
     let (mut out, temp): (Box<dyn Write>, Option<PathBuf>) = match &args.out {

@@ -1,0 +1,161 @@
+//! Tests on the real public corpora, which are not in the repository: fetch
+//! them first (`dlxbench datasets fetch`, or `--from DIR` from a mirror),
+//! then run `cargo test -- --include-ignored`. CI does both when the mirror
+//! `../shared/datasets` exists.
+//!
+//! Expected solution counts are the catalogue's (`dlxbench::datasets`),
+//! which come from the mirror's README.
+
+use std::path::{Path, PathBuf};
+
+use dlxbench::datasets::{self, Corpus, SolutionCounts};
+use dlxbench::solvers::{self, Budget};
+use dlxbench::sudoku::{parse_line_into, Grid, ParseOptions};
+
+const NEEDS: &str = "needs fetched corpora: dlxbench datasets fetch";
+
+fn datasets_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
+}
+
+fn corpus(name: &str) -> (&'static Corpus, Vec<u8>) {
+    let c = datasets::by_name(name).unwrap();
+    let path = datasets::path_in(c, &datasets_dir());
+    let bytes =
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e} ({NEEDS} {name})", path.display()));
+    assert_eq!(
+        datasets::sha256_hex(&bytes),
+        c.sha256,
+        "{}: wrong checksum; fetch it again",
+        path.display()
+    );
+    (c, bytes)
+}
+
+/// Solution counts (limit 2) of every puzzle line by `solver`, on all cores.
+fn counts(text: &[u8], solver: &str) -> Vec<u64> {
+    let lines: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty() && l[0] != b'#')
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let chunk = lines.len().div_ceil(threads).max(1);
+    let info = solvers::by_name(solver).unwrap();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = lines
+            .chunks(chunk)
+            .enumerate()
+            .map(|(part, lines)| {
+                s.spawn(move || {
+                    let mut solver = (info.make)();
+                    let mut puzzle = Grid::empty(dlxbench::sudoku::BoxShape::NINE);
+                    let mut solution = puzzle.clone();
+                    lines
+                        .iter()
+                        .enumerate()
+                        .map(|(i, line)| {
+                            parse_line_into(line, ParseOptions::default(), &mut puzzle)
+                                .unwrap_or_else(|e| panic!("line {}: {e}", part * chunk + i + 1));
+                            let outcome =
+                                solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+                            if outcome.solutions >= 1 {
+                                assert!(
+                                    dlxbench::sudoku::is_solution_of(&solution, &puzzle),
+                                    "line {}: {} gave a wrong solution",
+                                    part * chunk + i + 1,
+                                    info.name
+                                );
+                            }
+                            outcome.solutions
+                        })
+                        .collect::<Vec<u64>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    })
+}
+
+fn tally(counts: &[u64]) -> SolutionCounts {
+    SolutionCounts {
+        none: counts.iter().filter(|&&c| c == 0).count(),
+        unique: counts.iter().filter(|&&c| c == 1).count(),
+        multiple: counts.iter().filter(|&&c| c >= 2).count(),
+        undecided: 0,
+    }
+}
+
+/// Every solver in `solvers` gives the catalogue's counts, and they agree
+/// puzzle by puzzle.
+fn check_counts(name: &str, solvers: &[&str]) {
+    let (c, bytes) = corpus(name);
+    let expected = c.solutions.unwrap();
+    let mut first: Option<Vec<u64>> = None;
+    for &solver in solvers {
+        let got = counts(&bytes, solver);
+        assert_eq!(got.len(), c.puzzles, "{name}");
+        assert_eq!(tally(&got), expected, "{name} with {solver}");
+        match &first {
+            None => first = Some(got),
+            Some(f) => assert!(f == &got, "{name}: {solver} disagrees with {}", solvers[0]),
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn top1465_is_unique_for_dlx_and_heuristic() {
+    check_counts("magictour_top1465", &["dlx", "heuristic"]);
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn all_17_clue_puzzles_are_unique_for_dlx_and_heuristic() {
+    // heuristic takes about 4 CPU minutes here (release build).
+    check_counts("sudoku17_all_49158", &["dlx", "heuristic"]);
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn changed_clue_corpus_mixes_none_unique_and_multiple() {
+    check_counts("derived_changedclue_top1465", &["dlx", "heuristic"]);
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn no_solution_corpus_has_none() {
+    check_counts("derived_nosolution_top1465", &["dlx", "heuristic"]);
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn serg_benchmark_has_several_solutions_each() {
+    check_counts("tdoku_puzzles7_serg_benchmark", &["dlx"]);
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn fetched_corpora_have_the_catalogue_line_counts() {
+    let mut present = 0;
+    for c in datasets::CATALOGUE {
+        let path = datasets::path_in(c, &datasets_dir());
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        present += 1;
+        assert_eq!(datasets::sha256_hex(&bytes), c.sha256, "{}", c.name);
+        let lines = bytes
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+            .count();
+        assert_eq!(lines, c.puzzles, "{}", c.name);
+    }
+    assert!(
+        present > 0,
+        "no corpus in {}: {NEEDS}",
+        datasets_dir().display()
+    );
+}
