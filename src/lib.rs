@@ -13,6 +13,8 @@
 
 #![warn(missing_docs)]
 
+pub mod corpus;
 pub mod exact_cover;
+pub mod harness;
 pub mod solvers;
 pub mod sudoku;
