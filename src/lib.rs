@@ -16,5 +16,6 @@
 pub mod corpus;
 pub mod exact_cover;
 pub mod harness;
+pub mod report;
 pub mod solvers;
 pub mod sudoku;

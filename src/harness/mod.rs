@@ -45,7 +45,7 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime};
 
-pub use stats::SolverStats;
+pub use stats::{SolverStats, HIST_SIGFIG};
 
 use crate::corpus::Corpus;
 use crate::solvers::{Budget, SolverInfo};

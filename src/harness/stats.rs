@@ -6,8 +6,8 @@ use super::{PuzzleStatus, Record};
 
 /// Highest latency the histograms track without resizing: one minute.
 const HIST_HIGH: u64 = 60_000_000_000;
-/// Significant figures of the histograms.
-pub(crate) const HIST_SIGFIG: u8 = 3;
+/// Significant figures of the latency histograms.
+pub const HIST_SIGFIG: u8 = 3;
 
 /// Statistics of one solver on one corpus.
 #[derive(Debug, Clone)]
