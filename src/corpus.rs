@@ -526,7 +526,10 @@ mod tests {
             chunked.extend(c.lines(r, firsts[k]).map(|l| (l.number, l.offset, l.text)));
         }
         assert_eq!(end, c.bytes().len());
-        let whole: Vec<_> = c.all_lines().map(|l| (l.number, l.offset, l.text)).collect();
+        let whole: Vec<_> = c
+            .all_lines()
+            .map(|l| (l.number, l.offset, l.text))
+            .collect();
         assert_eq!(chunked, whole);
         assert_eq!(whole.last().unwrap().2, b"last");
         assert_eq!(*firsts.last().unwrap(), 5001, "5000 newlines");

@@ -138,14 +138,19 @@ fn sha256_hex(bytes: &[u8]) -> String {
 fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
     let names: Vec<String> = match &args.solvers {
         Some(list) => list.iter().map(|s| s.trim().to_string()).collect(),
-        None => solvers::REGISTRY.iter().map(|s| s.name.to_string()).collect(),
+        None => solvers::REGISTRY
+            .iter()
+            .map(|s| s.name.to_string())
+            .collect(),
     };
     let mut infos = Vec::new();
     for name in &names {
-        let info = solvers::by_name(name).with_context(|| {
-            format!("unknown solver `{name}` (known: {})", solvers::names())
-        })?;
-        if infos.iter().any(|i: &solvers::SolverInfo| i.name == info.name) {
+        let info = solvers::by_name(name)
+            .with_context(|| format!("unknown solver `{name}` (known: {})", solvers::names()))?;
+        if infos
+            .iter()
+            .any(|i: &solvers::SolverInfo| i.name == info.name)
+        {
             bail!("solver `{name}` given twice");
         }
         infos.push(*info);
@@ -288,11 +293,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if !args.quiet {
         print!("{}", report::table::render_text(&result, &config, &meta));
-        println!(
-            "Results: {} ({} files)",
-            out_dir.display(),
-            written.len()
-        );
+        println!("Results: {} ({} files)", out_dir.display(), written.len());
     } else if report::clock_overhead_too_high(&result) {
         eprintln!(
             "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
@@ -300,17 +301,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
 
-    let malformed = result.corpora.iter().any(|c| c.malformed > 0);
-    let unexpected_unsolvable = result
-        .corpora
-        .iter()
-        .any(|c| !c.allow_zero && c.solvers.iter().any(|s| s.unsolvable > 0));
-    let failed = !result.problems.is_empty() || (args.strict && (malformed || unexpected_unsolvable));
-    if failed {
-        if args.strict && malformed {
+    if result.failed(args.strict) {
+        if args.strict && result.has_malformed() {
             eprintln!("--strict: malformed lines found");
         }
-        if args.strict && unexpected_unsolvable {
+        if args.strict && result.has_unexpected_unsolvable() {
             eprintln!("--strict: unsolvable puzzles in a corpus not marked ALLOWZERO");
         }
         return Ok(ExitCode::from(super::EXIT_FAILURE));

@@ -240,7 +240,9 @@ pub struct Problem {
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.kind {
-            ProblemKind::Disagreement => write!(f, "{} line {}: solvers disagree:", self.corpus, self.line)?,
+            ProblemKind::Disagreement => {
+                write!(f, "{} line {}: solvers disagree:", self.corpus, self.line)?
+            }
             ProblemKind::InvalidSolution(s) => write!(
                 f,
                 "{} line {}: {s} returned an invalid solution:",
@@ -301,6 +303,29 @@ pub struct RunResult {
     pub started: SystemTime,
     /// End time.
     pub finished: SystemTime,
+}
+
+impl RunResult {
+    /// True when some corpus had malformed lines.
+    pub fn has_malformed(&self) -> bool {
+        self.corpora.iter().any(|c| c.malformed > 0)
+    }
+
+    /// True when some solver found a puzzle without solution in a corpus
+    /// not marked `ALLOWZERO`.
+    pub fn has_unexpected_unsolvable(&self) -> bool {
+        self.corpora
+            .iter()
+            .any(|c| !c.allow_zero && c.solvers.iter().any(|s| s.unsolvable > 0))
+    }
+
+    /// Whether the run failed (exit status 1): a disagreement or an invalid
+    /// solution; with `strict`, also malformed lines or unexpected
+    /// unsolvable puzzles.
+    pub fn failed(&self, strict: bool) -> bool {
+        !self.problems.is_empty()
+            || (strict && (self.has_malformed() || self.has_unexpected_unsolvable()))
+    }
 }
 
 /// Why a run could not be made.
@@ -400,7 +425,9 @@ pub fn run(
         };
         let t0 = Instant::now();
         let outputs = pool.broadcast(|ctx| {
-            let mut slot = states[ctx.index()].lock().unwrap_or_else(|e| e.into_inner());
+            let mut slot = states[ctx.index()]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             let w = slot.get_or_insert_with(|| {
                 created.fetch_add(config.solvers.len() as u64, Ordering::Relaxed);
                 worker::Worker::new(config)

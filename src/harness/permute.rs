@@ -75,7 +75,11 @@ pub fn symmetry_image(src: &Grid, dst: &mut Grid, rng: &mut SplitMix) {
         let from_row = rows[row] as usize;
         for col in 0..n {
             let from = from_row * n + cols[col] as usize;
-            let to = if transpose { col * n + row } else { row * n + col };
+            let to = if transpose {
+                col * n + row
+            } else {
+                row * n + col
+            };
             out[to] = symbols[cells[from] as usize];
         }
     }

@@ -45,8 +45,8 @@ pub struct SolverStats {
 impl SolverStats {
     /// Empty statistics.
     pub fn new(name: &'static str) -> Self {
-        let mut histogram = Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG)
-            .expect("valid histogram bounds");
+        let mut histogram =
+            Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG).expect("valid histogram bounds");
         histogram.auto(true);
         SolverStats {
             name,

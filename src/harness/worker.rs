@@ -263,7 +263,13 @@ impl Worker {
         let config = job.config;
         let counts: Vec<_> = records
             .iter()
-            .map(|r| (config.solvers[usize::from(r.solver)].name, r.solutions, r.status))
+            .map(|r| {
+                (
+                    config.solvers[usize::from(r.solver)].name,
+                    r.solutions,
+                    r.status,
+                )
+            })
             .collect();
         let corpus = job.corpus.name().to_string();
         if let Some(s) = invalid {

@@ -49,8 +49,15 @@ pub fn render(h: &Histogram<u64>) -> String {
     } else {
         (h.mean() / SCALE, h.stdev() / SCALE, h.max() as f64 / SCALE)
     };
-    let _ = writeln!(out, "#[Mean    = {mean:12.p$}, StdDeviation   = {sd:12.p$}]");
-    let _ = writeln!(out, "#[Max     = {max:12.p$}, Total count    = {:12}]", h.len());
+    let _ = writeln!(
+        out,
+        "#[Mean    = {mean:12.p$}, StdDeviation   = {sd:12.p$}]"
+    );
+    let _ = writeln!(
+        out,
+        "#[Max     = {max:12.p$}, Total count    = {:12}]",
+        h.len()
+    );
     let sub_buckets = (2 * 10u64.pow(u32::from(h.sigfig()))).next_power_of_two();
     let _ = writeln!(
         out,
@@ -104,8 +111,15 @@ mod tests {
         assert_eq!(last.len(), 3);
         assert_eq!(last[1], 1.0);
         assert_eq!(last[2], 1000.0);
-        assert!((last[0] - 1000.0).abs() < 1.0, "max 1000 µs, got {}", last[0]);
-        assert!(text.contains("#[Max     =     1000.447, Total count    =         1000]"), "{text}");
+        assert!(
+            (last[0] - 1000.0).abs() < 1.0,
+            "max 1000 µs, got {}",
+            last[0]
+        );
+        assert!(
+            text.contains("#[Max     =     1000.447, Total count    =         1000]"),
+            "{text}"
+        );
         assert!(text.contains("SubBuckets     =         2048]"));
     }
 }

@@ -33,7 +33,9 @@ pub fn encode(h: &Histogram<u64>) -> String {
 
 /// Decodes what [`encode`] wrote.
 pub fn decode(text: &str) -> Option<Histogram<u64>> {
-    let bytes = base64::engine::general_purpose::STANDARD.decode(text).ok()?;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .ok()?;
     hdrhistogram::serialization::Deserializer::new()
         .deserialize(&mut bytes.as_slice())
         .ok()
@@ -68,7 +70,10 @@ impl Report for HistogramsJson {
             "histograms": histograms,
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
-        Ok(vec![AtomicFile::write(&dir.join("histograms.json"), text.as_bytes())?])
+        Ok(vec![AtomicFile::write(
+            &dir.join("histograms.json"),
+            text.as_bytes(),
+        )?])
     }
 }
 

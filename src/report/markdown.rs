@@ -46,6 +46,9 @@ impl Report for Markdown {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = render(run, config, meta);
-        Ok(vec![AtomicFile::write(&dir.join("summary.md"), text.as_bytes())?])
+        Ok(vec![AtomicFile::write(
+            &dir.join("summary.md"),
+            text.as_bytes(),
+        )?])
     }
 }

@@ -275,6 +275,10 @@ mod tests {
         assert_eq!(std::fs::read(&dest).unwrap(), b"hello");
         let g = AtomicFile::create(&dir.path().join("y.txt")).unwrap();
         drop(g);
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "temp removed");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "temp removed"
+        );
     }
 }

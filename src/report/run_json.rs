@@ -142,7 +142,10 @@ impl Report for RunJson {
             "duration_s": run.finished.duration_since(run.started).map(|d| d.as_secs_f64()).unwrap_or(0.0),
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
-        Ok(vec![AtomicFile::write(&dir.join("run.json"), text.as_bytes())?])
+        Ok(vec![AtomicFile::write(
+            &dir.join("run.json"),
+            text.as_bytes(),
+        )?])
     }
 }
 

@@ -50,7 +50,10 @@ fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMe
         thousands(c.bytes.div_ceil(1024))
     );
     if c.malformed > 0 {
-        title.push_str(&format!(", {} malformed lines skipped", thousands(c.malformed)));
+        title.push_str(&format!(
+            ", {} malformed lines skipped",
+            thousands(c.malformed)
+        ));
     }
     if c.allow_zero {
         title.push_str(", ALLOWZERO (unsolvable puzzles expected)");
@@ -127,7 +130,11 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             config.limit.to_string()
         },
         config.passes,
-        if config.passes == 1 { "" } else { "es, minimum kept" }
+        if config.passes == 1 {
+            ""
+        } else {
+            "es, minimum kept"
+        }
     );
     if config.warmup > 0 {
         settings.push_str(&format!(", warm-up {} puzzles", config.warmup));
