@@ -1,1 +1,543 @@
-// cross-solver tests (to be written)
+//! Cross-solver tests: every solver of the [`REGISTRY`] on the same puzzles,
+//! checked against known answers, against each other, and against the rule
+//! checker.
+
+use super::*;
+use crate::sudoku::{check, is_solution_of, BoxShape, Grid, Verdict};
+
+const HARD: &str =
+    ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+const HARD_SOLUTION: &str =
+    "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
+
+/// A 9x9 grid from a one-line string (`.` or `0` blank, `1-9`).
+fn parse9(line: &str) -> Grid {
+    let cells = line
+        .bytes()
+        .map(|b| match b {
+            b'.' | b'0' => 0,
+            b'1'..=b'9' => b - b'0',
+            _ => panic!("bad symbol {b} in test puzzle"),
+        })
+        .collect();
+    Grid::from_cells(BoxShape::NINE, cells).unwrap()
+}
+
+/// A tiny deterministic generator (SplitMix64), so the tests need no seed
+/// plumbing and fail the same way every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform-enough in `0..n` for test shuffles.
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// A random valid full grid: the shifting pattern, then symbols relabelled,
+/// rows permuted within bands, bands permuted, columns within stacks and
+/// stacks permuted (each keeps every row, column and box a permutation).
+fn random_full(shape: BoxShape, rng: &mut Rng) -> Grid {
+    let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
+    let mut labels: Vec<u8> = (1..=n as u8).collect();
+    rng.shuffle(&mut labels);
+    // `c` bands of `r` rows; `r` stacks of `c` columns.
+    let order = |rng: &mut Rng, groups: usize, size: usize| {
+        let mut outer: Vec<usize> = (0..groups).collect();
+        rng.shuffle(&mut outer);
+        let mut all = Vec::with_capacity(n);
+        for g in outer {
+            let mut inner: Vec<usize> = (0..size).map(|i| g * size + i).collect();
+            rng.shuffle(&mut inner);
+            all.extend(inner);
+        }
+        all
+    };
+    let rows = order(rng, c, r);
+    let cols = order(rng, r, c);
+    let mut grid = Grid::empty(shape);
+    for (new_row, &row) in rows.iter().enumerate() {
+        for (new_col, &col) in cols.iter().enumerate() {
+            let v = (c * (row % r) + row / r + col) % n;
+            grid.set(new_row, new_col, labels[v]);
+        }
+    }
+    assert_eq!(check(&grid), Verdict::Complete, "{shape}");
+    grid
+}
+
+/// `full` with `blanks` distinct random cells blanked.
+fn blank_cells(full: &Grid, blanks: usize, rng: &mut Rng) -> Grid {
+    let mut cells: Vec<usize> = (0..full.shape().cells()).collect();
+    rng.shuffle(&mut cells);
+    let mut puzzle = full.clone();
+    for &cell in &cells[..blanks] {
+        puzzle.cells_mut()[cell] = 0;
+    }
+    puzzle
+}
+
+/// What one solver made of one puzzle.
+struct Run {
+    name: &'static str,
+    outcome: Outcome,
+    solution: Grid,
+}
+
+/// Every registered solver on `puzzle`, each with a fresh instance.
+fn run_all(puzzle: &Grid, limit: u64, budget: impl Fn(&str) -> Budget) -> Vec<Run> {
+    REGISTRY
+        .iter()
+        .map(|info| {
+            let mut solver = (info.make)();
+            assert_eq!(solver.name(), info.name);
+            let mut solution = Grid::empty(BoxShape::new(2, 2).unwrap());
+            let outcome = solver.solve(puzzle, limit, budget(info.name), &mut solution);
+            Run {
+                name: info.name,
+                outcome,
+                solution,
+            }
+        })
+        .collect()
+}
+
+/// Asserts that each run that found a solution returned a valid one that
+/// keeps the clues, and that runs that finished within budget agree on the
+/// count. Returns the agreed count.
+fn assert_consistent(puzzle: &Grid, runs: &[Run]) -> u64 {
+    let mut agreed = None;
+    for run in runs {
+        if run.outcome.solutions > 0 {
+            assert!(
+                is_solution_of(&run.solution, puzzle),
+                "{}: returned a grid that is no solution",
+                run.name
+            );
+        }
+        if !run.outcome.budget_exceeded {
+            let count = *agreed.get_or_insert(run.outcome.solutions);
+            assert_eq!(count, run.outcome.solutions, "{} disagrees", run.name);
+        }
+        assert!(run.outcome.guesses <= run.outcome.nodes, "{}", run.name);
+    }
+    agreed.expect("at least one solver finished")
+}
+
+#[test]
+fn registry_covers_three_solvers_with_unique_names() {
+    let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+    for want in ["dlx", "naive", "heuristic"] {
+        assert!(names.contains(&want), "{want} missing from {names:?}");
+        assert_eq!(by_name(want).unwrap().name, want);
+        assert!(!by_name(want).unwrap().description.is_empty());
+    }
+    let mut sorted = names.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), names.len());
+    assert!(by_name("nope").is_none());
+}
+
+#[test]
+fn hard_puzzle_has_exactly_the_known_solution() {
+    let puzzle = parse9(HARD);
+    let expected = parse9(HARD_SOLUTION);
+    for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
+        assert_eq!(run.outcome.solutions, 1, "{}", run.name);
+        assert_eq!(run.outcome.status(), Status::Unique, "{}", run.name);
+        assert!(!run.outcome.budget_exceeded, "{}", run.name);
+        assert_eq!(run.solution, expected, "{}", run.name);
+        // 64 cells to fill: at least that many placements, and a puzzle
+        // this hard needs guessing.
+        assert!(run.outcome.nodes >= 64, "{}", run.name);
+        assert!(run.outcome.guesses > 0, "{}", run.name);
+    }
+}
+
+#[test]
+fn full_grid_is_its_own_solution() {
+    let full = parse9(HARD_SOLUTION);
+    // No placement needed, so even a zero budget suffices.
+    for run in run_all(&full, 2, |_| Budget::nodes(0)) {
+        assert_eq!(run.outcome.solutions, 1, "{}", run.name);
+        assert_eq!(run.outcome.nodes, 0, "{}", run.name);
+        assert!(!run.outcome.budget_exceeded, "{}", run.name);
+        assert_eq!(run.solution, full, "{}", run.name);
+    }
+}
+
+#[test]
+fn every_size_from_4x4_to_25x25() {
+    let mut rng = Rng(0x5EED_0001);
+    // (box rows, box cols, cells to blank, naive's node budget)
+    let cases = [
+        (2, 2, 12, u64::MAX),
+        (2, 3, 26, u64::MAX),
+        (3, 2, 26, u64::MAX),
+        (3, 3, 50, u64::MAX),
+        (3, 4, 60, u64::MAX),
+        (4, 4, 100, u64::MAX),
+        (5, 5, 200, u64::MAX),
+        // Harder: naive runs out of a budget here, dlx and heuristic agree.
+        (4, 4, 140, 1_000_000),
+    ];
+    for (r, c, blanks, naive_budget) in cases {
+        let shape = BoxShape::new(r, c).unwrap();
+        for _ in 0..3 {
+            let full = random_full(shape, &mut rng);
+            let puzzle = blank_cells(&full, blanks, &mut rng);
+            let budget = |name: &str| {
+                if name == "naive" {
+                    Budget::nodes(naive_budget)
+                } else {
+                    Budget::UNLIMITED
+                }
+            };
+            let runs = run_all(&puzzle, 2, budget);
+            let count = assert_consistent(&puzzle, &runs);
+            assert!((1..=2).contains(&count), "{shape}: {count}");
+            for run in &runs {
+                // Only naive may run out, and only where it was given a budget.
+                assert!(
+                    !run.outcome.budget_exceeded || naive_budget != u64::MAX,
+                    "{} on {shape}",
+                    run.name
+                );
+                assert!(run.outcome.solutions > 0 || run.outcome.budget_exceeded);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_81x81_grid_with_cells_blanked() {
+    let shape = BoxShape::new(9, 9).unwrap();
+    let mut rng = Rng(0x5EED_0081);
+    let full = random_full(shape, &mut rng);
+    let puzzle = blank_cells(&full, 120, &mut rng);
+    let runs = run_all(&puzzle, 2, |_| Budget::nodes(10_000_000));
+    let count = assert_consistent(&puzzle, &runs);
+    assert!((1..=2).contains(&count));
+    for run in &runs {
+        assert!(!run.outcome.budget_exceeded, "{}", run.name);
+        assert!(run.outcome.nodes >= 120, "{}", run.name);
+    }
+}
+
+#[test]
+fn multiple_solutions_are_capped_at_the_limit() {
+    // The hard puzzle without its first four clues has more than one
+    // solution.
+    let mut puzzle = parse9(HARD);
+    let mut removed = 0;
+    for cell in puzzle.cells_mut() {
+        if *cell != 0 && removed < 4 {
+            *cell = 0;
+            removed += 1;
+        }
+    }
+    for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
+        assert_eq!(run.outcome.solutions, 2, "{}", run.name);
+        assert_eq!(run.outcome.status(), Status::Multiple, "{}", run.name);
+        assert!(is_solution_of(&run.solution, &puzzle), "{}", run.name);
+    }
+    // Limit 1 stops at the first.
+    for run in run_all(&puzzle, 1, |_| Budget::UNLIMITED) {
+        assert_eq!(run.outcome.solutions, 1, "{}", run.name);
+        assert!(is_solution_of(&run.solution, &puzzle), "{}", run.name);
+    }
+}
+
+#[test]
+fn exact_counts_without_a_limit() {
+    let shape = BoxShape::new(2, 2).unwrap();
+    let empty = Grid::empty(shape);
+    for run in run_all(&empty, u64::MAX, |_| Budget::UNLIMITED) {
+        assert_eq!(run.outcome.solutions, 288, "{}", run.name);
+        assert!(is_solution_of(&run.solution, &empty), "{}", run.name);
+    }
+    // One clue: by symmetry of relabelling, a quarter of them.
+    let mut one = Grid::empty(shape);
+    one.set(1, 2, 3);
+    for run in run_all(&one, u64::MAX, |_| Budget::UNLIMITED) {
+        assert_eq!(run.outcome.solutions, 72, "{}", run.name);
+        assert_eq!(run.solution.get(1, 2), 3, "{}", run.name);
+    }
+    // Every solver agrees on a bigger exact count: a 6x6 with a full first
+    // band of boxes.
+    let mut rng = Rng(7);
+    let full = random_full(BoxShape::new(2, 3).unwrap(), &mut rng);
+    let mut band = full.clone();
+    band.cells_mut()[12..].fill(0);
+    let runs = run_all(&band, u64::MAX, |_| Budget::UNLIMITED);
+    let count = assert_consistent(&band, &runs);
+    assert!(count > 100, "{count}");
+}
+
+#[test]
+fn no_solution_without_clashing_clues() {
+    // Row 1 holds 1..8 and the 9 below its last cell rules out the only
+    // symbol left for it.
+    let shallow = parse9(
+        "12345678.\
+         ........9\
+         .........\
+         .........\
+         .........\
+         .........\
+         .........\
+         .........\
+         .........",
+    );
+    // The hard puzzle with one extra clue that breaks no rule but differs
+    // from the unique solution: only a deep search finds there is none.
+    let hard = parse9(HARD);
+    let expected = parse9(HARD_SOLUTION);
+    let mut deep = hard.clone();
+    let cell = deep.cells().iter().position(|&v| v == 0).unwrap();
+    let wrong = (1..=9u8)
+        .find(|&s| {
+            let mut g = hard.clone();
+            g.cells_mut()[cell] = s;
+            s != expected.cells()[cell] && matches!(check(&g), Verdict::Incomplete { .. })
+        })
+        .unwrap();
+    deep.cells_mut()[cell] = wrong;
+    for puzzle in [shallow, deep] {
+        assert!(matches!(check(&puzzle), Verdict::Incomplete { .. }));
+        for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
+            assert_eq!(run.outcome.solutions, 0, "{}", run.name);
+            assert_eq!(run.outcome.status(), Status::NoSolution, "{}", run.name);
+        }
+    }
+}
+
+#[test]
+fn clashing_clues_give_no_solution() {
+    let base = parse9(HARD);
+    let mut puzzles = Vec::new();
+    // Same row: the 2 of cell (0, 1) copied to cell (0, 0).
+    let mut row = base.clone();
+    row.set(0, 0, 2);
+    puzzles.push(row);
+    // Same column, far apart.
+    let mut col = base.clone();
+    col.set(0, 0, 4);
+    col.set(8, 0, 4);
+    puzzles.push(col);
+    // Same box only.
+    let mut bx = Grid::empty(BoxShape::NINE);
+    bx.set(3, 3, 7);
+    bx.set(5, 5, 7);
+    puzzles.push(bx);
+    // A clash between the last two cells of a 16x16.
+    let mut big = Grid::empty(BoxShape::new(4, 4).unwrap());
+    big.set(15, 14, 16);
+    big.set(15, 15, 16);
+    puzzles.push(big);
+    // A clash in an otherwise complete grid.
+    let mut full = parse9(HARD_SOLUTION);
+    let v = full.get(4, 4);
+    full.set(4, 5, v);
+    puzzles.push(full);
+    for puzzle in &puzzles {
+        assert!(matches!(check(puzzle), Verdict::Invalid { .. }));
+        for run in run_all(puzzle, 2, |_| Budget::UNLIMITED) {
+            assert_eq!(run.outcome.solutions, 0, "{}", run.name);
+            assert_eq!(run.outcome.status(), Status::NoSolution, "{}", run.name);
+            assert!(!run.outcome.budget_exceeded, "{}", run.name);
+        }
+    }
+}
+
+#[test]
+fn budget_stops_the_search() {
+    let puzzle = parse9(HARD);
+    for run in run_all(&puzzle, 2, |_| Budget::nodes(10)) {
+        assert!(run.outcome.budget_exceeded, "{}", run.name);
+        assert_eq!(run.outcome.status(), Status::Budget, "{}", run.name);
+        assert_eq!(run.outcome.nodes, 10, "{}", run.name);
+        assert_eq!(run.outcome.solutions, 0, "{}", run.name);
+    }
+    // Exactly the nodes an unbounded search needs is enough.
+    for info in REGISTRY {
+        let mut solver = (info.make)();
+        let mut solution = puzzle.clone();
+        let free = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let exact = solver.solve(&puzzle, 2, Budget::nodes(free.nodes), &mut solution);
+        assert_eq!(exact, free, "{}", info.name);
+        let short = solver.solve(&puzzle, 2, Budget::nodes(free.nodes - 1), &mut solution);
+        assert!(short.budget_exceeded, "{}", info.name);
+        assert_eq!(short.nodes, free.nodes - 1, "{}", info.name);
+    }
+}
+
+#[test]
+fn state_is_reused_without_leaking_between_puzzles() {
+    let a = parse9(HARD);
+    let mut rng = Rng(0x16);
+    // 55 blanks: every solver needs more than 50 placements.
+    let b = blank_cells(&random_full(BoxShape::NINE, &mut rng), 55, &mut rng);
+    let shape16 = BoxShape::new(4, 4).unwrap();
+    let full16 = random_full(shape16, &mut rng);
+    let c = blank_cells(&full16, 100, &mut rng);
+    let mut clash = a.clone();
+    clash.set(0, 0, 2);
+    for info in REGISTRY {
+        let mut solver = (info.make)();
+        let mut solution = Grid::empty(BoxShape::NINE);
+        let mut go = |puzzle: &Grid, budget: Budget| {
+            let outcome = solver.solve(puzzle, 2, budget, &mut solution);
+            (outcome, solution.clone())
+        };
+        let first = go(&a, Budget::UNLIMITED);
+        let cut = go(&b, Budget::nodes(50));
+        assert!(cut.0.budget_exceeded, "{}", info.name);
+        go(&b, Budget::UNLIMITED);
+        go(&clash, Budget::UNLIMITED);
+        assert_eq!(go(&a, Budget::UNLIMITED), first, "{}: A, B, A", info.name);
+        let big = go(&c, Budget::nodes(20_000_000));
+        assert_eq!(
+            go(&a, Budget::UNLIMITED),
+            first,
+            "{}: 9x9 after 16x16",
+            info.name
+        );
+        assert_eq!(
+            go(&c, Budget::nodes(20_000_000)),
+            big,
+            "{}: 16x16 again",
+            info.name
+        );
+        if big.0.solutions > 0 {
+            assert!(is_solution_of(&big.1, &c), "{}", info.name);
+        }
+    }
+}
+
+/// Counts heap allocations made by the current thread, so a test can check
+/// that solving allocates nothing once a solver has warmed up (tests run on
+/// parallel threads; other threads' allocations are not counted).
+mod alloc_count {
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+
+    thread_local! {
+        static COUNT: Cell<u64> = const { Cell::new(0) };
+    }
+
+    fn bump() {
+        // `try_with`: the slot may be gone while the thread shuts down.
+        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
+    }
+
+    struct Counting;
+
+    // SAFETY: every call is forwarded unchanged to the system allocator.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            bump();
+            System.alloc(layout)
+        }
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            bump();
+            System.alloc_zeroed(layout)
+        }
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            bump();
+            System.realloc(ptr, layout, new_size)
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            System.dealloc(ptr, layout)
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    /// Allocations made by this thread so far.
+    pub fn allocations() -> u64 {
+        COUNT.with(|c| c.get())
+    }
+}
+
+#[test]
+fn warm_solvers_allocate_nothing() {
+    let a = parse9(HARD);
+    let mut cut = a.clone();
+    cut.cells_mut()[0] = 0;
+    let mut clash = a.clone();
+    clash.set(0, 0, 2);
+    let mut rng = Rng(0xA110C);
+    let full16 = random_full(BoxShape::new(4, 4).unwrap(), &mut rng);
+    let big = blank_cells(&full16, 100, &mut rng);
+    let puzzles = [&big, &a, &cut, &clash, &full16];
+    for info in REGISTRY {
+        let mut solver = (info.make)();
+        let mut solution = Grid::empty(BoxShape::NINE);
+        // Warm up on the largest size first: buffers then fit every puzzle.
+        for p in puzzles {
+            solver.solve(p, 2, Budget::UNLIMITED, &mut solution);
+        }
+        let before = alloc_count::allocations();
+        for p in puzzles {
+            for (limit, budget) in [(2, Budget::UNLIMITED), (u64::MAX, Budget::nodes(500))] {
+                std::hint::black_box(solver.solve(p, limit, budget, &mut solution));
+            }
+        }
+        let made = alloc_count::allocations() - before;
+        assert_eq!(made, 0, "{} allocated {made} times once warm", info.name);
+    }
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A puzzle: a random full grid of a small shape with random cells
+    /// blanked; 9x9 keeps at least 25 clues so naive stays quick.
+    fn puzzle() -> impl Strategy<Value = Grid> {
+        (0usize..4, any::<u64>(), any::<u64>(), 0.0f64..1.0).prop_map(
+            |(kind, grid_seed, blank_seed, fraction)| {
+                let (r, c) = [(2, 2), (2, 3), (3, 2), (3, 3)][kind];
+                let shape = BoxShape::new(r, c).unwrap();
+                let full = random_full(shape, &mut Rng(grid_seed));
+                let cells = shape.cells();
+                let most = if cells == 81 { 81 - 25 } else { cells };
+                let blanks = (fraction * most as f64) as usize;
+                blank_cells(&full, blanks, &mut Rng(blank_seed))
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn solvers_agree_on_random_puzzles(puzzle in puzzle()) {
+            let runs = run_all(&puzzle, 2, |_| Budget::UNLIMITED);
+            let count = runs[0].outcome.solutions;
+            prop_assert!((1..=2).contains(&count));
+            for run in &runs {
+                prop_assert!(!run.outcome.budget_exceeded);
+                prop_assert_eq!(run.outcome.solutions, count, "{}", run.name);
+                prop_assert!(is_solution_of(&run.solution, &puzzle), "{}", run.name);
+            }
+        }
+    }
+}
