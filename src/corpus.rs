@@ -519,11 +519,11 @@ mod tests {
         let firsts = c.chunk_first_lines();
         let mut chunked = Vec::new();
         let mut end = 0;
-        for k in 0..c.chunk_count() {
+        for (k, &first) in firsts[..c.chunk_count()].iter().enumerate() {
             let r = c.chunk(k);
             assert_eq!(r.start, end, "chunks are contiguous");
             end = r.end;
-            chunked.extend(c.lines(r, firsts[k]).map(|l| (l.number, l.offset, l.text)));
+            chunked.extend(c.lines(r, first).map(|l| (l.number, l.offset, l.text)));
         }
         assert_eq!(end, c.bytes().len());
         let whole: Vec<_> = c

@@ -77,7 +77,12 @@ fn no_solution() -> String {
 /// No solution: two 5s in the first row.
 const CLASH: &str =
     "5...5............................................................................";
-/// A hard puzzle with a unique solution (Norvig's "hardest" first line).
+/// A puzzle with a unique solution that needs some search (Project Euler
+/// 96, grid 1).
+const EULER: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+/// A hard puzzle with a unique solution (Norvig's "hardest" first line):
+/// plain backtracking needs more than its default budget.
 const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
@@ -116,7 +121,7 @@ fn json(path: &Path) -> serde_json::Value {
 fn end_to_end_writes_every_file_with_right_counts() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = unique_puzzles(40, 1);
-    lines.push(HARD.to_string());
+    lines.push(EULER.to_string());
     let corpus = dir.path().join("fix.txt");
     std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
     let out = dir.path().join("out");
@@ -225,7 +230,7 @@ fn statuses_are_right_for_every_solver_in_unique_mode() {
         no_solution(),
         CLASH,
         empty,
-        HARD
+        EULER
     );
     let corpus = dir.path().join("mixed.txt");
     std::fs::write(&corpus, text).unwrap();
@@ -648,4 +653,37 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
     let stats = &result.corpora[0].solvers[1];
     assert_eq!(stats.invalid + stats.unsolvable, expected_bad as u64);
     assert_eq!(result.states_created, 2 * 2);
+}
+
+#[test]
+fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("b.txt");
+    let mut lines = unique_puzzles(4, 10);
+    lines.push(HARD.to_string());
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--budget-nodes", "20", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "exclude over-budget solves (budget: dlx 20 nodes)",
+        ));
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows[4]["status"], "budget");
+    assert!(rows[..4].iter().all(|r| r["status"] == "unique"));
+    let s = &read_csv(&out.join("summary.csv"))[0];
+    assert_eq!(
+        (&s["puzzles"][..], &s["budget"][..], &s["solved"][..]),
+        ("5", "1", "4")
+    );
+    assert_eq!(s["budget_nodes"], "20");
+    let hist = json(&out.join("histograms.json"));
+    assert_eq!(
+        hist["histograms"][0]["count"], 4,
+        "budget solve not in the histogram"
+    );
 }

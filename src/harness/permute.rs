@@ -60,8 +60,8 @@ pub fn symmetry_image(src: &Grid, dst: &mut Grid, rng: &mut SplitMix) {
     let mut symbols = [0u8; 129];
     let mut rows = [0u8; 128];
     let mut cols = [0u8; 128];
-    for v in 0..=n {
-        symbols[v] = v as u8;
+    for (v, s) in symbols[..=n].iter_mut().enumerate() {
+        *s = v as u8;
     }
     rng.shuffle(&mut symbols[1..=n]);
     // Rows: n / r bands of r rows; columns: n / c stacks of c columns.
@@ -71,10 +71,9 @@ pub fn symmetry_image(src: &Grid, dst: &mut Grid, rng: &mut SplitMix) {
     dst.reset(shape);
     let cells = src.cells();
     let out = dst.cells_mut();
-    for row in 0..n {
-        let from_row = rows[row] as usize;
-        for col in 0..n {
-            let from = from_row * n + cols[col] as usize;
+    for (row, &from_row) in rows[..n].iter().enumerate() {
+        for (col, &from_col) in cols[..n].iter().enumerate() {
+            let from = from_row as usize * n + from_col as usize;
             let to = if transpose {
                 col * n + row
             } else {
