@@ -76,6 +76,9 @@ pub struct Args {
     /// No progress bar and no table; problems and warnings still go to standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Only find and parse the puzzles (no solver), print the reader's throughput, write nothing.
+    #[arg(long, conflicts_with_all = ["solvers", "out", "reference"])]
+    pub parse_only: bool,
 }
 
 /// The corpus run when no CORPUS is given and `datasets/` holds none.
@@ -207,11 +210,41 @@ impl Progress for Bar {
     fn finish_corpus(&self) {}
 }
 
+/// `--parse-only`: scan and parse every corpus, report MB/s.
+fn parse_only(args: &Args, mut config: Config, corpora: &[Corpus]) -> anyhow::Result<ExitCode> {
+    config.solvers.clear();
+    config.budgets.clear();
+    let result = harness::run(corpora, &config, None, None)?;
+    for c in &result.corpora {
+        let secs = c.wall.as_secs_f64();
+        println!(
+            "{}: {} puzzles, {} malformed, {:.1} MB in {:.3} s on {} thread(s): {:.0} MB/s wall, {:.0} MB/s per thread (find lines + parse)",
+            c.name,
+            c.puzzles,
+            c.malformed,
+            c.bytes as f64 / 1e6,
+            secs,
+            result.threads,
+            c.bytes as f64 / 1e6 / secs,
+            c.reader_mb_per_s()
+        );
+    }
+    let strict_fail = args.strict && result.has_malformed();
+    Ok(ExitCode::from(if strict_fail {
+        super::EXIT_FAILURE
+    } else {
+        super::EXIT_OK
+    }))
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (config, reference) = config(&args)?;
     corpus::install_sigbus_handler();
     let corpora = open_corpora(&args.corpora)?;
+    if args.parse_only {
+        return parse_only(&args, config, &corpora);
+    }
     let sha256: Vec<String> = corpora.iter().map(|c| sha256_hex(c.bytes())).collect();
 
     let out_dir = match &args.out {

@@ -278,6 +278,8 @@ pub struct CorpusResult {
     pub malformed_examples: Vec<Malformed>,
     /// Total parse time over all workers (first pass only), ns.
     pub parse_ns: u64,
+    /// Total time spent finding lines (scanning chunks), ns.
+    pub scan_ns: u64,
     /// Wall-clock time of the corpus, warm-up included.
     pub wall: Duration,
     /// Per solver, in [`Config::solvers`] order.
@@ -303,6 +305,17 @@ pub struct RunResult {
     pub started: SystemTime,
     /// End time.
     pub finished: SystemTime,
+}
+
+impl CorpusResult {
+    /// Reader throughput in MB/s (10^6 bytes) per worker thread: corpus
+    /// bytes over the time spent finding lines and parsing them.
+    pub fn reader_mb_per_s(&self) -> f64 {
+        match self.scan_ns + self.parse_ns {
+            0 => 0.0,
+            ns => self.bytes as f64 * 1e3 / ns as f64,
+        }
+    }
 }
 
 impl RunResult {
@@ -448,6 +461,7 @@ pub fn run(
             malformed: 0,
             malformed_examples: Vec::new(),
             parse_ns: 0,
+            scan_ns: 0,
             wall,
             solvers: config
                 .solvers
@@ -461,6 +475,7 @@ pub fn run(
             result.malformed += out.malformed;
             result.malformed_examples.extend(out.malformed_examples);
             result.parse_ns += out.parse_ns;
+            result.scan_ns += out.scan_ns;
             for (merged, s) in result.solvers.iter_mut().zip(&out.stats) {
                 merged.merge(s);
             }

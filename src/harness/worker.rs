@@ -35,6 +35,7 @@ pub(super) struct Output {
     pub malformed: u64,
     pub malformed_examples: Vec<Malformed>,
     pub parse_ns: u64,
+    pub scan_ns: u64,
     pub stats: Vec<SolverStats>,
     pub problems: Vec<Problem>,
 }
@@ -64,6 +65,7 @@ pub(super) struct Worker {
     malformed: u64,
     malformed_examples: Vec<Malformed>,
     parse_ns: u64,
+    scan_ns: u64,
     problems: Vec<Problem>,
 }
 
@@ -87,6 +89,7 @@ impl Worker {
             malformed: 0,
             malformed_examples: Vec::new(),
             parse_ns: 0,
+            scan_ns: 0,
             problems: Vec::new(),
         }
     }
@@ -99,6 +102,7 @@ impl Worker {
         self.puzzles = 0;
         self.malformed = 0;
         self.parse_ns = 0;
+        self.scan_ns = 0;
         self.warm_up(job);
         let chunks = job.firsts.len() - 1;
         loop {
@@ -117,6 +121,7 @@ impl Worker {
             malformed: self.malformed,
             malformed_examples: std::mem::take(&mut self.malformed_examples),
             parse_ns: self.parse_ns,
+            scan_ns: self.scan_ns,
             stats: self.stats.clone(),
             problems: std::mem::take(&mut self.problems),
         }
@@ -150,6 +155,7 @@ impl Worker {
         let config = job.config;
         let corpus = job.corpus;
         let bytes = corpus.bytes();
+        let t = Instant::now();
         self.lines.clear();
         self.lines.extend(
             corpus
@@ -160,6 +166,7 @@ impl Worker {
                     number: l.number,
                 }),
         );
+        self.scan_ns += t.elapsed().as_nanos() as u64;
         if let Some(seed) = config.shuffle {
             SplitMix::for_item(seed, k as u64).shuffle(&mut self.lines);
         }

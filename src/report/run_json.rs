@@ -97,6 +97,8 @@ impl Report for RunJson {
                     "malformed": c.malformed,
                     "allow_zero": c.allow_zero,
                     "parse_ns": c.parse_ns,
+                    "scan_ns": c.scan_ns,
+                    "reader_mb_per_s": c.reader_mb_per_s(),
                     "wall_s": c.wall.as_secs_f64(),
                     "changed_on_disk": c.changed_on_disk,
                 })

@@ -159,8 +159,13 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         meta.reference
     ));
     notes.push(format!(
-        "Clock overhead: {:.0} ns per timestamp pair.",
-        run.clock_overhead_ns
+        "Clock overhead: {:.0} ns per timestamp pair. Reader (find lines + parse): {}.",
+        run.clock_overhead_ns,
+        run.corpora
+            .iter()
+            .map(|c| format!("{:.0} MB/s", c.reader_mb_per_s()))
+            .collect::<Vec<_>>()
+            .join(", ")
     ));
     if super::clock_overhead_too_high(run) {
         notes.push(format!(
