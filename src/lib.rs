@@ -18,7 +18,9 @@
 #![warn(missing_docs)]
 
 pub mod corpus;
+pub mod datasets;
 pub mod exact_cover;
+pub mod generate;
 pub mod harness;
 pub mod report;
 pub mod solvers;

@@ -24,6 +24,10 @@ enum Command {
     Check(cli::check::Args),
     /// Solve a general exact-cover problem (dense 0/1 matrix or named columns).
     Cover(cli::cover::Args),
+    /// List the known public corpora; fetch and verify them.
+    Datasets(cli::datasets::Args),
+    /// Generate random puzzles with unique solutions from a seed.
+    Generate(cli::generate::Args),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +37,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Cover(args) => cli::cover::run(args),
+        Command::Datasets(args) => cli::datasets::run(args),
+        Command::Generate(args) => cli::generate::run(args),
     };
     match result {
         Ok(code) => code,

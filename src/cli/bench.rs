@@ -81,19 +81,14 @@ pub struct Args {
     pub parse_only: bool,
 }
 
-/// The corpus run when no CORPUS is given and `datasets/` holds none.
+/// The corpus run when no CORPUS is given and `datasets/` holds none: the
+/// generated corpus embedded in the binary.
 fn embedded_corpus() -> anyhow::Result<Corpus> {
-    Ok(Corpus::from_static("embedded", EMBEDDED)?)
+    Ok(Corpus::from_static(
+        dlxbench::datasets::DEFAULT_CORPUS_NAME,
+        dlxbench::datasets::DEFAULT_CORPUS,
+    )?)
 }
-
-/// Placeholder until the generated corpus lands: a few well-known puzzles.
-const EMBEDDED: &[u8] = b"\
-4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
-52...6.........7.13...........4..8..6......5...........418.........3..2...87.....
-6.....8.3.4.7.................5.4.7.3..2.....1.6.......2.....5.....8.6......1....
-48.3............71.2.......7.5....6....2..8.............1.76...3.....4......5....
-....14....3....2...7..........9...3.6.1.............8.2.....1.4....5.6.....7.8...
-";
 
 /// Opens the corpora named on the command line (or the defaults), giving
 /// each a unique name.

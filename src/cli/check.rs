@@ -1,11 +1,75 @@
-//! (to be written)
+//! `dlxbench check`: one verdict per puzzle.
+//!
+//! Standard output has one line per puzzle, `line N: VERDICT`, where the
+//! verdict is `complete`, `incomplete (K blanks)`, `invalid: row 3 repeats
+//! 7` or `unreadable: MESSAGE`. A summary goes to standard error.
+
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments.
-#[derive(clap::Args)]
-pub struct Args {}
+use dlxbench::sudoku::{self, Alphabet, BoxShape, ParseOptions, Puzzles, Verdict};
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::solve::{finish, read_input};
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// Arguments of `dlxbench check`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based`
+    /// (0-9, A-Z; `.` blank).
+    #[arg(long, default_value = "standard")]
+    alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it.
+    #[arg(long = "box", value_name = "RxC")]
+    shape: Option<BoxShape>,
+    /// Puzzle file (one-line, grid or numeric format); `-` or nothing for
+    /// standard input.
+    file: Option<PathBuf>,
+}
+
+/// Runs `dlxbench check`: exits 1 when any puzzle is invalid or unreadable.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (name, text) = read_input(args.file.as_deref())?;
+    let options = ParseOptions {
+        alphabet: args.alphabet,
+        shape: args.shape,
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let result = (|| -> io::Result<u8> {
+        let mut counts = [0usize; 4]; // complete, incomplete, invalid, unreadable
+        for puzzle in Puzzles::from_bytes(&text, options) {
+            match puzzle {
+                Ok((line, grid)) => {
+                    let verdict = sudoku::check(&grid);
+                    counts[match verdict {
+                        Verdict::Complete => 0,
+                        Verdict::Incomplete { .. } => 1,
+                        Verdict::Invalid { .. } => 2,
+                    }] += 1;
+                    writeln!(out, "line {line}: {verdict}")?;
+                }
+                Err(e) => {
+                    counts[3] += 1;
+                    writeln!(out, "line {}: unreadable: {}", e.line, e.message)?;
+                    out.flush()?;
+                    eprintln!("dlxbench: {name}: {e}");
+                }
+            }
+        }
+        out.flush()?;
+        let [complete, incomplete, invalid, unreadable] = counts;
+        eprintln!(
+            "dlxbench: {name}: {} puzzles: {complete} complete, {incomplete} incomplete, \
+             {invalid} invalid, {unreadable} unreadable",
+            complete + incomplete + invalid + unreadable
+        );
+        Ok(if invalid + unreadable > 0 {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        })
+    })();
+    finish(result)
 }

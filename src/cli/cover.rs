@@ -1,11 +1,129 @@
-//! (to be written)
+//! `dlxbench cover`: solve a general exact-cover problem.
+//!
+//! The input is read by [`Problem::parse`]: a dense 0/1 matrix (one row per
+//! line, `secondary: K` first to make the last K columns secondary) or
+//! named columns (a header line of names with `|` before the secondary
+//! ones, then one row per line listing the names it covers); `#` starts a
+//! comment. Each solution is printed as `solution K: lines A B C`, the
+//! 1-based input lines of its rows in order; for named input each row
+//! follows on its own line with its column names. A last line gives the
+//! count and the search statistics.
+
+use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments.
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::solve::{finish, read_input};
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// Arguments of `dlxbench cover`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Stop after N solutions; 0 (the default) finds them all.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    limit: u64,
+    /// Branch on the first open column instead of the one with the fewest
+    /// rows (for comparing search costs).
+    #[arg(long)]
+    first_column: bool,
+    /// Only print the summary line, not the solutions.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Matrix file; `-` or nothing for standard input.
+    file: Option<PathBuf>,
+}
+
+/// Writes one solution: its rows' input lines, in order, and for named
+/// input each row's column names.
+fn write_solution(
+    out: &mut impl Write,
+    number: u64,
+    rows: &mut [usize],
+    named: &NamedProblem,
+    dense: bool,
+) -> io::Result<()> {
+    rows.sort_unstable();
+    write!(out, "solution {number}: lines")?;
+    for &row in rows.iter() {
+        write!(out, " {}", named.row_lines[row])?;
+    }
+    writeln!(out)?;
+    if !dense {
+        for &row in rows.iter() {
+            write!(out, "  line {}:", named.row_lines[row])?;
+            for column in named.problem.row(row) {
+                write!(out, " {}", named.column_names[column])?;
+            }
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs `dlxbench cover`: exits 1 when there is no solution.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (name, bytes) = read_input(args.file.as_deref())?;
+    let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
+    let named = Problem::parse(&text).with_context(|| name.clone())?;
+    // Dense input numbers its columns 1, 2, ...: no names worth printing.
+    let dense = named
+        .column_names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| *n == (i + 1).to_string());
+    let mut dlx = Dlx::try_new(&named.problem).with_context(|| name.clone())?;
+    let options = SearchOptions {
+        limit: if args.limit == 0 {
+            u64::MAX
+        } else {
+            args.limit
+        },
+        max_nodes: u64::MAX,
+        choice: if args.first_column {
+            ColumnChoice::First
+        } else {
+            ColumnChoice::MinimumRemaining
+        },
+    };
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut written = Ok(());
+    let mut number = 0;
+    let mut rows = Vec::new();
+    let stats = dlx.search(options, |solution| {
+        number += 1;
+        if args.quiet {
+            return ControlFlow::Continue(());
+        }
+        rows.clear();
+        rows.extend_from_slice(solution);
+        written = write_solution(&mut out, number, &mut rows, &named, dense);
+        if written.is_ok() {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    });
+    let result = written.and_then(|()| {
+        let count = stats.solutions;
+        let more = if count == options.limit {
+            " (the limit: there may be more)"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "{count} solution{}{more}; {} nodes, {} updates",
+            if count == 1 { "" } else { "s" },
+            stats.nodes,
+            stats.updates
+        )?;
+        out.flush()?;
+        Ok(if count == 0 { EXIT_FAILURE } else { EXIT_OK })
+    });
+    finish(result)
 }

@@ -5,6 +5,8 @@
 pub mod bench;
 pub mod check;
 pub mod cover;
+pub mod datasets;
+pub mod generate;
 pub mod solve;
 
 /// Success.

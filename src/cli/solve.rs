@@ -1,11 +1,176 @@
-//! (to be written)
+//! `dlxbench solve`: solve every puzzle of a file and print the solutions.
+//!
+//! Standard output stays machine-readable: one record per puzzle, in input
+//! order. A record is the solution in the chosen format (grid and numeric
+//! records end with a blank line), preceded by a `#` comment line when the
+//! puzzle has more than one solution (`# line 7: 2+ solutions; the first:`),
+//! or is just a comment line when there is no solution (`# line 7: no
+//! solution`) or the puzzle could not be read (`# line 7: unreadable`).
+//! `#` lines are skipped when the output is read back, so it can be piped
+//! into `dlxbench check`. Errors and a final summary go to standard error.
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Arguments.
-#[derive(clap::Args)]
-pub struct Args {}
+use anyhow::Context;
+use dlxbench::solvers::{self, Budget, SolverInfo};
+use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, Puzzles};
 
-/// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("not implemented yet")
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// Arguments of `dlxbench solve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Solver to use.
+    #[arg(long, default_value = "dlx", value_parser = solver_by_name)]
+    solver: &'static SolverInfo,
+    /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
+    /// unique, 0 counts them all.
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    limit: u64,
+    /// Output format: `line`, `grid` or `numeric`.
+    #[arg(long, default_value = "line")]
+    format: Format,
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based`
+    /// (0-9, A-Z; `.` blank), for input and output.
+    #[arg(long, default_value = "standard")]
+    alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it
+    /// (e.g. `3x2` for 6x6 grids with boxes 3 rows tall).
+    #[arg(long = "box", value_name = "RxC")]
+    shape: Option<BoxShape>,
+    /// Puzzle file (one-line, grid or numeric format, mixed freely); `-` or
+    /// nothing for standard input.
+    file: Option<PathBuf>,
+}
+
+/// `--solver` values: names from the registry.
+pub(crate) fn solver_by_name(name: &str) -> Result<&'static SolverInfo, String> {
+    solvers::by_name(name).ok_or_else(|| {
+        format!(
+            "unknown solver `{name}`: expected one of {}",
+            solvers::names()
+        )
+    })
+}
+
+/// The input's name for messages and its bytes: `FILE`, or standard input
+/// for `None` and `-`.
+pub(crate) fn read_input(file: Option<&Path>) -> anyhow::Result<(String, Vec<u8>)> {
+    match file {
+        Some(path) if path != Path::new("-") => {
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            Ok((path.display().to_string(), bytes))
+        }
+        _ => {
+            let mut bytes = Vec::new();
+            io::stdin()
+                .read_to_end(&mut bytes)
+                .context("cannot read standard input")?;
+            Ok(("<stdin>".to_string(), bytes))
+        }
+    }
+}
+
+/// Ends a run: a write to a closed pipe (`| head`) is not a failure.
+pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(code) => Ok(code.into()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK.into()),
+        Err(e) => Err(e).context("cannot write the output"),
+    }
+}
+
+/// The note for a puzzle with `found` solutions when counting up to
+/// `limit`, or `None` when there is nothing to say beyond the solution.
+fn solutions_note(found: u64, limit: u64) -> Option<String> {
+    match found {
+        0 => Some("no solution".to_string()),
+        1 => None,
+        n if n >= limit => Some(format!("{n}+ solutions; the first:")),
+        n => Some(format!("{n} solutions; the first:")),
+    }
+}
+
+/// Runs `dlxbench solve`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (name, text) = read_input(args.file.as_deref())?;
+    let options = ParseOptions {
+        alphabet: args.alphabet,
+        shape: args.shape,
+    };
+    let limit = if args.limit == 0 {
+        u64::MAX
+    } else {
+        args.limit
+    };
+    let mut solver = (args.solver.make)();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let mut counts = [0usize; 4]; // solved, multiple, none, unreadable
+    let result = (|| -> io::Result<u8> {
+        for puzzle in Puzzles::from_bytes(&text, options) {
+            let (line, grid) = match puzzle {
+                Ok(p) => p,
+                Err(e) => {
+                    counts[3] += 1;
+                    out.flush()?;
+                    eprintln!("dlxbench: {name}: {e}");
+                    writeln!(out, "# line {}: unreadable", e.line)?;
+                    continue;
+                }
+            };
+            let outcome = solver.solve(&grid, limit, Budget::UNLIMITED, &mut solution);
+            let found = outcome.solutions;
+            counts[match found {
+                0 => 2,
+                1 => 0,
+                _ => 1,
+            }] += 1;
+            if let Some(note) = solutions_note(found, limit) {
+                writeln!(out, "# line {line}: {note}")?;
+            }
+            if found > 0 {
+                let shown = solution.display(args.format, args.alphabet);
+                match args.format {
+                    Format::Line => writeln!(out, "{shown}")?,
+                    Format::Grid | Format::Numeric => writeln!(out, "{shown}\n")?,
+                }
+            }
+        }
+        out.flush()?;
+        let [solved, multiple, none, unreadable] = counts;
+        eprintln!(
+            "dlxbench: {name}: {} puzzles: {solved} solved, {multiple} with several solutions, \
+             {none} without solution, {unreadable} unreadable ({} solver)",
+            solved + multiple + none + unreadable,
+            args.solver.name
+        );
+        Ok(if none + unreadable > 0 {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        })
+    })();
+    finish(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::solutions_note;
+
+    #[test]
+    fn notes() {
+        assert_eq!(solutions_note(0, 2).unwrap(), "no solution");
+        assert_eq!(solutions_note(1, 2), None);
+        assert_eq!(solutions_note(2, 2).unwrap(), "2+ solutions; the first:");
+        assert_eq!(solutions_note(5, 5).unwrap(), "5+ solutions; the first:");
+        assert_eq!(
+            solutions_note(2, u64::MAX).unwrap(),
+            "2 solutions; the first:"
+        );
+    }
 }

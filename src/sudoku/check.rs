@@ -43,6 +43,18 @@ pub enum Verdict {
     },
 }
 
+impl std::fmt::Display for Verdict {
+    /// `complete`, `incomplete (12 blanks)` or `invalid: row 3 repeats 7`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verdict::Complete => f.write_str("complete"),
+            Verdict::Incomplete { blanks: 1 } => f.write_str("incomplete (1 blank)"),
+            Verdict::Incomplete { blanks } => write!(f, "incomplete ({blanks} blanks)"),
+            Verdict::Invalid { unit, symbol } => write!(f, "invalid: {unit} repeats {symbol}"),
+        }
+    }
+}
+
 /// Checks the grid against the rules.
 ///
 /// ```
@@ -58,6 +70,7 @@ pub fn check(grid: &Grid) -> Verdict {
     let shape = grid.shape();
     // One "seen" bitset per unit kind, reused unit by unit.
     let mut seen = vec![false; n + 1];
+    #[allow(clippy::type_complexity)]
     let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
         (Unit::Row, &|u, i| u * n + i),
         (Unit::Column, &|u, i| i * n + u),

@@ -20,7 +20,10 @@ mod check;
 mod text;
 
 pub use check::{check, is_solution_of, Unit, Verdict};
-pub use text::{parse_line_into, Alphabet, Format, GridError, ParseOptions, Puzzles};
+pub use text::{
+    parse_line_into, write_grid, write_grid_io, Alphabet, Format, Formatted, GridError,
+    ParseOptions, Puzzles,
+};
 
 use crate::exact_cover::Problem;
 
@@ -93,7 +96,7 @@ impl BoxShape {
     pub fn for_side(side: usize) -> Result<Self, ShapeError> {
         let mut r = (side as f64).sqrt() as usize;
         while r >= 2 {
-            if side % r == 0 && side / r >= 2 {
+            if side.is_multiple_of(r) && side / r >= 2 {
                 return BoxShape::new(r, side / r);
             }
             r -= 1;

@@ -1,0 +1,138 @@
+//! `dlxbench datasets`: list the known corpora, fetch and verify them.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use dlxbench::datasets::{self, Corpus, Downloader, Fetched, Presence, CATALOGUE};
+
+use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Fetch corpora into the datasets directory, verifying each SHA-256
+    /// before moving it into place.
+    Fetch(FetchArgs),
+    /// List the known corpora: size, kind, whether present and verified.
+    List(ListArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct FetchArgs {
+    /// Corpora to fetch (names from `datasets list`); default: all.
+    names: Vec<String>,
+    /// Copy from this local mirror directory instead of downloading
+    /// (e.g. `../shared/datasets`).
+    #[arg(long, value_name = "DIR")]
+    from: Option<PathBuf>,
+    /// The datasets directory.
+    #[arg(long, value_name = "DIR", default_value = "datasets")]
+    dir: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+struct ListArgs {
+    /// The datasets directory.
+    #[arg(long, value_name = "DIR", default_value = "datasets")]
+    dir: PathBuf,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Fetch(args) => fetch(args),
+        Command::List(args) => list(&args.dir),
+    }
+}
+
+fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
+    let mut chosen: Vec<&'static Corpus> = Vec::new();
+    for name in &args.names {
+        match datasets::by_name(name) {
+            Some(c) if !chosen.contains(&c) => chosen.push(c),
+            Some(_) => {}
+            None => anyhow::bail!("unknown corpus `{name}`; known: {}", datasets::names()),
+        }
+    }
+    if args.names.is_empty() {
+        chosen.extend(CATALOGUE);
+    }
+    if let Some(from) = &args.from {
+        if !from.is_dir() {
+            anyhow::bail!("--from {}: not a directory", from.display());
+        }
+    }
+    let width = chosen.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let mut downloader = Downloader::new(&args.dir);
+    let mut failed = 0;
+    for corpus in &chosen {
+        let result = match &args.from {
+            Some(from) => datasets::install_from_dir(corpus, from, &args.dir),
+            None => downloader.download(corpus, &args.dir),
+        };
+        let name = corpus.name;
+        match result {
+            Ok(Fetched::Installed { replaced: false }) => println!("{name:width$}  fetched"),
+            Ok(Fetched::Installed { replaced: true }) => {
+                println!("{name:width$}  fetched (replaced a file with a bad checksum)")
+            }
+            Ok(Fetched::UpToDate) => println!("{name:width$}  up to date"),
+            Err(e) => {
+                failed += 1;
+                println!("{name:width$}  failed: {e}");
+            }
+        }
+    }
+    if failed > 0 {
+        eprintln!(
+            "dlxbench datasets fetch: {failed} of {} corpora failed{}",
+            chosen.len(),
+            if args.from.is_none() {
+                "; corpora without a public URL, or on a machine without internet access, \
+                 can be copied from a mirror with --from DIR"
+            } else {
+                ""
+            }
+        );
+        return Ok(ExitCode::from(EXIT_FAILURE));
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
+
+fn list(dir: &Path) -> anyhow::Result<ExitCode> {
+    let width = CATALOGUE.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    println!(
+        "{:width$}  {:>11}  {:>7}  {:14}  {:7}  checksum",
+        "name", "grid", "puzzles", "kind", "present"
+    );
+    let mut code = EXIT_OK;
+    for c in CATALOGUE {
+        let (present, checksum) = match datasets::presence(c, dir) {
+            Ok(Presence::Missing) => ("no", "-".to_string()),
+            Ok(Presence::Verified) => ("yes", "ok".to_string()),
+            Ok(Presence::BadChecksum) => {
+                code = EXIT_FAILURE;
+                ("yes", "MISMATCH".to_string())
+            }
+            Err(e) => {
+                code = EXIT_USAGE;
+                ("?", format!("unreadable: {e}"))
+            }
+        };
+        println!(
+            "{:width$}  {:>11}  {:>7}  {:14}  {:7}  {checksum}",
+            c.name,
+            c.grid,
+            c.puzzles,
+            c.kind.as_str(),
+            present
+        );
+    }
+    Ok(ExitCode::from(code))
+}

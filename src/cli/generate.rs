@@ -1,0 +1,199 @@
+//! `dlxbench generate`: seeded random puzzles with unique solutions.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use dlxbench::generate::{GenerateOptions, Generator};
+use dlxbench::sudoku::{BoxShape, Grid};
+
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// Output formats of generated puzzles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutFormat {
+    /// One puzzle per line: `n*n` symbols (`1-9`, then `A-Z`), `.` for blank.
+    Line,
+    /// Per puzzle: a box-shape line, then `n` lines of `n` numbers, `0` blank.
+    Numeric,
+}
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Number of puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub count: u64,
+    /// Seed of the random stream (ChaCha8): the same seed gives the same
+    /// puzzles on every platform. Without it a seed is taken from the clock
+    /// and printed to stderr.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Box shape, rows x columns: 2x2 (4x4 grid), 2x3 (6x6), 3x3 (9x9),
+    /// 3x4 (12x12), 4x4 (16x16), 5x5 (25x25), ...
+    #[arg(long = "box", value_name = "RxC", default_value = "3x3")]
+    pub shape: BoxShape,
+    /// Stop removing clues at this many clues (the puzzle may keep more when
+    /// no further clue can go without losing uniqueness).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub min_clues: usize,
+    /// Remove clues in pairs symmetric under a 180-degree rotation.
+    #[arg(long)]
+    pub symmetric: bool,
+    /// Require a unique solution. This is always the case (clues are only
+    /// removed while the solution stays unique); the flag is accepted so
+    /// scripts can say so.
+    #[arg(long)]
+    pub unique: bool,
+    /// Node bound of each uniqueness check; a check that hits it keeps its
+    /// clue, so puzzles stay unique but may not be minimal. Default: none
+    /// up to 12x12, 1000 above.
+    #[arg(long, value_name = "N")]
+    pub check_nodes: Option<u64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutFormat::Line)]
+    pub format: OutFormat,
+    /// Write to this file instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+impl Args {
+    /// The canonical command line for these arguments, written as the
+    /// output's `#` header: running it again gives the same bytes.
+    fn command_line(&self, seed: u64, options: &GenerateOptions) -> String {
+        let mut s = format!(
+            "dlxbench generate --count {} --seed {seed} --box {}",
+            self.count, self.shape
+        );
+        if self.min_clues > 0 {
+            s += &format!(" --min-clues {}", self.min_clues);
+        }
+        if self.symmetric {
+            s += " --symmetric";
+        }
+        if options.check_nodes != GenerateOptions::default_check_nodes(self.shape) {
+            s += &format!(" --check-nodes {}", options.check_nodes);
+        }
+        if self.format == OutFormat::Numeric {
+            s += " --format numeric";
+        }
+        s
+    }
+}
+
+/// Writes `grid` in `format`, with a trailing newline.
+fn write_puzzle(out: &mut impl Write, grid: &Grid, format: OutFormat) -> io::Result<()> {
+    // Standard alphabet: 1-9, A-Z, a-z.
+    const SYMBOLS: &[u8] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let n = grid.side();
+    match format {
+        OutFormat::Line if n < SYMBOLS.len() => {
+            for &v in grid.cells() {
+                out.write_all(&[SYMBOLS[v as usize]])?;
+            }
+        }
+        OutFormat::Line => {
+            for (i, &v) in grid.cells().iter().enumerate() {
+                if i > 0 {
+                    out.write_all(b" ")?;
+                }
+                write!(out, "{v}")?;
+            }
+        }
+        OutFormat::Numeric => {
+            let shape = grid.shape();
+            if shape.box_rows() == shape.box_cols() {
+                write!(out, "{}", shape.box_rows())?;
+            } else {
+                write!(out, "{shape}")?;
+            }
+            for row in grid.cells().chunks(n) {
+                out.write_all(b"\n")?;
+                for (i, &v) in row.iter().enumerate() {
+                    if i > 0 {
+                        out.write_all(b" ")?;
+                    }
+                    write!(out, "{v}")?;
+                }
+            }
+        }
+    }
+    out.write_all(b"\n")
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(0);
+            let seed = nanos ^ u64::from(std::process::id()).rotate_left(32);
+            eprintln!("dlxbench generate: --seed {seed}");
+            seed
+        }
+    };
+    let mut options = GenerateOptions::new(args.shape);
+    options.min_clues = args.min_clues;
+    options.symmetric = args.symmetric;
+    if let Some(nodes) = args.check_nodes {
+        options.check_nodes = if nodes == 0 { u64::MAX } else { nodes };
+    }
+    let mut generator = Generator::new(seed, options)?;
+    let header = args.command_line(seed, &options);
+
+    let (mut out, temp): (Box<dyn Write>, Option<PathBuf>) = match &args.out {
+        Some(path) => {
+            let temp = path.with_extension("generating.tmp");
+            let file = fs::File::create(&temp)
+                .with_context(|| format!("cannot create {}", temp.display()))?;
+            (Box::new(BufWriter::new(file)), Some(temp))
+        }
+        None => (Box::new(BufWriter::new(io::stdout().lock())), None),
+    };
+    let started = Instant::now();
+    let mut puzzle = Grid::empty(args.shape);
+    let mut solution = Grid::empty(args.shape);
+    let mut clues = 0u64;
+    let result = (|| -> anyhow::Result<()> {
+        writeln!(out, "# {header}")?;
+        for _ in 0..args.count {
+            let stats = generator.next_into(&mut puzzle, &mut solution)?;
+            clues += stats.clues as u64;
+            write_puzzle(&mut out, &puzzle, args.format)?;
+        }
+        out.flush()?;
+        Ok(())
+    })();
+    drop(out);
+    if let Err(e) = result {
+        if let Some(temp) = &temp {
+            let _ = fs::remove_file(temp);
+        }
+        if e.downcast_ref::<dlxbench::generate::GenerateError>().is_some() {
+            eprintln!("dlxbench generate: {e:#}");
+            return Ok(ExitCode::from(EXIT_FAILURE));
+        }
+        return Err(e);
+    }
+    if let (Some(temp), Some(path)) = (&temp, &args.out) {
+        fs::rename(temp, path).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if args.count > 0 {
+        eprintln!(
+            "generated {} {}x{} puzzles, {:.1} clues on average, in {:.2} s",
+            args.count,
+            args.shape.side(),
+            args.shape.side(),
+            clues as f64 / args.count as f64,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(ExitCode::from(EXIT_OK))
+}
