@@ -14,14 +14,16 @@
 //!   (so DLX keeps one arena per grid shape), a parse grid, an image grid, a
 //!   solution grid and one histogram per solver. [`RunResult::states_created`]
 //!   counts solver creations: always threads x solvers.
-//! * Per puzzle: parse once (timed in aggregate), optionally replace it by a
-//!   random symmetry image (`permute`), then for each solver time exactly
+//! * Per chunk: find the lines (timed), parse them all into a reused
+//!   buffer (timed as a whole: the reader's cost is reported apart and
+//!   never inside a solve). Then per puzzle, optionally replace it by a
+//!   random symmetry image (`permute`), and for each solver time exactly
 //!   the `solve` call with [`Instant`]. Validation of a returned solution
 //!   ([`sudoku::is_solution_of`]) and the cross-check of the solvers'
 //!   capped solution counts happen after the timed call.
-//! * Per chunk, `passes` passes are made over the chunk's puzzles and each
+//! * `passes` passes are made over each chunk's parsed puzzles, and each
 //!   puzzle keeps its minimum time per solver (chunks hold hundreds of
-//!   puzzles, so other puzzles run between two passes over the same one).
+//!   puzzles, so other puzzles run between two solves of the same one).
 //! * Latencies go into the worker's own histogram (no locks while
 //!   solving); histograms are merged when a corpus ends. Over-budget solves
 //!   are counted with their time but kept out of the histogram and

@@ -48,6 +48,15 @@ struct LineRef {
     number: u64,
 }
 
+/// A parsed puzzle of the current chunk; its cells are in `Worker::cells`.
+#[derive(Clone, Copy)]
+struct Parsed {
+    number: u64,
+    offset: u64,
+    shape: BoxShape,
+    start: usize,
+}
+
 /// State owned by one worker thread for the whole run.
 pub(super) struct Worker {
     solvers: Vec<Box<dyn Solver>>,
@@ -57,9 +66,11 @@ pub(super) struct Worker {
     image: Grid,
     solution: Grid,
     lines: Vec<LineRef>,
+    /// The chunk's parsed puzzles, and their cells back to back.
+    parsed: Vec<Parsed>,
+    cells: Vec<u8>,
     /// Reused when records are not sent anywhere.
     records: Vec<Record>,
-    outcomes: Vec<Outcome>,
     stats: Vec<SolverStats>,
     puzzles: u64,
     malformed: u64,
@@ -78,8 +89,9 @@ impl Worker {
             image: Grid::empty(BoxShape::NINE),
             solution: Grid::empty(BoxShape::NINE),
             lines: Vec::new(),
+            parsed: Vec::new(),
+            cells: Vec::new(),
             records: Vec::new(),
-            outcomes: vec![Outcome::default(); config.solvers.len()],
             stats: config
                 .solvers
                 .iter()
@@ -170,9 +182,40 @@ impl Worker {
         if let Some(seed) = config.shuffle {
             SplitMix::for_item(seed, k as u64).shuffle(&mut self.lines);
         }
+        // Parse the whole chunk first: one clock pair for all of it, and
+        // every pass solves the same grids without parsing again.
+        let t = Instant::now();
+        self.parsed.clear();
+        self.cells.clear();
+        for line in &self.lines {
+            let text = &bytes[line.start..line.end];
+            match parse(text, config, &mut self.puzzle) {
+                Ok(()) => {
+                    self.parsed.push(Parsed {
+                        number: line.number,
+                        offset: line.start as u64,
+                        shape: self.puzzle.shape(),
+                        start: self.cells.len(),
+                    });
+                    self.cells.extend_from_slice(self.puzzle.cells());
+                }
+                Err(e) => {
+                    self.malformed += 1;
+                    if self.malformed_examples.len() < MALFORMED_EXAMPLES {
+                        self.malformed_examples.push(Malformed {
+                            line: line.number,
+                            message: e.to_string(),
+                        });
+                    }
+                }
+            }
+        }
+        self.parse_ns += t.elapsed().as_nanos() as u64;
+        self.puzzles += self.parsed.len() as u64;
+
         let solver_count = self.solvers.len();
         let mut records = match job.sender {
-            Some(_) => Vec::with_capacity(self.lines.len() * solver_count),
+            Some(_) => Vec::with_capacity(self.parsed.len() * solver_count),
             None => {
                 let mut r = std::mem::take(&mut self.records);
                 r.clear();
@@ -180,36 +223,20 @@ impl Worker {
             }
         };
         for pass in 0..config.passes.max(1) {
-            let mut valid = 0usize;
-            for j in 0..self.lines.len() {
-                let line = self.lines[j];
-                let text = &bytes[line.start..line.end];
-                let t = Instant::now();
-                let parsed = parse(text, config, &mut self.puzzle);
-                if pass == 0 {
-                    self.parse_ns += t.elapsed().as_nanos() as u64;
-                }
-                if let Err(e) = parsed {
-                    if pass == 0 {
-                        self.malformed += 1;
-                        if self.malformed_examples.len() < MALFORMED_EXAMPLES {
-                            self.malformed_examples.push(Malformed {
-                                line: line.number,
-                                message: e.to_string(),
-                            });
-                        }
-                    }
-                    continue;
-                }
-                let offset = line.start as u64;
-                let grid = prepare(config, &self.puzzle, &mut self.image, offset);
+            for j in 0..self.parsed.len() {
+                let p = self.parsed[j];
+                self.puzzle.reset(p.shape);
+                self.puzzle
+                    .cells_mut()
+                    .copy_from_slice(&self.cells[p.start..p.start + p.shape.cells()]);
+                let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
                 for (i, solver) in self.solvers.iter_mut().enumerate() {
                     let t = Instant::now();
                     let out =
                         solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                     let ns = t.elapsed().as_nanos() as u64;
                     if pass > 0 {
-                        let r = &mut records[valid * solver_count + i];
+                        let r = &mut records[j * solver_count + i];
                         r.ns = r.ns.min(ns);
                         continue;
                     }
@@ -217,9 +244,8 @@ impl Worker {
                     if out.solutions > 0 && !sudoku::is_solution_of(&self.solution, grid) {
                         status = PuzzleStatus::Invalid;
                     }
-                    self.outcomes[i] = out;
                     records.push(Record {
-                        line: line.number,
+                        line: p.number,
                         solver: i as u16,
                         status,
                         ns,
@@ -229,11 +255,9 @@ impl Worker {
                     });
                 }
                 if pass == 0 {
-                    self.puzzles += 1;
-                    let base = valid * solver_count;
-                    self.cross_check(job, &records[base..base + solver_count], line.number);
+                    let base = j * solver_count;
+                    self.cross_check(job, &records[base..base + solver_count], p.number);
                 }
-                valid += 1;
             }
         }
         for r in &records {
