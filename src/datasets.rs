@@ -83,7 +83,12 @@ pub struct SolutionCounts {
     pub undecided: usize,
 }
 
-const fn sols(none: usize, unique: usize, multiple: usize, undecided: usize) -> Option<SolutionCounts> {
+const fn sols(
+    none: usize,
+    unique: usize,
+    multiple: usize,
+    undecided: usize,
+) -> Option<SolutionCounts> {
     Some(SolutionCounts {
         none,
         unique,
@@ -507,14 +512,16 @@ pub const CATALOGUE: &[Corpus] = &[
 
 /// Looks a corpus up by name (file stem) or file name.
 pub fn by_name(name: &str) -> Option<&'static Corpus> {
-    CATALOGUE
-        .iter()
-        .find(|c| c.name == name || c.file == name)
+    CATALOGUE.iter().find(|c| c.name == name || c.file == name)
 }
 
 /// The catalogue's names, comma-separated, for messages.
 pub fn names() -> String {
-    CATALOGUE.iter().map(|c| c.name).collect::<Vec<_>>().join(", ")
+    CATALOGUE
+        .iter()
+        .map(|c| c.name)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Errors fetching or checking a corpus.
@@ -888,11 +895,21 @@ mod tests {
         for (i, c) in CATALOGUE.iter().enumerate() {
             assert_eq!(c.file, format!("{}.txt", c.name));
             assert_eq!(c.sha256.len(), 64, "{}", c.name);
-            assert!(c.sha256.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+            assert!(c
+                .sha256
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
             if let Some(s) = c.solutions {
-                assert_eq!(s.none + s.unique + s.multiple + s.undecided, c.puzzles, "{}", c.name);
+                assert_eq!(
+                    s.none + s.unique + s.multiple + s.undecided,
+                    c.puzzles,
+                    "{}",
+                    c.name
+                );
             }
-            assert!(CATALOGUE[..i].iter().all(|d| d.name != c.name && d.sha256 != c.sha256));
+            assert!(CATALOGUE[..i]
+                .iter()
+                .all(|d| d.name != c.name && d.sha256 != c.sha256));
             assert_eq!(by_name(c.name), Some(c));
             assert_eq!(by_name(c.file), Some(c));
         }
@@ -947,7 +964,10 @@ mod tests {
         // A corrupted file is reported, survives a bad fetch, and is
         // replaced by a good one.
         fs::write(&dest, b"corrupt").unwrap();
-        assert_eq!(presence(&corpus, dir.path()).unwrap(), Presence::BadChecksum);
+        assert_eq!(
+            presence(&corpus, dir.path()).unwrap(),
+            Presence::BadChecksum
+        );
         assert!(install_bytes(&corpus, b"junk", dir.path()).is_err());
         assert_eq!(fs::read(&dest).unwrap(), b"corrupt");
         assert_eq!(
@@ -991,10 +1011,14 @@ mod tests {
 
     #[test]
     fn normalise_lines_and_blocks() {
-        let p1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let p1 =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
         let p2 = p1.replace('.', "0");
         let text = format!("# header\r\n{p1}  # rated 9.9\r\n\r\n{p2};x\nnot a puzzle\n");
-        assert_eq!(normalise(text.as_bytes(), Layout::Lines), format!("{p1}\n{p1}\n").as_bytes());
+        assert_eq!(
+            normalise(text.as_bytes(), Layout::Lines),
+            format!("{p1}\n{p1}\n").as_bytes()
+        );
         let mut blocks = String::from("Grid 01\n");
         for row in p2.as_bytes().chunks(9) {
             blocks.push_str(std::str::from_utf8(row).unwrap());
@@ -1002,7 +1026,10 @@ mod tests {
         }
         blocks.push_str("========\n");
         let twice = format!("{blocks}{blocks}");
-        assert_eq!(normalise(twice.as_bytes(), Layout::Blocks), format!("{p1}\n{p1}\n").as_bytes());
+        assert_eq!(
+            normalise(twice.as_bytes(), Layout::Blocks),
+            format!("{p1}\n{p1}\n").as_bytes()
+        );
     }
 
     #[test]

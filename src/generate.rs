@@ -336,9 +336,7 @@ impl Removal<'_> {
                 self.puzzle.cells_mut()[partner] = 0;
                 removed += self.unit_size(cell);
             }
-            let outcome = self
-                .dlx
-                .solve(self.puzzle, 2, self.budget, self.scratch);
+            let outcome = self.dlx.solve(self.puzzle, 2, self.budget, self.scratch);
             self.stats.checks += 1;
             if outcome.budget_exceeded {
                 self.stats.checks_over_budget += 1;

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
-use sha2::Digest;
 
 use dlxbench::corpus::{self, Corpus};
 use dlxbench::harness::{self, Config, Mode, Progress, RecordSink};
@@ -127,11 +126,6 @@ fn open_corpora(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
     Ok(corpora)
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = sha2::Sha256::digest(bytes);
-    digest.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Builds the harness configuration from the arguments.
 fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
     let names: Vec<String> = match &args.solvers {
@@ -240,7 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.parse_only {
         return parse_only(&args, config, &corpora);
     }
-    let sha256: Vec<String> = corpora.iter().map(|c| sha256_hex(c.bytes())).collect();
+    let sha256: Vec<String> = corpora.iter().map(Corpus::sha256_hex).collect();
 
     let out_dir = match &args.out {
         Some(dir) => dir.clone(),

@@ -176,7 +176,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if let Some(temp) = &temp {
             let _ = fs::remove_file(temp);
         }
-        if e.downcast_ref::<dlxbench::generate::GenerateError>().is_some() {
+        if e.downcast_ref::<dlxbench::generate::GenerateError>()
+            .is_some()
+        {
             eprintln!("dlxbench generate: {e:#}");
             return Ok(ExitCode::from(EXIT_FAILURE));
         }

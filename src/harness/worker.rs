@@ -212,6 +212,7 @@ impl Worker {
         }
         self.parse_ns += t.elapsed().as_nanos() as u64;
         self.puzzles += self.parsed.len() as u64;
+        corpus.release(corpus.chunk(k));
 
         let solver_count = self.solvers.len();
         let mut records = match job.sender {
