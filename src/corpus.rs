@@ -179,7 +179,12 @@ impl Corpus {
         if meta.is_dir() {
             return Err(io(std::io::Error::other("is a directory")));
         }
-        let data = if meta.len() == 0 {
+        let data = if !meta.is_file() {
+            // A pipe or device (`<(...)`, /dev/stdin): read it fully.
+            let mut bytes = Vec::new();
+            (&file).read_to_end(&mut bytes).map_err(io)?;
+            Data::Owned(bytes)
+        } else if meta.len() == 0 {
             Data::Owned(Vec::new())
         } else {
             // SAFETY: the map is read-only and private to this process. A

@@ -356,7 +356,7 @@ fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
         .assert()
         .success()
         .stderr(predicate::str::contains("2 malformed line(s)"))
-        .stderr(predicate::str::contains("line 2:"))
+        .stderr(predicate::str::contains("bad.txt: line 2, column 81"))
         .stderr(predicate::str::contains("line 4:"))
         .stdout(predicate::str::contains("2 malformed lines skipped"));
     let summary = read_csv(&out.join("summary.csv"));

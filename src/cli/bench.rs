@@ -305,8 +305,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     ":"
                 }
             );
+            let file = c
+                .path
+                .as_ref()
+                .map_or_else(|| c.name.clone(), |p| p.display().to_string());
             for m in &c.malformed_examples {
-                eprintln!("  line {}: {}", m.line, m.message);
+                eprintln!("  {file}: {}\n    {}", m.message, m.text);
             }
         }
     }

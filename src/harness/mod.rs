@@ -31,8 +31,11 @@
 //! * With a [`RecordSink`], each chunk's per-puzzle records go as one batch
 //!   over a bounded channel to a writer thread, which writes them in chunk
 //!   order, so the per-puzzle file lists puzzles in corpus order (in the
-//!   shuffled order with `shuffle`) whatever the thread count, and memory
-//!   does not grow with the corpus.
+//!   shuffled order with `shuffle`) whatever the thread count. A worker
+//!   does not start a chunk more than `2 x threads + 2` chunks ahead of the
+//!   last one written (it yields until the writer catches up), so at most
+//!   that many batches wait for reordering: memory does not grow with the
+//!   corpus, even when one chunk is much slower than its neighbours.
 //!
 //! [`Instant`]: std::time::Instant
 
@@ -44,7 +47,7 @@ mod worker;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 pub use stats::{SolverStats, HIST_SIGFIG};
@@ -210,8 +213,10 @@ pub trait Progress: Sync {
 pub struct Malformed {
     /// 1-based line.
     pub line: u64,
-    /// The parser's message.
+    /// The parser's message (with line and column).
     pub message: String,
+    /// The start of the line.
+    pub text: String,
 }
 
 /// Malformed lines kept in full per corpus (all are counted).
@@ -401,19 +406,24 @@ pub fn run(
     let states: Vec<Mutex<Option<worker::Worker>>> =
         (0..threads).map(|_| Mutex::new(None)).collect();
 
+    // Batches written so far (over all corpora), for the reorder window.
+    let written = Arc::new(AtomicUsize::new(0));
+    let window = 2 * threads + 2;
     let (sender, writer) = match sink {
         Some(sink) => {
-            let (tx, rx) = sync_channel::<Batch>(threads * 4);
+            let (tx, rx) = sync_channel::<Batch>(window);
             let names: Vec<String> = corpora.iter().map(|c| c.name().to_string()).collect();
             let chunks: Vec<usize> = corpora.iter().map(Corpus::chunk_count).collect();
+            let written = written.clone();
             let handle = std::thread::Builder::new()
                 .name("dlxbench-writer".into())
-                .spawn(move || write_batches(rx, sink, &names, &chunks))?;
+                .spawn(move || write_batches(rx, sink, &names, &chunks, &written))?;
             (Some(tx), Some(handle))
         }
         None => (None, None),
     };
 
+    let mut base = 0usize;
     let mut results = Vec::with_capacity(corpora.len());
     let mut problems = Vec::new();
     for (index, corpus) in corpora.iter().enumerate() {
@@ -434,7 +444,12 @@ pub fn run(
             firsts: &firsts,
             order: order.as_deref(),
             next: AtomicUsize::new(0),
-            sender: sender.as_ref(),
+            sender: sender.as_ref().map(|tx| worker::Ordered {
+                tx,
+                written: &written,
+                base,
+                window,
+            }),
             config,
             progress,
         };
@@ -450,6 +465,7 @@ pub fn run(
             w.run_corpus(&job)
         });
         let wall = t0.elapsed();
+        base += chunks;
         if let Some(p) = progress {
             p.finish_corpus();
         }
@@ -515,6 +531,7 @@ fn write_batches(
     mut sink: Box<dyn RecordSink>,
     names: &[String],
     chunks: &[usize],
+    written: &AtomicUsize,
 ) -> std::io::Result<()> {
     let mut pending: BTreeMap<(usize, usize), Vec<Record>> = BTreeMap::new();
     let (mut corpus, mut seq) = (0usize, 0usize);
@@ -538,6 +555,7 @@ fn write_batches(
                 break;
             };
             emit(&records, corpus, &mut error);
+            written.fetch_add(1, Ordering::Release);
             seq += 1;
         }
     }

@@ -24,9 +24,36 @@ pub(super) struct Job<'a> {
     pub order: Option<&'a [usize]>,
     /// Next position in the chunk order.
     pub next: AtomicUsize,
-    pub sender: Option<&'a SyncSender<Batch>>,
+    pub sender: Option<Ordered<'a>>,
     pub config: &'a Config,
     pub progress: Option<&'a dyn Progress>,
+}
+
+/// Where records go, and the reorder window.
+#[derive(Clone, Copy)]
+pub(super) struct Ordered<'a> {
+    pub tx: &'a SyncSender<Batch>,
+    /// Batches written so far over the run.
+    pub written: &'a AtomicUsize,
+    /// Batches of the corpora before this one.
+    pub base: usize,
+    /// Most batches in flight ahead of the writer.
+    pub window: usize,
+}
+
+impl Ordered<'_> {
+    /// Waits until chunk `seq` of this corpus is within the window.
+    fn wait_for_window(&self, seq: usize) {
+        let mut spins = 0u32;
+        while self.base + seq >= self.written.load(Ordering::Acquire) + self.window {
+            spins += 1;
+            if spins < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        }
+    }
 }
 
 /// A worker's results for one corpus.
@@ -122,6 +149,9 @@ impl Worker {
             if seq >= chunks {
                 break;
             }
+            if let Some(ordered) = job.sender {
+                ordered.wait_for_window(seq);
+            }
             let k = job.order.map_or(seq, |o| o[seq]);
             self.run_chunk(job, seq, k);
             if let Some(p) = job.progress {
@@ -199,12 +229,14 @@ impl Worker {
                     });
                     self.cells.extend_from_slice(self.puzzle.cells());
                 }
-                Err(e) => {
+                Err(mut e) => {
                     self.malformed += 1;
                     if self.malformed_examples.len() < MALFORMED_EXAMPLES {
+                        e.line = line.number as usize;
                         self.malformed_examples.push(Malformed {
                             line: line.number,
                             message: e.to_string(),
+                            text: excerpt(text),
                         });
                     }
                 }
@@ -265,7 +297,7 @@ impl Worker {
             self.stats[usize::from(r.solver)].add(r);
         }
         match job.sender {
-            Some(tx) => super::send(tx, job.index, seq, records),
+            Some(ordered) => super::send(ordered.tx, job.index, seq, records),
             None => self.records = records,
         }
     }
@@ -320,6 +352,15 @@ impl Worker {
                 counts,
             });
         }
+    }
+}
+
+/// The start of a malformed line, for the report (at most 100 characters).
+fn excerpt(text: &[u8]) -> String {
+    let s = String::from_utf8_lossy(text);
+    match s.char_indices().nth(100) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.into_owned(),
     }
 }
 
