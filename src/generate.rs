@@ -19,7 +19,12 @@
 //!    of its subsets can.
 //! 3. **Verification.** Every finished puzzle is solved again by a different
 //!    solver (`heuristic`), which must find exactly one solution, equal to the
-//!    filled grid.
+//!    filled grid; any disagreement is an error. Up to 12x12 this always
+//!    runs to the end. Above, `heuristic` (plain backtracking on candidate
+//!    masks) needs seconds to minutes per 16x16 puzzle, so its solve is
+//!    bounded by [`GenerateOptions::verify_nodes`]; a puzzle whose
+//!    verification runs out is counted as unverified
+//!    ([`GenerateStats::unverified`]) rather than failed.
 //!
 //! # Large grids
 //!
@@ -58,7 +63,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use crate::solvers::dlx::DlxSolver;
-use crate::solvers::{self, Budget, Solver};
+use crate::solvers::heuristic::HeuristicSolver;
+use crate::solvers::{Budget, Solver};
 use crate::sudoku::{BoxShape, Grid};
 
 /// The largest side the generator supports: candidate sets are `u64`.
@@ -67,9 +73,8 @@ pub const MAX_GENERATE_SIDE: usize = 64;
 /// The solver that re-checks every generated puzzle (not the one that made it).
 pub const VERIFIER: &str = "heuristic";
 
-/// Whether the [`VERIFIER`] runs. Off only while the `heuristic` solver is
-/// not yet written; see the module documentation.
-const VERIFY: bool = false;
+/// Default node bound of the verifying solve for sides above 12.
+pub const VERIFY_NODES_LARGE: u64 = 100_000;
 
 /// Options for [`Generator`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +90,11 @@ pub struct GenerateOptions {
     /// Node bound for each uniqueness check (`u64::MAX`: none). A check that
     /// hits it keeps its clue.
     pub check_nodes: u64,
+    /// Node bound of the verifying solve by [`VERIFIER`] (`u64::MAX`: none).
+    /// A puzzle whose verification hits it is counted in
+    /// [`GenerateStats::unverified`]; it is still proven unique by the DLX
+    /// checks.
+    pub verify_nodes: u64,
 }
 
 impl GenerateOptions {
@@ -96,6 +106,19 @@ impl GenerateOptions {
             min_clues: 0,
             symmetric: false,
             check_nodes: Self::default_check_nodes(shape),
+            verify_nodes: Self::default_verify_nodes(shape),
+        }
+    }
+
+    /// The default node bound of the verifying solve: none up to side 12;
+    /// above, [`VERIFY_NODES_LARGE`]. The `heuristic` solver has no
+    /// propagation beyond candidate masks, and proving a 16x16 generated
+    /// puzzle unique takes it seconds to minutes.
+    pub fn default_verify_nodes(shape: BoxShape) -> u64 {
+        if shape.side() <= 12 {
+            u64::MAX
+        } else {
+            VERIFY_NODES_LARGE
         }
     }
 
@@ -149,6 +172,9 @@ pub struct GenerateStats {
     pub checks_over_budget: u32,
     /// Clues in the finished puzzle.
     pub clues: usize,
+    /// The verifying solve hit [`GenerateOptions::verify_nodes`] before
+    /// finishing, so the puzzle was not independently verified.
+    pub unverified: bool,
 }
 
 /// A uniform integer in `0..n` (`n >= 1`) from the 32-bit outputs of `rng`
@@ -371,7 +397,7 @@ pub struct Generator {
     rng: ChaCha8Rng,
     filler: Filler,
     dlx: DlxSolver,
-    verifier: Option<Box<dyn Solver>>,
+    verifier: Box<dyn Solver>,
     /// Cells to try removing (the first of each rotation pair when symmetric).
     order: Vec<usize>,
     scratch: Grid,
@@ -402,18 +428,12 @@ impl Generator {
         } else {
             (0..cells).collect()
         };
-        let verifier = if VERIFY {
-            let info = solvers::by_name(VERIFIER).expect("the verifier is registered");
-            Some((info.make)())
-        } else {
-            None
-        };
         Ok(Generator {
             options,
             rng: ChaCha8Rng::seed_from_u64(seed),
             filler: Filler::new(options.shape),
             dlx: DlxSolver::new(),
-            verifier,
+            verifier: Box::new(HeuristicSolver::new()),
             order,
             scratch: Grid::empty(options.shape),
             produced: 0,
@@ -480,16 +500,22 @@ impl Generator {
         }
         let clues = removal.clues;
         stats.clues = clues;
-        if let Some(verifier) = self.verifier.as_mut() {
-            let outcome = verifier.solve(puzzle, 2, Budget::UNLIMITED, &mut self.scratch);
-            let differs = outcome.solutions == 1 && self.scratch != *solution;
-            if outcome.solutions != 1 || differs {
-                return Err(GenerateError::VerifyFailed {
-                    index: self.produced,
-                    solutions: outcome.solutions,
-                    differs,
-                });
-            }
+        let outcome = self.verifier.solve(
+            puzzle,
+            2,
+            Budget::nodes(self.options.verify_nodes),
+            &mut self.scratch,
+        );
+        // The first solution found is checked even when the budget ran out.
+        let differs = outcome.solutions >= 1 && self.scratch != *solution;
+        stats.unverified = outcome.budget_exceeded;
+        if differs || outcome.solutions >= 2 || (!outcome.budget_exceeded && outcome.solutions != 1)
+        {
+            return Err(GenerateError::VerifyFailed {
+                index: self.produced,
+                solutions: outcome.solutions,
+                differs,
+            });
         }
         self.produced += 1;
         Ok(stats)

@@ -67,7 +67,7 @@ fn solves_the_hard_puzzle_with_every_solver() {
         .success()
         .stdout(format!("{HARD_SOLUTION}\n"))
         .stderr(predicate::str::contains(
-            "1 puzzles: 1 solved, 0 with several solutions",
+            "1 puzzle: 1 solved, 0 with several solutions",
         ));
     dlxbench()
         .args(["solve", "-"])
@@ -235,6 +235,27 @@ fn several_solutions_are_reported() {
 }
 
 #[test]
+fn node_budget() {
+    dlxbench()
+        .args(["solve", "--solver", "naive", "--max-nodes", "5"])
+        .write_stdin(format!("{HARD}\n{HARD_SOLUTION}\n"))
+        .assert()
+        .code(1)
+        .stdout(format!(
+            "# line 1: undecided: no solution within 5 nodes\n{HARD_SOLUTION}\n"
+        ))
+        .stderr(predicate::str::contains(
+            "1 solved, 0 with several solutions, 0 without solution, 0 unreadable, 1 undecided",
+        ));
+    dlxbench()
+        .args(["solve", "--max-nodes", "1000000"])
+        .write_stdin(HARD)
+        .assert()
+        .success()
+        .stdout(format!("{HARD_SOLUTION}\n"));
+}
+
+#[test]
 fn no_solution_and_conflicting_clues_exit_1() {
     // A clue that repeats nothing but contradicts the unique solution.
     let solution: Vec<u8> = HARD_SOLUTION.bytes().collect();
@@ -303,12 +324,20 @@ fn malformed_lines_are_reported_and_the_rest_solved() {
     // In a grid, the bad row is named.
     let grid = "1 . | . 4\n. . | 2 .\n----+----\n. 3 | 9 .\n4 . | . 1\n";
     dlxbench()
-        .arg("check")
+        .arg("solve")
         .write_stdin(grid)
         .assert()
         .code(1)
         .stderr(predicate::str::contains(
             "line 4, column 7: unexpected symbol '9' (value 9 is above the side 4)",
+        ));
+    dlxbench()
+        .arg("check")
+        .write_stdin(grid)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with(
+            "line 4: unreadable: column 7: unexpected symbol '9' (value 9 is above the side 4)",
         ));
 }
 
@@ -327,7 +356,9 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .write_stdin(HARD)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("dlx, heuristic, naive"));
+        .stderr(predicate::str::contains(
+            "[possible values: dlx, heuristic, naive]",
+        ));
     dlxbench()
         .args(["solve", "--format", "pretty"])
         .write_stdin(HARD)
@@ -374,7 +405,7 @@ fn cover_knuths_example() {
         .assert()
         .success()
         .stdout(predicate::str::starts_with(
-            "solution 1: lines 1 4 5\n1 solution; ",
+            "solution 1: rows 1 4 5 (lines 1 4 5)\n1 solution; ",
         ));
     // With a comment line the input lines move, the rows do not.
     dlxbench()
@@ -382,7 +413,9 @@ fn cover_knuths_example() {
         .write_stdin("# Knuth\n0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n")
         .assert()
         .success()
-        .stdout(predicate::str::starts_with("solution 1: lines 2 5 6\n"));
+        .stdout(predicate::str::starts_with(
+            "solution 1: rows 1 4 5 (lines 2 5 6)\n",
+        ));
     // No cover: exit 1.
     dlxbench()
         .arg("cover")
@@ -425,9 +458,15 @@ fn cover_n_queens_named() {
     assert_eq!(out.matches("solution ").count(), 92);
     // Each solution lists 8 rows with their names.
     let first: Vec<&str> = out.lines().take(9).collect();
-    assert!(first[0].starts_with("solution 1: lines "), "{}", first[0]);
-    assert!(first[1..].iter().all(|l| l.starts_with("  line ")));
-    assert!(first[1].contains(" r") && first[1].contains(" a"));
+    assert!(first[0].starts_with("solution 1: rows "), "{}", first[0]);
+    assert!(first[1..].iter().all(|l| l.starts_with("  row ")));
+    let mut ranks: Vec<&str> = first[1..]
+        .iter()
+        .flat_map(|l| l.split_whitespace())
+        .filter(|w| w.starts_with('r') && w != &"row")
+        .collect();
+    ranks.sort_unstable();
+    assert_eq!(ranks, ["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"]);
     dlxbench()
         .args(["cover", "--quiet"])
         .write_stdin(queens(10))

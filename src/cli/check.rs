@@ -2,13 +2,13 @@
 //!
 //! Standard output has one line per puzzle, `line N: VERDICT`, where the
 //! verdict is `complete`, `incomplete (K blanks)`, `invalid: row 3 repeats
-//! 7` or `unreadable: MESSAGE`. A summary goes to standard error.
+//! 7` or `unreadable: column C: MESSAGE`. A summary goes to standard error.
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use dlxbench::sudoku::{self, Alphabet, BoxShape, ParseOptions, Puzzles, Verdict};
+use dlxbench::sudoku::{self, Alphabet, BoxShape, GridError, ParseOptions, Puzzles, Verdict};
 
 use super::solve::{finish, read_input};
 use super::{EXIT_FAILURE, EXIT_OK};
@@ -52,18 +52,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
                 Err(e) => {
                     counts[3] += 1;
-                    writeln!(out, "line {}: unreadable: {}", e.line, e.message)?;
-                    out.flush()?;
-                    eprintln!("dlxbench: {name}: {e}");
+                    // The message is on standard output already.
+                    let line = e.line;
+                    let at = GridError { line: 0, ..e };
+                    writeln!(out, "line {line}: unreadable: {at}")?;
                 }
             }
         }
         out.flush()?;
         let [complete, incomplete, invalid, unreadable] = counts;
         eprintln!(
-            "dlxbench: {name}: {} puzzles: {complete} complete, {incomplete} incomplete, \
+            "dlxbench: {name}: {}: {complete} complete, {incomplete} incomplete, \
              {invalid} invalid, {unreadable} unreadable",
-            complete + incomplete + invalid + unreadable
+            super::solve::puzzles(complete + incomplete + invalid + unreadable)
         );
         Ok(if invalid + unreadable > 0 {
             EXIT_FAILURE

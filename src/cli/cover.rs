@@ -4,10 +4,11 @@
 //! line, `secondary: K` first to make the last K columns secondary) or
 //! named columns (a header line of names with `|` before the secondary
 //! ones, then one row per line listing the names it covers); `#` starts a
-//! comment. Each solution is printed as `solution K: lines A B C`, the
-//! 1-based input lines of its rows in order; for named input each row
-//! follows on its own line with its column names. A last line gives the
-//! count and the search statistics.
+//! comment. Each solution is printed as `solution K: rows A B C (lines D E
+//! F)`: its rows numbered from 1 in input order, and the input lines they
+//! are on (the two differ when there are comments or a header line). For
+//! named input each row follows on its own line with its column names. A
+//! last line gives the count and the search statistics.
 
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
@@ -37,8 +38,8 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
-/// Writes one solution: its rows' input lines, in order, and for named
-/// input each row's column names.
+/// Writes one solution: its rows and their input lines, in order, and for
+/// named input each row's column names.
 fn write_solution(
     out: &mut impl Write,
     number: u64,
@@ -47,14 +48,18 @@ fn write_solution(
     dense: bool,
 ) -> io::Result<()> {
     rows.sort_unstable();
-    write!(out, "solution {number}: lines")?;
+    write!(out, "solution {number}: rows")?;
+    for &row in rows.iter() {
+        write!(out, " {}", row + 1)?;
+    }
+    write!(out, " (lines")?;
     for &row in rows.iter() {
         write!(out, " {}", named.row_lines[row])?;
     }
-    writeln!(out)?;
+    writeln!(out, ")")?;
     if !dense {
         for &row in rows.iter() {
-            write!(out, "  line {}:", named.row_lines[row])?;
+            write!(out, "  row {} (line {}):", row + 1, named.row_lines[row])?;
             for column in named.problem.row(row) {
                 write!(out, " {}", named.column_names[column])?;
             }

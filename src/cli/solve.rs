@@ -5,7 +5,8 @@
 //! records end with a blank line), preceded by a `#` comment line when the
 //! puzzle has more than one solution (`# line 7: 2+ solutions; the first:`),
 //! or is just a comment line when there is no solution (`# line 7: no
-//! solution`) or the puzzle could not be read (`# line 7: unreadable`).
+//! solution`), the puzzle could not be read (`# line 7: unreadable`) or the
+//! node budget (`--max-nodes`) ran out first (`# line 7: undecided: ...`).
 //! `#` lines are skipped when the output is read back, so it can be piped
 //! into `dlxbench check`. Errors and a final summary go to standard error.
 
@@ -22,13 +23,23 @@ use super::{EXIT_FAILURE, EXIT_OK};
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Solver to use.
-    #[arg(long, default_value = "dlx", value_parser = solver_by_name)]
-    solver: &'static SolverInfo,
+    /// Solver to use (see the README's solver list).
+    #[arg(
+        long,
+        default_value = "dlx",
+        value_parser = clap::builder::PossibleValuesParser::new(
+            solvers::REGISTRY.iter().map(|info| info.name)
+        )
+    )]
+    solver: String,
     /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
     limit: u64,
+    /// Give up on a puzzle after N search nodes (0, the default: never).
+    /// A puzzle given up on without a solution counts as a failure.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    max_nodes: u64,
     /// Output format: `line`, `grid` or `numeric`.
     #[arg(long, default_value = "line")]
     format: Format,
@@ -45,9 +56,9 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
-/// `--solver` values: names from the registry.
-pub(crate) fn solver_by_name(name: &str) -> Result<&'static SolverInfo, String> {
-    solvers::by_name(name).ok_or_else(|| {
+/// A solver of the registry by name.
+pub(crate) fn solver_by_name(name: &str) -> anyhow::Result<&'static SolverInfo> {
+    solvers::by_name(name).with_context(|| {
         format!(
             "unknown solver `{name}`: expected one of {}",
             solvers::names()
@@ -74,6 +85,14 @@ pub(crate) fn read_input(file: Option<&Path>) -> anyhow::Result<(String, Vec<u8>
     }
 }
 
+/// `1 puzzle`, `2 puzzles`.
+pub(crate) fn puzzles(count: usize) -> String {
+    match count {
+        1 => "1 puzzle".to_string(),
+        n => format!("{n} puzzles"),
+    }
+}
+
 /// Ends a run: a write to a closed pipe (`| head`) is not a failure.
 pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
     match result {
@@ -85,17 +104,23 @@ pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
 
 /// The note for a puzzle with `found` solutions when counting up to
 /// `limit`, or `None` when there is nothing to say beyond the solution.
-fn solutions_note(found: u64, limit: u64) -> Option<String> {
-    match found {
-        0 => Some("no solution".to_string()),
-        1 => None,
-        n if n >= limit => Some(format!("{n}+ solutions; the first:")),
-        n => Some(format!("{n} solutions; the first:")),
+/// `gave_up` is the node budget when the search hit it.
+fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String> {
+    match (found, gave_up) {
+        (0, Some(nodes)) => Some(format!("undecided: no solution within {nodes} nodes")),
+        (n, Some(nodes)) => Some(format!(
+            "{n}+ solutions (search stopped at {nodes} nodes); the first:"
+        )),
+        (0, None) => Some("no solution".to_string()),
+        (1, None) => None,
+        (n, None) if n >= limit => Some(format!("{n}+ solutions; the first:")),
+        (n, None) => Some(format!("{n} solutions; the first:")),
     }
 }
 
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let info = solver_by_name(&args.solver)?;
     let (name, text) = read_input(args.file.as_deref())?;
     let options = ParseOptions {
         alphabet: args.alphabet,
@@ -106,11 +131,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         args.limit
     };
-    let mut solver = (args.solver.make)();
+    let mut solver = (info.make)();
     let mut solution = Grid::empty(BoxShape::NINE);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut counts = [0usize; 4]; // solved, multiple, none, unreadable
+    let budget = match args.max_nodes {
+        0 => Budget::UNLIMITED,
+        n => Budget::nodes(n),
+    };
+    let mut counts = [0usize; 5]; // solved, multiple, none, unreadable, undecided
     let result = (|| -> io::Result<u8> {
         for puzzle in Puzzles::from_bytes(&text, options) {
             let (line, grid) = match puzzle {
@@ -123,14 +152,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     continue;
                 }
             };
-            let outcome = solver.solve(&grid, limit, Budget::UNLIMITED, &mut solution);
+            let outcome = solver.solve(&grid, limit, budget, &mut solution);
             let found = outcome.solutions;
-            counts[match found {
-                0 => 2,
-                1 => 0,
+            let gave_up = outcome.budget_exceeded.then_some(args.max_nodes);
+            counts[match (found, gave_up) {
+                (0, Some(_)) => 4,
+                (0, None) => 2,
+                (1, _) => 0,
                 _ => 1,
             }] += 1;
-            if let Some(note) = solutions_note(found, limit) {
+            if let Some(note) = solutions_note(found, limit, gave_up) {
                 writeln!(out, "# line {line}: {note}")?;
             }
             if found > 0 {
@@ -142,14 +173,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         out.flush()?;
-        let [solved, multiple, none, unreadable] = counts;
+        let [solved, multiple, none, unreadable, undecided] = counts;
+        let undecided_note = if undecided > 0 || args.max_nodes > 0 {
+            format!(", {undecided} undecided")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "dlxbench: {name}: {} puzzles: {solved} solved, {multiple} with several solutions, \
-             {none} without solution, {unreadable} unreadable ({} solver)",
-            solved + multiple + none + unreadable,
-            args.solver.name
+            "dlxbench: {name}: {}: {solved} solved, {multiple} with several solutions, \
+             {none} without solution, {unreadable} unreadable{undecided_note} ({} solver)",
+            puzzles(counts.iter().sum()),
+            info.name
         );
-        Ok(if none + unreadable > 0 {
+        Ok(if none + unreadable + undecided > 0 {
             EXIT_FAILURE
         } else {
             EXIT_OK
@@ -164,13 +200,27 @@ mod tests {
 
     #[test]
     fn notes() {
-        assert_eq!(solutions_note(0, 2).unwrap(), "no solution");
-        assert_eq!(solutions_note(1, 2), None);
-        assert_eq!(solutions_note(2, 2).unwrap(), "2+ solutions; the first:");
-        assert_eq!(solutions_note(5, 5).unwrap(), "5+ solutions; the first:");
+        assert_eq!(solutions_note(0, 2, None).unwrap(), "no solution");
+        assert_eq!(solutions_note(1, 2, None), None);
         assert_eq!(
-            solutions_note(2, u64::MAX).unwrap(),
+            solutions_note(2, 2, None).unwrap(),
+            "2+ solutions; the first:"
+        );
+        assert_eq!(
+            solutions_note(5, 5, None).unwrap(),
+            "5+ solutions; the first:"
+        );
+        assert_eq!(
+            solutions_note(2, u64::MAX, None).unwrap(),
             "2 solutions; the first:"
+        );
+        assert_eq!(
+            solutions_note(0, 2, Some(10)).unwrap(),
+            "undecided: no solution within 10 nodes"
+        );
+        assert_eq!(
+            solutions_note(1, 2, Some(10)).unwrap(),
+            "1+ solutions (search stopped at 10 nodes); the first:"
         );
     }
 }

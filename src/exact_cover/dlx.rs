@@ -6,8 +6,8 @@
 //! [`NODE_BYTES`]-byte nodes with `u32` links, and a separate array of column
 //! headers for the horizontal (left/right) list of active columns.
 //!
-//! * Node `0` is unused; nodes `1..=N` are the column headers, whose `top`
-//!   field holds the column's current length.
+//! * Node `0` is unused; nodes `1..=N` are the column headers (the heads of
+//!   the vertical lists).
 //! * Then, for every row, a **spacer** node followed by the row's nodes, and
 //!   one final spacer. Rows are contiguous, so a row's neighbours need no
 //!   left/right links: walking right is `p + 1`, and reaching a spacer jumps
@@ -17,9 +17,26 @@
 //!   `top <= 0` marks a spacer and the row of any node is found by walking to
 //!   the next spacer.
 //!
+//! Where Knuth keeps the active primary columns in a doubly linked list, this
+//! arena keeps them in a **sparse set**: a dense array `active` of the
+//! active columns and, per column, its position in that array. Covering a
+//! column swaps it out with the last active one; uncovering (always in the
+//! reverse order) swaps it back. The column choice then scans a contiguous
+//! array of independent loads instead of chasing a chain of dependent ones,
+//! which is what the minimum-remaining-values scan spends most of its time
+//! on. Column lengths sit beside the positions (`Col`, 8 bytes).
+//!
+//! Most nodes of a Sudoku search are forced moves: some column is down to
+//! one row. Rather than rescanning every active column to find one, the
+//! dance records each primary column whose length drops to 0 or 1 on a
+//! *forced-column stack*; the choice first looks at the columns recorded
+//! since the previous level and scans everything only when none of them is
+//! still active and short. Any active column is a correct choice, so this
+//! changes which minimal column is taken, never what is found.
+//!
 //! For a 9x9 Sudoku (729 rows, 4 columns each, 324 columns) that is
-//! `1 + 324 + 730 + 2916 = 3971` nodes, 47,652 bytes, plus 326 column headers
-//! of 8 bytes.
+//! `1 + 324 + 730 + 2916 = 3971` nodes of 12 bytes (47,652 bytes), 325
+//! column records of 8 bytes and the 324-entry active array: 51,548 bytes.
 //!
 //! # Cost measures
 //!
@@ -32,8 +49,8 @@ use std::ops::ControlFlow;
 
 use super::Problem;
 
-/// One node of the arena. `top` is the column of an ordinary node, the length
-/// of a column header, or minus the row count for a spacer.
+/// One node of the arena. `top` is the column of an ordinary node, the
+/// column itself for a header, or minus the row count for a spacer.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Node {
@@ -45,12 +62,14 @@ struct Node {
 /// Size in bytes of one arena node.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
 
-/// A column header's place in the horizontal list of active columns.
+/// A column's length and, for a primary column, its position in the active
+/// set (for a secondary column: 0 while active, 1 while covered). Record 0 is
+/// the root: its `len` is the number of active primary columns.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C)]
-struct Item {
-    left: u32,
-    right: u32,
+struct Col {
+    len: u32,
+    pos: u32,
 }
 
 /// How the search picks the column to branch on.
@@ -137,21 +156,33 @@ pub struct SearchStats {
 #[derive(Debug, Clone)]
 pub struct Dlx {
     nodes: Vec<Node>,
-    items: Vec<Item>,
+    /// Column records, indexed like the headers (`1..=N`); 0 is the root.
+    cols: Vec<Col>,
+    /// The active primary columns, in `active[..cols[0].len]`.
+    active: Vec<u32>,
+    /// Number of primary columns; columns `1..=primary` are primary.
+    primary: u32,
     /// Number of columns `N`; headers are nodes `1..=N`.
     columns: u32,
     /// `spacers[k]` is the spacer before row `k`; `spacers[rows]` the last.
     spacers: Vec<u32>,
     /// The row chosen at each search level (a node index).
     choices: Vec<u32>,
+    /// Per level, the forced-column stack height before the level's column
+    /// was covered and before its row was committed.
+    marks: Vec<(u32, u32)>,
+    /// The forced-column stack (see the module docs); room for one entry
+    /// per node, as a node is removed at most once along a search path.
+    forced: Vec<u32>,
+    /// Height of the forced-column stack outside a search (entries made by
+    /// selections).
+    forced_len: usize,
     /// Rows selected with [`Dlx::select`], in order.
     selected: Vec<u32>,
     /// Scratch for reporting a solution's rows to the visitor.
     solution: Vec<usize>,
     /// Link updates made by selections since the last reset.
     select_updates: u64,
-    /// Updates counter, bumped by `hide`.
-    updates: u64,
     /// True once a selection clashed: no solution until reset.
     conflict: bool,
 }
@@ -161,7 +192,8 @@ pub struct Dlx {
 impl PartialEq for Dlx {
     fn eq(&self, other: &Self) -> bool {
         self.nodes == other.nodes
-            && self.items == other.items
+            && self.cols == other.cols
+            && self.active == other.active
             && self.spacers == other.spacers
             && self.selected == other.selected
             && self.conflict == other.conflict
@@ -192,11 +224,12 @@ impl Dlx {
             return Err(super::ProblemError::TooLarge { nodes: total });
         }
         let mut nodes = vec![Node::default(); total];
+        let mut cols = vec![Col::default(); n + 1];
         for (c, node) in nodes.iter_mut().enumerate().take(n + 1).skip(1) {
             *node = Node {
                 up: c as u32,
                 down: c as u32,
-                top: 0,
+                top: c as i32,
             };
         }
         let mut spacers = Vec::with_capacity(rows + 1);
@@ -218,7 +251,7 @@ impl Dlx {
                 };
                 nodes[tail].down = p as u32;
                 nodes[header].up = p as u32;
-                nodes[header].top += 1;
+                cols[header].len += 1;
             }
             nodes[last_spacer].down = p as u32;
             p += 1;
@@ -232,33 +265,27 @@ impl Dlx {
         }
         debug_assert_eq!(p + 1, total);
 
-        // Two circular lists of active columns: primary from item 0, secondary
-        // from item N + 1 (never seen by column choice).
-        let mut items = vec![Item::default(); n + 2];
         let primary = problem.primary();
-        let link = |items: &mut Vec<Item>, head: usize, range: std::ops::Range<usize>| {
-            let mut prev = head;
-            for i in range {
-                items[prev].right = i as u32;
-                items[i].left = prev as u32;
-                prev = i;
-            }
-            items[prev].right = head as u32;
-            items[head].left = prev as u32;
-        };
-        link(&mut items, 0, 1..primary + 1);
-        link(&mut items, n + 1, primary + 1..n + 1);
+        cols[0].len = primary as u32;
+        let active: Vec<u32> = (1..=primary as u32).collect();
+        for (pos, &c) in active.iter().enumerate() {
+            cols[c as usize].pos = pos as u32;
+        }
 
         Ok(Dlx {
             nodes,
-            items,
+            cols,
+            active,
+            primary: primary as u32,
             columns: n as u32,
             spacers,
             choices: vec![0; primary + 1],
+            marks: vec![(0, 0); primary + 1],
+            forced: vec![0; total],
+            forced_len: 0,
             selected: Vec::with_capacity(primary),
             solution: Vec::with_capacity(primary + 1),
             select_updates: 0,
-            updates: 0,
             conflict: false,
         })
     }
@@ -273,133 +300,197 @@ impl Dlx {
         self.nodes.len()
     }
 
-    /// Bytes held by the arena's node and header arrays.
+    /// Bytes held by the arena's node, column and active-set arrays.
     pub fn arena_bytes(&self) -> usize {
-        self.nodes.len() * NODE_BYTES + self.items.len() * std::mem::size_of::<Item>()
+        self.nodes.len() * NODE_BYTES
+            + self.cols.len() * std::mem::size_of::<Col>()
+            + self.active.len() * std::mem::size_of::<u32>()
     }
 
     /// Rows selected since the last reset, in order.
     pub fn selected(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
         self.selected.iter().map(|&s| self.row_of_spacer(s))
     }
+}
 
-    // --- raw access --------------------------------------------------------
-    //
-    // Every index below comes from a link stored in the arena or from a
-    // header index `1..=N`, and `try_new` builds all links to point inside
-    // `nodes` / `items`; the search only ever writes values it read from the
-    // arena. So the indices are in bounds by construction, and the hot loops
-    // skip the bounds checks (checked in debug builds).
+/// The arena seen through its two base pointers, for the dance itself.
+///
+/// Holding the pointers in a `Copy` value keeps them in registers: stores
+/// through them cannot be mistaken for writes to the `Vec` headers in
+/// [`Dlx`], which would force a reload of the base pointers after every
+/// store in the innermost loops.
+///
+/// Every index used comes from a link stored in the arena, is a column
+/// index `0..=N`, or a position below the number of active primary columns; [`Dlx::try_new`] builds every link inside `nodes` /
+/// `cols`, and the dance only ever stores values it read from the arena. So
+/// all accesses are in bounds by construction (checked in debug builds).
+#[derive(Clone, Copy)]
+struct Links {
+    nodes: *mut Node,
+    cols: *mut Col,
+    active: *mut u32,
+    primary: u32,
+    #[cfg(debug_assertions)]
+    node_count: usize,
+    #[cfg(debug_assertions)]
+    col_count: usize,
+}
 
+/// The top of the forced-column stack, kept in a register during a search.
+struct Forced {
+    buf: *mut u32,
+    len: usize,
+}
+
+impl Links {
     #[inline(always)]
-    fn node(&self, i: u32) -> &Node {
-        debug_assert!((i as usize) < self.nodes.len());
-        // SAFETY: see the note above: arena links are always in bounds.
-        unsafe { self.nodes.get_unchecked(i as usize) }
+    unsafe fn node(self, i: u32) -> *mut Node {
+        #[cfg(debug_assertions)]
+        assert!((i as usize) < self.node_count);
+        self.nodes.add(i as usize)
     }
 
     #[inline(always)]
-    fn node_mut(&mut self, i: u32) -> &mut Node {
-        debug_assert!((i as usize) < self.nodes.len());
-        // SAFETY: as for `node`.
-        unsafe { self.nodes.get_unchecked_mut(i as usize) }
+    unsafe fn col(self, c: u32) -> *mut Col {
+        #[cfg(debug_assertions)]
+        assert!((c as usize) < self.col_count);
+        self.cols.add(c as usize)
     }
 
     #[inline(always)]
-    fn item(&self, i: u32) -> &Item {
-        debug_assert!((i as usize) < self.items.len());
-        // SAFETY: item indices are 0..=N+1, the length of `items`.
-        unsafe { self.items.get_unchecked(i as usize) }
+    unsafe fn active(self, pos: u32) -> *mut u32 {
+        #[cfg(debug_assertions)]
+        assert!(pos < self.primary);
+        self.active.add(pos as usize)
     }
 
+    /// Number of active primary columns.
     #[inline(always)]
-    fn item_mut(&mut self, i: u32) -> &mut Item {
-        debug_assert!((i as usize) < self.items.len());
-        // SAFETY: as for `item`.
-        unsafe { self.items.get_unchecked_mut(i as usize) }
+    unsafe fn open(self) -> u32 {
+        (*self.col(0)).len
     }
 
-    // --- the dance ---------------------------------------------------------
-
-    /// Removes the other nodes of `p`'s row from their columns.
+    /// Takes column `c` out of the active set.
     #[inline(always)]
-    fn hide(&mut self, p: u32) {
+    unsafe fn deactivate(self, c: u32) {
+        if c > self.primary {
+            (*self.col(c)).pos = 1;
+            return;
+        }
+        // Move the last active column into `c`'s place; `c` keeps its old
+        // position so that `reactivate` can undo this exactly.
+        let last = (*self.col(0)).len - 1;
+        let i = (*self.col(c)).pos;
+        let x = *self.active(last);
+        *self.active(i) = x;
+        (*self.col(x)).pos = i;
+        (*self.col(0)).len = last;
+    }
+
+    /// Undoes `deactivate(c)`; deactivations are undone in reverse order.
+    #[inline(always)]
+    unsafe fn reactivate(self, c: u32) {
+        if c > self.primary {
+            (*self.col(c)).pos = 0;
+            return;
+        }
+        let last = (*self.col(0)).len;
+        let i = (*self.col(c)).pos;
+        let x = *self.active(i);
+        *self.active(i) = c;
+        *self.active(last) = x;
+        (*self.col(x)).pos = last;
+        (*self.col(0)).len = last + 1;
+    }
+
+    /// Removes the other nodes of `p`'s row from their columns; returns how
+    /// many it removed.
+    #[inline(always)]
+    unsafe fn hide(self, p: u32, forced: &mut Forced) -> u64 {
+        let mut removed = 0;
         let mut q = p + 1;
         while q != p {
             let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = up;
             } else {
-                self.node_mut(up).down = down;
-                self.node_mut(down).up = up;
-                self.node_mut(top as u32).top -= 1;
-                self.updates += 1;
+                (*self.node(up)).down = down;
+                (*self.node(down)).up = up;
+                let col = self.col(top as u32);
+                (*col).len -= 1;
+                if (*col).len <= 1 && top as u32 <= self.primary {
+                    *forced.buf.add(forced.len) = top as u32;
+                    forced.len += 1;
+                }
+                removed += 1;
                 q += 1;
             }
         }
+        removed
     }
 
     /// Undoes `hide(p)`, in reverse order.
     #[inline(always)]
-    fn unhide(&mut self, p: u32) {
+    unsafe fn unhide(self, p: u32) {
         let mut q = p - 1;
         while q != p {
             let Node { up, down, top } = *self.node(q);
             if top <= 0 {
                 q = down;
             } else {
-                self.node_mut(up).down = q;
-                self.node_mut(down).up = q;
-                self.node_mut(top as u32).top += 1;
+                (*self.node(up)).down = q;
+                (*self.node(down)).up = q;
+                (*self.col(top as u32)).len += 1;
                 q -= 1;
             }
         }
     }
 
-    /// Removes column `c` from the active list and every row that meets it.
+    /// Removes column `c` from the active list and every row that meets it
+    /// from the other columns; returns the number of link updates.
     #[inline(always)]
-    fn cover(&mut self, c: u32) {
-        let mut p = self.node(c).down;
+    unsafe fn cover(self, c: u32, forced: &mut Forced) -> u64 {
+        let mut removed = 0;
+        let mut p = (*self.node(c)).down;
         while p != c {
-            self.hide(p);
-            p = self.node(p).down;
+            removed += self.hide(p, forced);
+            p = (*self.node(p)).down;
         }
-        let Item { left, right } = *self.item(c);
-        self.item_mut(left).right = right;
-        self.item_mut(right).left = left;
+        self.deactivate(c);
+        removed
     }
 
     /// Undoes `cover(c)`.
     #[inline(always)]
-    fn uncover(&mut self, c: u32) {
-        let Item { left, right } = *self.item(c);
-        self.item_mut(left).right = c;
-        self.item_mut(right).left = c;
-        let mut p = self.node(c).up;
+    unsafe fn uncover(self, c: u32) {
+        self.reactivate(c);
+        let mut p = (*self.node(c)).up;
         while p != c {
             self.unhide(p);
-            p = self.node(p).up;
+            p = (*self.node(p)).up;
         }
     }
 
     /// Covers the columns of `p`'s row other than `p`'s own, left to right.
     #[inline(always)]
-    fn commit(&mut self, p: u32) {
+    unsafe fn commit(self, p: u32, forced: &mut Forced) -> u64 {
+        let mut removed = 0;
         let mut q = p + 1;
         while q != p {
             let Node { up, top, .. } = *self.node(q);
             if top <= 0 {
                 q = up;
             } else {
-                self.cover(top as u32);
+                removed += self.cover(top as u32, forced);
                 q += 1;
             }
         }
+        removed
     }
 
     /// Undoes `commit(p)`, right to left.
     #[inline(always)]
-    fn uncommit(&mut self, p: u32) {
+    unsafe fn uncommit(self, p: u32) {
         let mut q = p - 1;
         while q != p {
             let Node { down, top, .. } = *self.node(q);
@@ -412,25 +503,103 @@ impl Dlx {
         }
     }
 
+    /// True when primary column `c` is active.
     #[inline(always)]
+    unsafe fn is_open(self, c: u32) -> bool {
+        // A deactivated column keeps its old position, which either lies past
+        // the active ones or now holds another column.
+        let pos = (*self.col(c)).pos;
+        pos < self.open() && *self.active(pos) == c
+    }
+
+    /// Picks the column to branch on (at least one must be active). With
+    /// MRV, first the columns recorded on the forced stack at `since..`,
+    /// newest first (a dead column of length 0 wins at once), then a scan.
+    #[inline(always)]
+    unsafe fn choose<const MRV: bool>(self, forced: &Forced, since: usize) -> u32 {
+        if !MRV {
+            return *self.active(0);
+        }
+        let mut single = 0;
+        let mut i = forced.len;
+        while i > since {
+            i -= 1;
+            let c = *forced.buf.add(i);
+            let len = (*self.col(c)).len;
+            if len <= 1 && self.is_open(c) {
+                if len == 0 {
+                    return c;
+                }
+                if single == 0 {
+                    single = c;
+                }
+            }
+        }
+        if single != 0 {
+            return single;
+        }
+        let open = self.open();
+        let mut best = *self.active(0);
+        let mut best_len = (*self.col(best)).len;
+        let mut k = 1;
+        while best_len > 1 && k < open {
+            let c = *self.active(k);
+            let len = (*self.col(c)).len;
+            if len < best_len {
+                best = c;
+                best_len = len;
+            }
+            k += 1;
+        }
+        best
+    }
+}
+
+impl Dlx {
+    #[inline(always)]
+    fn links(&mut self) -> Links {
+        Links {
+            nodes: self.nodes.as_mut_ptr(),
+            cols: self.cols.as_mut_ptr(),
+            active: self.active.as_mut_ptr(),
+            primary: self.primary,
+            #[cfg(debug_assertions)]
+            node_count: self.nodes.len(),
+            #[cfg(debug_assertions)]
+            col_count: self.cols.len(),
+        }
+    }
+
+    fn top(&self, p: u32) -> i32 {
+        self.nodes[p as usize].top
+    }
+
     fn is_active(&self, c: u32) -> bool {
-        // A covered column's neighbours were relinked past it, and while it is
-        // out no list operation can point them back at it; so its left
-        // neighbour's right link is itself exactly while it is in the list.
-        self.item(self.item(c).left).right == c
+        let pos = self.cols[c as usize].pos;
+        if c > self.primary {
+            return pos == 0;
+        }
+        pos < self.cols[0].len && self.active[pos as usize] == c
+    }
+
+    fn forced(&mut self) -> Forced {
+        Forced {
+            buf: self.forced.as_mut_ptr(),
+            len: self.forced_len,
+        }
     }
 
     /// The row that node `p` belongs to.
     fn row_of(&self, mut p: u32) -> usize {
-        while self.node(p).top > 0 {
+        while self.top(p) > 0 {
             p += 1;
         }
-        (-self.node(p).top - 1) as usize
+        (-self.top(p) - 1) as usize
     }
 
     /// The row that starts after spacer `s`.
     fn row_of_spacer(&self, s: u32) -> usize {
-        (-self.node(s).top) as usize
+        (-self.top(s)) as usize
     }
 
     // --- public operations -------------------------------------------------
@@ -448,16 +617,18 @@ impl Dlx {
         assert!(row < self.rows(), "row {row} out of range");
         let spacer = self.spacers[row];
         let end = self.spacers[row + 1];
-        let clash = (spacer + 1..end).any(|q| !self.is_active(self.node(q).top as u32));
+        let clash = (spacer + 1..end).any(|q| !self.is_active(self.top(q) as u32));
         if clash {
             self.conflict = true;
             return false;
         }
-        let before = self.updates;
+        let links = self.links();
+        let mut forced = self.forced();
         for q in spacer + 1..end {
-            self.cover(self.node(q).top as u32);
+            // SAFETY: `q` is a node of the row, so its `top` is a column.
+            self.select_updates += unsafe { links.cover(self.top(q) as u32, &mut forced) };
         }
-        self.select_updates += self.updates - before;
+        self.forced_len = forced.len;
         self.selected.push(spacer);
         true
     }
@@ -468,13 +639,15 @@ impl Dlx {
     pub fn reset(&mut self) {
         while let Some(spacer) = self.selected.pop() {
             let end = self.spacers[self.row_of_spacer(spacer) + 1];
+            let links = self.links();
             for q in (spacer + 1..end).rev() {
-                self.uncover(self.node(q).top as u32);
+                // SAFETY: as in `select`, whose covers this undoes in reverse.
+                unsafe { links.uncover(self.top(q) as u32) };
             }
         }
         self.conflict = false;
         self.select_updates = 0;
-        self.updates = 0;
+        self.forced_len = 0;
     }
 
     /// Counts solutions up to `options.limit`.
@@ -490,7 +663,6 @@ impl Dlx {
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        self.updates = 0;
         let mut stats = SearchStats::default();
         if !self.conflict && options.limit > 0 {
             stats = match options.choice {
@@ -498,29 +670,8 @@ impl Dlx {
                 ColumnChoice::First => self.run::<false, F>(options, &mut visit),
             };
         }
-        stats.updates = self.select_updates + self.updates;
+        stats.updates += self.select_updates;
         stats
-    }
-
-    /// Picks the column to branch on; `None` when no primary column is left.
-    #[inline(always)]
-    fn choose<const MRV: bool>(&self) -> u32 {
-        let first = self.item(0).right;
-        if !MRV {
-            return first;
-        }
-        let mut best = first;
-        let mut best_len = self.node(first).top;
-        let mut c = self.item(first).right;
-        while best_len > 1 && c != 0 {
-            let len = self.node(c).top;
-            if len < best_len {
-                best = c;
-                best_len = len;
-            }
-            c = self.item(c).right;
-        }
-        best
     }
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
@@ -529,65 +680,81 @@ impl Dlx {
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
+        let links = self.links();
+        let mut forced = self.forced();
+        let columns = self.columns;
         let mut stats = SearchStats::default();
+        let mut updates = 0u64;
         let mut level = 0usize;
         let mut descend = true;
-        loop {
-            let p = if descend {
-                if self.item(0).right == 0 {
-                    stats.solutions += 1;
-                    let stop = self.report(level, visit).is_break();
-                    if stop || stats.solutions >= options.limit {
+        // SAFETY (all blocks below): `links` indices as documented on
+        // `Links`; `level` never exceeds the number of primary columns, the
+        // length of `choices` minus one, as every level covers one of them.
+        unsafe {
+            loop {
+                let p = if descend {
+                    if links.open() == 0 {
+                        stats.solutions += 1;
+                        let stop = self.report(level, visit).is_break();
+                        if stop || stats.solutions >= options.limit {
+                            break;
+                        }
+                        descend = false;
+                        continue;
+                    }
+                    let since = if level == 0 {
+                        0
+                    } else {
+                        self.marks.get_unchecked(level - 1).0 as usize
+                    };
+                    let c = links.choose::<MRV>(&forced, since);
+                    let len = (*links.col(c)).len;
+                    if len == 0 {
+                        descend = false;
+                        continue;
+                    }
+                    stats.guesses += u64::from(len > 1);
+                    let before = forced.len as u32;
+                    updates += links.cover(c, &mut forced);
+                    *self.marks.get_unchecked_mut(level) = (before, forced.len as u32);
+                    (*links.node(c)).down
+                } else {
+                    if level == 0 {
                         break;
                     }
+                    level -= 1;
+                    let p = *self.choices.get_unchecked(level);
+                    links.uncommit(p);
+                    forced.len = self.marks.get_unchecked(level).1 as usize;
+                    (*links.node(p)).down
+                };
+                // Try row `p`; back at the column header means exhausted.
+                if p <= columns {
+                    links.uncover(p);
+                    forced.len = self.marks.get_unchecked(level).0 as usize;
                     descend = false;
                     continue;
                 }
-                let c = self.choose::<MRV>();
-                let len = self.node(c).top;
-                if len == 0 {
-                    descend = false;
-                    continue;
-                }
-                stats.guesses += u64::from(len > 1);
-                self.cover(c);
-                self.node(c).down
-            } else {
-                if level == 0 {
+                if stats.nodes == options.max_nodes {
+                    links.uncover((*links.node(p)).top as u32);
+                    stats.budget_exceeded = true;
                     break;
                 }
+                stats.nodes += 1;
+                *self.choices.get_unchecked_mut(level) = p;
+                updates += links.commit(p, &mut forced);
+                level += 1;
+                descend = true;
+            }
+            // Unwind whatever is still committed (early stop).
+            while level > 0 {
                 level -= 1;
-                // SAFETY: `level` < depth reached, and depth <= primary
-                // columns < `choices.len()`, as each level covers one.
-                let p = unsafe { *self.choices.get_unchecked(level) };
-                self.uncommit(p);
-                self.node(p).down
-            };
-            // Try row `p` of column `c`; back at the header means exhausted.
-            if p <= self.columns {
-                self.uncover(p);
-                descend = false;
-                continue;
+                let p = self.choices[level];
+                links.uncommit(p);
+                links.uncover((*links.node(p)).top as u32);
             }
-            if stats.nodes == options.max_nodes {
-                self.uncover(self.node(p).top as u32);
-                stats.budget_exceeded = true;
-                break;
-            }
-            stats.nodes += 1;
-            // SAFETY: as above.
-            unsafe { *self.choices.get_unchecked_mut(level) = p };
-            self.commit(p);
-            level += 1;
-            descend = true;
         }
-        // Unwind whatever is still committed (early stop).
-        while level > 0 {
-            level -= 1;
-            let p = self.choices[level];
-            self.uncommit(p);
-            self.uncover(self.node(p).top as u32);
-        }
+        stats.updates = updates;
         stats
     }
 

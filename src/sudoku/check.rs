@@ -68,27 +68,25 @@ impl std::fmt::Display for Verdict {
 pub fn check(grid: &Grid) -> Verdict {
     let n = grid.side();
     let shape = grid.shape();
-    // One "seen" bitset per unit kind, reused unit by unit.
-    let mut seen = vec![false; n + 1];
-    #[allow(clippy::type_complexity)]
-    let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
-        (Unit::Row, &|u, i| u * n + i),
-        (Unit::Column, &|u, i| i * n + u),
-        (Unit::Box, &|u, i| {
+    // The cell index of the `i`-th cell of unit `u` of each kind.
+    let cell = |unit: Unit, i: usize| match unit {
+        Unit::Row(u) => u * n + i,
+        Unit::Column(u) => i * n + u,
+        Unit::Box(u) => {
             let (r, c) = (shape.box_rows(), shape.box_cols());
-            let row = (u / r) * r + i / c;
-            let col = (u % r) * c + i % c;
-            row * n + col
-        }),
-    ];
-    for (make, cell_of) in units {
+            ((u / r) * r + i / c) * n + (u % r) * c + i % c
+        }
+    };
+    let mut seen = vec![false; n + 1];
+    let kinds: [fn(usize) -> Unit; 3] = [Unit::Row, Unit::Column, Unit::Box];
+    for kind in kinds {
         for u in 0..n {
             seen.iter_mut().for_each(|s| *s = false);
             for i in 0..n {
-                let v = grid.cells()[cell_of(u, i)];
+                let v = grid.cells()[cell(kind(u), i)];
                 if v != 0 && std::mem::replace(&mut seen[v as usize], true) {
                     return Verdict::Invalid {
-                        unit: make(u),
+                        unit: kind(u),
                         symbol: v,
                     };
                 }

@@ -320,10 +320,15 @@ pub(crate) fn shape_for_cells(
     }
     let n = count.isqrt();
     if n * n == count && n >= 4 {
-        if n > max_side {
+        if n > max_side && max_side < MAX_SIDE {
             return Err(format!(
                 "found {count} {what}, a {n}x{n} grid, but one-line {what} spell sides up \
                  to {max_side} only: write {n}x{n} grids as whitespace-separated numbers"
+            ));
+        }
+        if n > MAX_SIDE {
+            return Err(format!(
+                "found {count} {what}, a {n}x{n} grid: sides above {MAX_SIDE} are not supported"
             ));
         }
         return BoxShape::for_side(n).map_err(|_| {
@@ -363,9 +368,6 @@ pub fn parse_line_into(
     if body.is_empty() {
         return Err(GridError::new(0, "expected a puzzle, found an empty line"));
     }
-    if body.iter().any(u8::is_ascii_whitespace) {
-        return parse_numbers(line, start, end, options.shape, grid);
-    }
     let alphabet = options.alphabet;
     let count = body.len();
     let shape = match options.shape {
@@ -375,38 +377,77 @@ pub fn parse_line_into(
         {
             grid.shape()
         }
-        _ => shape_for_cells(
+        _ => match shape_for_cells(
             count,
             options.shape,
             MAX_SIDE.min(alphabet.max_side()),
             "symbols",
             &|n| alphabet.describe(n),
-        )
-        .map_err(|m| match body.iter().position(|b| !b.is_ascii()) {
-            // Bytes are not characters here: name the culprit instead.
-            Some(i) => {
-                let chars = String::from_utf8_lossy(body).chars().count();
-                let side = options
-                    .shape
-                    .map_or_else(|| nearest_side(chars, alphabet.max_side()), BoxShape::side);
-                symbol_error(line, start + i, NOT_A_SYMBOL, side, alphabet)
-            }
-            None => GridError::new(0, m),
-        })?,
+        ) {
+            Ok(shape) => shape,
+            Err(message) => return not_symbols(line, start, end, options, grid, message),
+        },
     };
     if grid.shape() != shape {
         grid.reset(shape);
     }
     let n = grid.side() as u8;
     let table = alphabet.table();
-    for (i, (&b, cell)) in body.iter().zip(grid.cells_mut()).enumerate() {
+    // Branch-free: whitespace and unknown bytes map above every side.
+    let mut bad = false;
+    for (&b, cell) in body.iter().zip(grid.cells_mut()) {
         let v = table[b as usize];
-        if v > n {
-            return Err(symbol_error(line, start + i, v, n as usize, alphabet));
-        }
+        bad |= v > n;
         *cell = v;
     }
+    if bad {
+        return not_symbols(line, start, end, options, grid, String::new());
+    }
     Ok(())
+}
+
+/// The slow path of [`parse_line_into`]: a line of numbers, or an error
+/// (`count_error` when the symbol count was wrong, else a bad symbol).
+#[cold]
+fn not_symbols(
+    line: &[u8],
+    start: usize,
+    end: usize,
+    options: ParseOptions,
+    grid: &mut Grid,
+    count_error: String,
+) -> Result<(), GridError> {
+    let body = &line[start..end];
+    let alphabet = options.alphabet;
+    if body.iter().any(u8::is_ascii_whitespace) {
+        return parse_numbers(line, start, end, options.shape, grid);
+    }
+    if count_error.is_empty() {
+        let n = grid.side() as u8;
+        let table = alphabet.table();
+        let i = body
+            .iter()
+            .position(|&b| table[b as usize] > n)
+            .expect("a bad symbol");
+        return Err(symbol_error(
+            line,
+            start + i,
+            table[body[i] as usize],
+            n as usize,
+            alphabet,
+        ));
+    }
+    match body.iter().position(|b| !b.is_ascii()) {
+        // Bytes are not characters here: name the culprit instead.
+        Some(i) => {
+            let chars = String::from_utf8_lossy(body).chars().count();
+            let side = options
+                .shape
+                .map_or_else(|| nearest_side(chars, alphabet.max_side()), BoxShape::side);
+            Err(symbol_error(line, start + i, NOT_A_SYMBOL, side, alphabet))
+        }
+        None => Err(GridError::new(0, count_error)),
+    }
 }
 
 #[cold]
@@ -419,7 +460,9 @@ fn symbol_error(
 ) -> GridError {
     let column = column_of(line, offset);
     let found = char_at(line, offset);
-    let above = if value == NOT_A_SYMBOL {
+    // Lower-case letters are values only in grids that use them: in a 9x9
+    // grid `x` is just a wrong symbol, `A` a value too big.
+    let above = if value == NOT_A_SYMBOL || (value > 35 && side <= 35) {
         String::new()
     } else {
         format!(" (value {value} is above the side {side})")
@@ -887,9 +930,10 @@ impl<'a> Puzzles<'a> {
     }
 
     /// Puzzles of a text that need not be UTF-8 (errors quote bad bytes).
+    /// A leading UTF-8 byte-order mark is skipped.
     pub fn from_bytes(text: &'a [u8], options: ParseOptions) -> Self {
         Puzzles {
-            text,
+            text: text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text),
             at: Cursor { pos: 0, line: 1 },
             options,
             scratch: Grid::empty(BoxShape::NINE),

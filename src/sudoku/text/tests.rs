@@ -179,7 +179,7 @@ fn malformed_lines() {
     assert_eq!((e.line, e.column), (0, 43));
     assert!(
         e.message
-            .starts_with("unexpected symbol 'x' (value 59 is above the side 9): expected 1-9,"),
+            .starts_with("unexpected symbol 'x': expected 1-9, '.' or '0' for blank"),
         "{e}"
     );
     // A symbol above the side.
@@ -539,4 +539,35 @@ fn numeric_grids_without_header_and_zero_based_rows() {
     let got: Vec<_> = Puzzles::new(&text, zb).collect();
     assert_eq!(got.len(), 1);
     assert_eq!(got[0].as_ref().unwrap().1, hex);
+}
+
+#[test]
+fn byte_order_mark_and_crlf() {
+    let text = "\u{feff}1 . | . 4\r\n. . | 2 .\r\n----+----\r\n. 3 | . .\r\n4 . | . 1\r\n";
+    let got = read_all(text);
+    assert_eq!(got.len(), 1);
+    let (line, grid) = got[0].as_ref().unwrap();
+    assert_eq!((*line, grid.to_string().as_str()), (1, "1..4..2..3..4..1"));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Any text: errors or grids, never a panic; grids hold values within
+    /// their side.
+    #[test]
+    fn no_text_makes_a_panic(
+        text in "([0-9.ABGxz| +#=\t-]{0,20}(\r?\n)?|1 . \\| . 4\n|2x2\n|4\n|[1-4.]{16}\n|[1-9.]{81}\n|[0-9]{1,3} |\u{e9}){0,40}"
+    ) {
+        for (_, grid) in Puzzles::new(&text, ParseOptions::default()).flatten() {
+            let n = grid.side();
+            proptest::prop_assert!(grid.cells().iter().all(|&v| v as usize <= n));
+        }
+        for line in text.lines() {
+            let mut g = Grid::empty(BoxShape::NINE);
+            if parse_line_into(line.as_bytes(), ParseOptions::default(), &mut g).is_ok() {
+                proptest::prop_assert!(g.cells().iter().all(|&v| v as usize <= g.side()));
+            }
+        }
+    }
 }
