@@ -41,7 +41,6 @@
 
 pub mod permute;
 mod stats;
-mod stub_parse;
 mod worker;
 
 use std::collections::BTreeMap;

@@ -229,10 +229,10 @@ impl Worker {
                     });
                     self.cells.extend_from_slice(self.puzzle.cells());
                 }
-                Err(mut e) => {
+                Err(e) => {
                     self.malformed += 1;
                     if self.malformed_examples.len() < MALFORMED_EXAMPLES {
-                        e.line = line.number as usize;
+                        let e = e.at_line(line.number as usize);
                         self.malformed_examples.push(Malformed {
                             line: line.number,
                             message: e.to_string(),
@@ -367,7 +367,7 @@ fn excerpt(text: &[u8]) -> String {
 /// Parses one puzzle line.
 #[inline]
 fn parse(text: &[u8], config: &Config, grid: &mut Grid) -> Result<(), sudoku::GridError> {
-    super::stub_parse::parse_line_into(text, config.parse, grid)
+    sudoku::parse_line_into(text, config.parse, grid)
 }
 
 /// The grid to solve: the puzzle, or its seeded symmetry image.
