@@ -44,7 +44,7 @@ use std::time::SystemTime;
 /// Smallest chunk handed to a worker, in bytes.
 pub const MIN_CHUNK: usize = 4 << 10;
 /// Largest chunk handed to a worker, in bytes.
-pub const MAX_CHUNK: usize = 256 << 10;
+pub const MAX_CHUNK: usize = 64 << 10;
 /// A file is cut into about this many chunks (within the bounds above).
 pub const TARGET_CHUNKS: usize = 256;
 
