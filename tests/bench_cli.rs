@@ -598,9 +598,9 @@ impl Solver for Wrong {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let mut out = self.0.solve(puzzle, limit, budget, solution);
         let clues = puzzle.clues();
-        if clues % 2 == 0 {
+        if clues.is_multiple_of(2) {
             out.solutions = 0;
-        } else if clues % 3 == 0 && out.solutions > 0 {
+        } else if clues.is_multiple_of(3) && out.solutions > 0 {
             let v = solution.cells()[0];
             solution.cells_mut()[0] = v % 9 + 1;
         }
@@ -621,7 +621,7 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
         .lines()
         .filter(|l| {
             let clues = l.bytes().filter(|&b| b != b'.').count();
-            clues % 2 == 0 || clues % 3 == 0
+            clues.is_multiple_of(2) || clues.is_multiple_of(3)
         })
         .count();
     assert!(expected_bad > 0);
