@@ -629,7 +629,13 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
     let mut config = Config::new(vec![*solvers::by_name("dlx").unwrap(), wrong]);
     config.threads = 2;
     config.mode = Mode::Unique;
+    config.warmup = 30; // warm-up findings must not be listed twice
     let result = harness::run(&[corpus], &config, None, None).unwrap();
+    assert_eq!(
+        result.problems.len(),
+        expected_bad,
+        "one finding per bad puzzle"
+    );
     assert!(
         result.failed(false),
         "a wrong solver fails the run (exit 1)"

@@ -281,7 +281,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
 
     let meta = RunMeta {
-        command_line: std::env::args().collect(),
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
         reference,
         sha256,
         out_dir: out_dir.clone(),

@@ -509,8 +509,25 @@ pub fn run(
             Err(_) => return Err(HarnessError::Config("writer thread panicked".into())),
         }
     }
-    problems.sort();
-    problems.dedup();
+    // One entry per (corpus, line, kind): a warm-up finding is repeated by
+    // the measured pass, which lists every solver's count, so keep that.
+    problems.sort_by(|a, b| {
+        (
+            &a.corpus,
+            a.line,
+            &a.kind,
+            std::cmp::Reverse(a.counts.len()),
+        )
+            .cmp(&(
+                &b.corpus,
+                b.line,
+                &b.kind,
+                std::cmp::Reverse(b.counts.len()),
+            ))
+    });
+    problems.dedup_by(|later, first| {
+        later.corpus == first.corpus && later.line == first.line && later.kind == first.kind
+    });
     Ok(RunResult {
         corpora: results,
         problems,

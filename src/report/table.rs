@@ -192,7 +192,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     }
     if !run.problems.is_empty() {
         notes.push(format!(
-            "PROBLEMS: {} puzzles with disagreeing solvers or invalid solutions (see above).",
+            "PROBLEMS: {} findings of disagreeing solvers or invalid solutions (listed on standard error and in summary.md).",
             thousands(run.problems.len() as u64)
         ));
     }
