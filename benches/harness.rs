@@ -3,7 +3,7 @@
 //! (chunking, parsing, timing, validation, statistics; no output files).
 //!
 //! Corpus: `$DLXBENCH_BENCH_CORPUS`, else `datasets/sudoku17_all_49158.txt`
-//! if fetched, else the embedded generated corpus; the first 2,000 puzzles.
+//! if fetched, else the embedded generated corpus; the first 10,000 puzzles.
 //!
 //! ```text
 //! cargo bench --bench harness
@@ -18,7 +18,7 @@ use dlxbench::harness::{self, Config};
 use dlxbench::solvers::{self, Budget};
 use dlxbench::sudoku::{BoxShape, Grid};
 
-const PUZZLES: usize = 2000;
+const PUZZLES: usize = 10_000;
 
 fn corpus_bytes() -> Vec<u8> {
     let path = std::env::var("DLXBENCH_BENCH_CORPUS")
@@ -55,9 +55,10 @@ fn overhead(c: &mut Criterion) {
     let mut group = c.benchmark_group("dlx_over_corpus");
     group.sample_size(10);
     group.bench_function("bare_loop", |b| {
-        let mut solver = (dlx.make)();
         let mut solution = Grid::empty(BoxShape::NINE);
         b.iter(|| {
+            // A fresh solver per run, as the harness makes one per run.
+            let mut solver = (dlx.make)();
             for g in &grids {
                 black_box(solver.solve(g, 2, Budget::UNLIMITED, &mut solution));
             }

@@ -693,3 +693,54 @@ fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
         "budget solve not in the histogram"
     );
 }
+
+/// A one-line puzzle of any shape: the shifting-pattern grid with one blank
+/// per row (unique), symbols 1-9 then A-Z.
+fn pattern_line(r: usize, c: usize) -> String {
+    let n = r * c;
+    (0..n * n)
+        .map(|i| {
+            let (row, col) = (i / n, i % n);
+            if col == (row * 7) % n {
+                return '.';
+            }
+            let v = (c * (row % r) + row / r + col) % n + 1;
+            char::from_digit(v as u32, 36).unwrap().to_ascii_uppercase()
+        })
+        .collect()
+}
+
+#[test]
+fn mixed_sizes_in_one_corpus_and_box_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("sizes.txt");
+    let lines = [
+        pattern_line(2, 2),
+        pattern_line(2, 3),
+        pattern_line(3, 3),
+        pattern_line(4, 4),
+    ];
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", &all_solvers(), "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows.len(), 4 * all_solvers().split(',').count());
+    assert!(rows.iter().all(|r| r["status"] == "unique"), "{rows:?}");
+
+    // 6x6 with boxes 3 rows tall: the 2x3 pattern is not valid there.
+    let six = dir.path().join("six.txt");
+    std::fs::write(&six, pattern_line(3, 2)).unwrap();
+    let out = dir.path().join("six");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--box", "3x2", "--out"])
+        .arg(&out)
+        .arg(&six)
+        .assert()
+        .success();
+    assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["status"], "unique");
+}

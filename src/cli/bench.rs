@@ -10,6 +10,7 @@ use dlxbench::corpus::{self, Corpus};
 use dlxbench::harness::{self, Config, Mode, Progress, RecordSink};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
 use dlxbench::solvers::{self, Budget};
+use dlxbench::sudoku::{Alphabet, BoxShape, ParseOptions};
 
 /// `--mode` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -75,6 +76,12 @@ pub struct Args {
     /// No progress bar and no table; problems and warnings still go to standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based` (0-9, A-Z; `.` blank).
+    #[arg(long, default_value = "standard")]
+    pub alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it (e.g. 2x3 vs 3x2).
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<BoxShape>,
     /// Only find and parse the puzzles (no solver), print the reader's throughput, write nothing.
     #[arg(long, conflicts_with_all = ["solvers", "out", "reference"])]
     pub parse_only: bool,
@@ -180,6 +187,10 @@ fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
+    config.parse = ParseOptions {
+        alphabet: args.alphabet,
+        shape: args.shape,
+    };
     Ok((config, reference))
 }
 
