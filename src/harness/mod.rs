@@ -19,7 +19,7 @@
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
 //!   the `solve` call with [`Instant`]. Validation of a returned solution
-//!   ([`sudoku::is_solution_of`]) and the cross-check of the solvers'
+//!   ([`crate::sudoku::is_solution_of`]) and the cross-check of the solvers'
 //!   capped solution counts happen after the timed call.
 //! * `passes` passes are made over each chunk's parsed puzzles, and each
 //!   puzzle keeps its minimum time per solver (chunks hold hundreds of
