@@ -10,11 +10,18 @@
 //!   the rule checker.
 //! * [`solvers`]: the [`solvers::Solver`] trait and three solvers behind it:
 //!   `dlx`, `naive` and `heuristic`.
+//! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.
+//! * [`harness`]: the batch runner behind `dlxbench bench` (rayon workers,
+//!   per-worker solver states, latency histograms, cross-checking).
+//! * [`report`]: the result files and the terminal table.
 
 #![warn(missing_docs)]
 
+pub mod corpus;
 pub mod datasets;
 pub mod exact_cover;
 pub mod generate;
+pub mod harness;
+pub mod report;
 pub mod solvers;
 pub mod sudoku;

@@ -16,6 +16,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Benchmark solvers over puzzle corpora: table, CSV, histograms.
+    Bench(cli::bench::Args),
     /// Solve puzzles and print their solutions.
     Solve(cli::solve::Args),
     /// Check puzzles or grids against the rules: complete, incomplete or invalid.
@@ -31,6 +33,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Bench(args) => cli::bench::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Cover(args) => cli::cover::run(args),

@@ -2,6 +2,7 @@
 //! `run(Args) -> anyhow::Result<ExitCode>`; errors returned from `run` are
 //! printed by `main` and exit with [`EXIT_USAGE`].
 
+pub mod bench;
 pub mod check;
 pub mod cover;
 pub mod datasets;

@@ -1,0 +1,353 @@
+//! `dlxbench bench`: run solvers over corpora, print a table, write results.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+
+use dlxbench::corpus::{self, Corpus};
+use dlxbench::harness::{self, Config, Mode, Progress, RecordSink};
+use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
+use dlxbench::solvers::{self, Budget};
+use dlxbench::sudoku::{Alphabet, BoxShape, ParseOptions};
+
+/// `--mode` values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Stop at the first solution.
+    First,
+    /// Stop at the second solution, proving uniqueness (the default).
+    #[default]
+    Unique,
+    /// Count all solutions, up to --limit.
+    Count,
+}
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+With no CORPUS, runs every *.txt under ./datasets, or a small corpus embedded in the binary when \
+there is none. Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution (or, with \
+--strict, malformed lines or unexpected unsolvable puzzles); 2 bad usage or unreadable input.")]
+pub struct Args {
+    /// Corpus files (one puzzle per line), directories (every *.txt in them) or `-` for standard input.
+    #[arg(value_name = "CORPUS")]
+    pub corpora: Vec<PathBuf>,
+    /// Solvers to run, comma-separated (default: all registered).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub solvers: Option<Vec<String>>,
+    /// Worker threads (default: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    pub threads: Option<usize>,
+    /// How many solutions to look for.
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    /// Solution cap for --mode count (default: no cap).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Search nodes allowed per puzzle and solver (default: unlimited, except 10,000,000 for naive).
+    #[arg(long, value_name = "N")]
+    pub budget_nodes: Option<u64>,
+    /// Solve the first N puzzles of each corpus untimed (validated) on every worker before measuring.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub warmup: usize,
+    /// Run each chunk of the corpus K times and keep, per puzzle, the minimum time.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub passes: u32,
+    /// Shuffle the puzzle order reproducibly (chunk order and order within chunks).
+    #[arg(long, value_name = "SEED")]
+    pub shuffle: Option<u64>,
+    /// Replace each puzzle by a random symmetry image (relabel, permute bands/stacks, rows/columns, transpose).
+    #[arg(long, value_name = "SEED")]
+    pub permute: Option<u64>,
+    /// Solver that relative speeds are quoted against.
+    #[arg(long, value_name = "SOLVER", default_value = "dlx")]
+    pub reference: String,
+    /// Output directory (default: results/<corpus-or-run-name>-<timestamp>).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Do not write puzzles.csv.
+    #[arg(long)]
+    pub no_per_puzzle: bool,
+    /// Fail (exit 1) on malformed lines and on unsolvable puzzles in corpora not marked ALLOWZERO.
+    #[arg(long)]
+    pub strict: bool,
+    /// No progress bar and no table; problems and warnings still go to standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based` (0-9, A-Z; `.` blank).
+    #[arg(long, default_value = "standard")]
+    pub alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it (e.g. 2x3 vs 3x2).
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<BoxShape>,
+    /// Only find and parse the puzzles (no solver), print the reader's throughput, write nothing.
+    #[arg(long, conflicts_with_all = ["solvers", "out", "reference"])]
+    pub parse_only: bool,
+}
+
+/// The corpus run when no CORPUS is given and `datasets/` holds none: the
+/// generated corpus embedded in the binary.
+fn embedded_corpus() -> anyhow::Result<Corpus> {
+    Ok(Corpus::from_static(
+        dlxbench::datasets::DEFAULT_CORPUS_NAME,
+        dlxbench::datasets::DEFAULT_CORPUS,
+    )?)
+}
+
+/// Opens the corpora named on the command line (or the defaults), giving
+/// each a unique name.
+fn open_corpora(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
+    let mut corpora = Vec::new();
+    if specs.is_empty() {
+        let dir = Path::new("datasets");
+        let files = if dir.is_dir() {
+            corpus::txt_files(dir)?
+        } else {
+            Vec::new()
+        };
+        if files.is_empty() {
+            corpora.push(embedded_corpus()?);
+        } else {
+            for f in files {
+                corpora.push(Corpus::open(&f)?);
+            }
+        }
+    } else {
+        for spec in specs {
+            corpora.extend(Corpus::resolve(spec)?);
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for c in &mut corpora {
+        let base = c.name().to_string();
+        let mut name = base.clone();
+        let mut n = 2;
+        while !seen.insert(name.clone()) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        c.set_name(name);
+    }
+    Ok(corpora)
+}
+
+/// Builds the harness configuration from the arguments.
+fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
+    let names: Vec<String> = match &args.solvers {
+        Some(list) => list.iter().map(|s| s.trim().to_string()).collect(),
+        None => solvers::REGISTRY
+            .iter()
+            .map(|s| s.name.to_string())
+            .collect(),
+    };
+    let mut infos = Vec::new();
+    for name in &names {
+        let info = solvers::by_name(name)
+            .with_context(|| format!("unknown solver `{name}` (known: {})", solvers::names()))?;
+        if infos
+            .iter()
+            .any(|i: &solvers::SolverInfo| i.name == info.name)
+        {
+            bail!("solver `{name}` given twice");
+        }
+        infos.push(*info);
+    }
+    if infos.is_empty() {
+        bail!("no solvers selected (known: {})", solvers::names());
+    }
+    let reference = match infos.iter().find(|i| i.name == args.reference) {
+        Some(i) => i.name,
+        None if args.reference == "dlx" => infos[0].name,
+        None => bail!(
+            "--reference {}: not among the selected solvers ({})",
+            args.reference,
+            names.join(", ")
+        ),
+    };
+    let mut config = Config::new(infos);
+    if let Some(n) = args.budget_nodes {
+        config.budgets = vec![Budget::nodes(n); config.solvers.len()];
+    }
+    config.threads = args.threads.unwrap_or(0);
+    if args.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    (config.mode, config.limit) = match (args.mode, args.limit) {
+        (ModeArg::First, None) => (Mode::First, 1),
+        (ModeArg::Unique, None) => (Mode::Unique, 2),
+        (ModeArg::Count, limit) => (Mode::Count, limit.unwrap_or(u64::MAX)),
+        (_, Some(_)) => bail!("--limit applies to --mode count only"),
+    };
+    if config.limit == 0 {
+        bail!("--limit must be at least 1");
+    }
+    config.warmup = args.warmup;
+    config.passes = args.passes;
+    config.shuffle = args.shuffle;
+    config.permute = args.permute;
+    config.parse = ParseOptions {
+        alphabet: args.alphabet,
+        shape: args.shape,
+    };
+    Ok((config, reference))
+}
+
+/// A progress bar on standard error.
+struct Bar(indicatif::ProgressBar);
+
+impl Progress for Bar {
+    fn start_corpus(&self, name: &str, lines: u64) {
+        self.0.reset();
+        self.0.set_length(lines);
+        self.0.set_position(0);
+        self.0.set_message(name.to_string());
+    }
+    fn advance(&self, lines: u64) {
+        self.0.inc(lines);
+    }
+    fn finish_corpus(&self) {}
+}
+
+/// `--parse-only`: scan and parse every corpus, report MB/s.
+fn parse_only(args: &Args, mut config: Config, corpora: &[Corpus]) -> anyhow::Result<ExitCode> {
+    config.solvers.clear();
+    config.budgets.clear();
+    let result = harness::run(corpora, &config, None, None)?;
+    for c in &result.corpora {
+        let secs = c.wall.as_secs_f64();
+        println!(
+            "{}: {} puzzles, {} malformed, {:.1} MB in {:.3} s on {} thread(s): {:.0} MB/s wall, {:.0} MB/s per thread (find lines + parse)",
+            c.name,
+            c.puzzles,
+            c.malformed,
+            c.bytes as f64 / 1e6,
+            secs,
+            result.threads,
+            c.bytes as f64 / 1e6 / secs,
+            c.reader_mb_per_s()
+        );
+    }
+    let strict_fail = args.strict && result.has_malformed();
+    Ok(ExitCode::from(if strict_fail {
+        super::EXIT_FAILURE
+    } else {
+        super::EXIT_OK
+    }))
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let (config, reference) = config(&args)?;
+    corpus::install_sigbus_handler();
+    let corpora = open_corpora(&args.corpora)?;
+    if args.parse_only {
+        return parse_only(&args, config, &corpora);
+    }
+    let sha256: Vec<String> = corpora.iter().map(Corpus::sha256_hex).collect();
+
+    let out_dir = match &args.out {
+        Some(dir) => dir.clone(),
+        None => {
+            let name = match corpora.as_slice() {
+                [one] => one.name().to_string(),
+                _ => "bench".to_string(),
+            };
+            let stamp = report::run_json::compact_timestamp(std::time::SystemTime::now());
+            Path::new("results").join(format!("{}-{stamp}", report::file_safe(&name)))
+        }
+    };
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create output directory {}", out_dir.display()))?;
+
+    let solver_names: Vec<&str> = config.solvers.iter().map(|s| s.name).collect();
+    let sink: Option<Box<dyn RecordSink>> = if args.no_per_puzzle {
+        None
+    } else {
+        let csv = PuzzlesCsv::create(&out_dir, &solver_names)
+            .with_context(|| format!("cannot write in {}", out_dir.display()))?;
+        Some(Box::new(csv))
+    };
+
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} lines, {per_sec}, ETA {eta}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        Bar(bar)
+    });
+    let result = harness::run(
+        &corpora,
+        &config,
+        sink,
+        bar.as_ref().map(|b| b as &dyn Progress),
+    )?;
+    if let Some(bar) = &bar {
+        bar.0.finish_and_clear();
+    }
+
+    let meta = RunMeta {
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        reference,
+        sha256,
+        out_dir: out_dir.clone(),
+        per_puzzle: !args.no_per_puzzle,
+    };
+    let mut written = report::write_all(&result, &config, &meta, &out_dir)
+        .with_context(|| format!("writing results to {}", out_dir.display()))?;
+    if !args.no_per_puzzle {
+        written.push(PuzzlesCsv::path(&out_dir));
+    }
+
+    for c in &result.corpora {
+        if c.malformed > 0 {
+            eprintln!(
+                "{}: {} malformed line(s) skipped{}",
+                c.name,
+                c.malformed,
+                if c.malformed > c.malformed_examples.len() as u64 {
+                    ", first ones:"
+                } else {
+                    ":"
+                }
+            );
+            let file = c
+                .path
+                .as_ref()
+                .map_or_else(|| c.name.clone(), |p| p.display().to_string());
+            for m in &c.malformed_examples {
+                eprintln!("  {file}: {}\n    {}", m.message, m.text);
+            }
+        }
+    }
+    for p in &result.problems {
+        eprintln!("PROBLEM: {p}");
+    }
+    if !args.quiet {
+        print!("{}", report::table::render_text(&result, &config, &meta));
+        println!("Results: {} ({} files)", out_dir.display(), written.len());
+    } else if report::clock_overhead_too_high(&result) {
+        eprintln!(
+            "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
+            result.clock_overhead_ns
+        );
+    }
+
+    if result.failed(args.strict) {
+        if args.strict && result.has_malformed() {
+            eprintln!("--strict: malformed lines found");
+        }
+        if args.strict && result.has_unexpected_unsolvable() {
+            eprintln!("--strict: unsolvable puzzles in a corpus not marked ALLOWZERO");
+        }
+        return Ok(ExitCode::from(super::EXIT_FAILURE));
+    }
+    Ok(ExitCode::from(super::EXIT_OK))
+}

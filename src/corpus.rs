@@ -1,0 +1,623 @@
+//! Corpus files: one puzzle per line, read without copying.
+//!
+//! A [`Corpus`] holds the bytes of one file, memory-mapped with `memmap2`
+//! (standard input and embedded corpora are held in memory instead). Lines
+//! are found with `memchr` and handed out as borrowed byte slices with their
+//! 1-based line numbers ([`Line`]): no `String` per line and no vector of all
+//! puzzles.
+//!
+//! Work is split by byte ranges ([`Corpus::chunk`]) aligned to line starts,
+//! so workers stream through a corpus larger than memory. The chunk size
+//! depends only on the file size, never on the number of threads, so every
+//! seeded choice made per chunk is the same whatever `--threads` is. The
+//! line number of each chunk's first line comes from one cheap newline count
+//! per chunk ([`Corpus::chunk_first_lines`]).
+//!
+//! # Line syntax
+//! * A line whose first non-blank character is `#` is a comment; lines of
+//!   only spaces and tabs are blank. Both are skipped.
+//! * `\n` and `\r\n` endings are accepted; the last line may lack one.
+//! * tdoku's convention: a comment before the first puzzle containing
+//!   `ALLOWZERO` says unsolvable puzzles are expected ([`Corpus::allow_zero`]).
+//!
+//! # Truncation while mapped (SIGBUS)
+//! A mapped file that another process truncates while the harness runs makes
+//! the next read of a page past the new end raise `SIGBUS`, which no safe
+//! Rust code can recover from: the process dies. The harness (a) maps files
+//! read-only and never writes through the map, (b) records each file's size
+//! and modification time when it opens it and compares them when the run
+//! ends ([`Corpus::changed_on_disk`]), warning that results then do not
+//! match the recorded SHA-256, and (c) on Unix installs a `SIGBUS` handler
+//! ([`install_sigbus_handler`]) that prints a clear message naming the cause
+//! and exits with status 2 instead of a bare "Bus error". Result files are
+//! written to temporary names and renamed only when complete, so an
+//! interrupted run leaves no half-written result under its final name. Copy
+//! a corpus that may change (a log being appended to is fine: growth is
+//! harmless) or pipe it through standard input, which is read fully.
+
+use std::fs::File;
+use std::io::Read;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// Smallest chunk handed to a worker, in bytes.
+pub const MIN_CHUNK: usize = 4 << 10;
+/// Largest chunk handed to a worker, in bytes.
+pub const MAX_CHUNK: usize = 64 << 10;
+/// A file is cut into about this many chunks (within the bounds above).
+pub const TARGET_CHUNKS: usize = 256;
+
+/// Why a corpus could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum CorpusError {
+    /// The path could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file holds no puzzle line (it is empty or has only comments and
+    /// blank lines).
+    #[error("{path}: no puzzles (the file is empty or holds only comments and blank lines)")]
+    Empty {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A directory holds no `*.txt` file.
+    #[error("{path}: directory holds no corpus (*.txt) files")]
+    NoCorpora {
+        /// The directory.
+        path: PathBuf,
+    },
+}
+
+enum Data {
+    Mapped(memmap2::Mmap),
+    Owned(Vec<u8>),
+    Static(&'static [u8]),
+}
+
+/// One corpus: its name, its bytes and what the leading comments say.
+pub struct Corpus {
+    name: String,
+    path: Option<PathBuf>,
+    data: Data,
+    allow_zero: bool,
+    stamp: Option<(u64, Option<SystemTime>)>,
+}
+
+impl std::fmt::Debug for Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Corpus")
+            .field("name", &self.name)
+            .field("path", &self.path)
+            .field("bytes", &self.bytes().len())
+            .field("allow_zero", &self.allow_zero)
+            .finish()
+    }
+}
+
+/// One puzzle line: its text (line ending removed), 1-based line number and
+/// byte offset in the corpus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// The line's text without its line ending (and without trailing
+    /// spaces, tabs or `\r`).
+    pub text: &'a [u8],
+    /// 1-based line number in the file.
+    pub number: u64,
+    /// Byte offset of the line's start in the file. Seeds per-puzzle random
+    /// choices so that they do not depend on the chunking or thread count.
+    pub offset: u64,
+}
+
+/// Iterator over the puzzle lines of a byte range (comments and blank lines
+/// skipped). Made by [`Corpus::lines`].
+#[derive(Debug, Clone)]
+pub struct Lines<'a> {
+    data: &'a [u8],
+    pos: usize,
+    end: usize,
+    number: u64,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<Line<'a>> {
+        while self.pos < self.end {
+            let start = self.pos;
+            let rest = &self.data[start..self.end];
+            let stop = match memchr::memchr(b'\n', rest) {
+                Some(i) => start + i,
+                None => self.end,
+            };
+            self.pos = stop + 1;
+            let number = self.number;
+            self.number += 1;
+            let text = trim(&self.data[start..stop]);
+            match text.first() {
+                None | Some(b'#') => continue,
+                Some(_) => {
+                    return Some(Line {
+                        text,
+                        number,
+                        offset: start as u64,
+                    })
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Strips leading and trailing spaces, tabs and carriage returns.
+#[inline]
+fn trim(mut s: &[u8]) -> &[u8] {
+    while let [b' ' | b'\t' | b'\r', rest @ ..] = s {
+        s = rest;
+    }
+    while let [rest @ .., b' ' | b'\t' | b'\r'] = s {
+        s = rest;
+    }
+    s
+}
+
+impl Corpus {
+    /// Opens the corpus file at `path`, memory-mapping it.
+    pub fn open(path: &Path) -> Result<Corpus, CorpusError> {
+        let io = |source| CorpusError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = File::open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if meta.is_dir() {
+            return Err(io(std::io::Error::other("is a directory")));
+        }
+        let data = if !meta.is_file() {
+            // A pipe or device (`<(...)`, /dev/stdin): read it fully.
+            let mut bytes = Vec::new();
+            (&file).read_to_end(&mut bytes).map_err(io)?;
+            Data::Owned(bytes)
+        } else if meta.len() == 0 {
+            Data::Owned(Vec::new())
+        } else {
+            // SAFETY: the map is read-only and private to this process. A
+            // concurrent truncation of the file is the one hazard left; see
+            // the module documentation (SIGBUS) for how it is handled.
+            Data::Mapped(unsafe { memmap2::Mmap::map(&file) }.map_err(io)?)
+        };
+        #[cfg(unix)]
+        if let Data::Mapped(map) = &data {
+            // Sequential access: read-ahead helps; failure is harmless.
+            let _ = map.advise(memmap2::Advice::Sequential);
+        }
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string());
+        let corpus = Corpus {
+            name,
+            path: Some(path.to_path_buf()),
+            data,
+            allow_zero: false,
+            stamp: Some((meta.len(), meta.modified().ok())),
+        };
+        corpus.finish(path)
+    }
+
+    /// Reads a whole corpus from `reader` (standard input) into memory.
+    pub fn from_reader(name: &str, mut reader: impl Read) -> Result<Corpus, CorpusError> {
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|source| CorpusError::Io {
+                path: PathBuf::from(name),
+                source,
+            })?;
+        Corpus::from_vec(name, bytes)
+    }
+
+    /// A corpus from bytes in memory.
+    pub fn from_vec(name: &str, bytes: Vec<u8>) -> Result<Corpus, CorpusError> {
+        Corpus {
+            name: name.to_string(),
+            path: None,
+            data: Data::Owned(bytes),
+            allow_zero: false,
+            stamp: None,
+        }
+        .finish(Path::new(name))
+    }
+
+    /// A corpus from bytes embedded in the binary.
+    pub fn from_static(name: &str, bytes: &'static [u8]) -> Result<Corpus, CorpusError> {
+        Corpus {
+            name: name.to_string(),
+            path: None,
+            data: Data::Static(bytes),
+            allow_zero: false,
+            stamp: None,
+        }
+        .finish(Path::new(name))
+    }
+
+    /// Resolves one command-line corpus argument: `-` is standard input, a
+    /// directory means every `*.txt` in it (sorted by name), anything else is
+    /// a file.
+    pub fn resolve(spec: &Path) -> Result<Vec<Corpus>, CorpusError> {
+        if spec == Path::new("-") {
+            return Ok(vec![Corpus::from_reader("stdin", std::io::stdin().lock())?]);
+        }
+        let meta = std::fs::metadata(spec).map_err(|source| CorpusError::Io {
+            path: spec.to_path_buf(),
+            source,
+        })?;
+        if !meta.is_dir() {
+            return Ok(vec![Corpus::open(spec)?]);
+        }
+        let files = txt_files(spec)?;
+        if files.is_empty() {
+            return Err(CorpusError::NoCorpora {
+                path: spec.to_path_buf(),
+            });
+        }
+        files.iter().map(|p| Corpus::open(p)).collect()
+    }
+
+    /// Scans the leading comments (for `ALLOWZERO`) and rejects a corpus
+    /// without puzzle lines.
+    fn finish(mut self, path: &Path) -> Result<Corpus, CorpusError> {
+        let bytes = self.bytes();
+        let mut allow_zero = false;
+        let mut found = false;
+        for raw in bytes.split(|&b| b == b'\n') {
+            let text = trim(raw);
+            match text.first() {
+                None => continue,
+                Some(b'#') => {
+                    allow_zero |= memchr::memmem::find(text, b"ALLOWZERO").is_some();
+                }
+                Some(_) => {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        if !found {
+            return Err(CorpusError::Empty {
+                path: path.to_path_buf(),
+            });
+        }
+        self.allow_zero = allow_zero;
+        Ok(self)
+    }
+
+    /// The corpus name: the file stem, `stdin`, or the embedded name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Renames the corpus (to make names unique within a run).
+    pub fn set_name(&mut self, name: String) {
+        self.name = name;
+    }
+
+    /// The file path, if the corpus is a file.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// All bytes of the corpus.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.data {
+            Data::Mapped(m) => m,
+            Data::Owned(v) => v,
+            Data::Static(s) => s,
+        }
+    }
+
+    /// True when a leading comment says `ALLOWZERO`: puzzles without a
+    /// solution are expected here.
+    pub fn allow_zero(&self) -> bool {
+        self.allow_zero
+    }
+
+    /// True when the file is memory-mapped.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.data, Data::Mapped(_))
+    }
+
+    /// True when the file's size or modification time differs from when it
+    /// was opened (always false for corpora that are not files).
+    pub fn changed_on_disk(&self) -> bool {
+        let (Some(path), Some((len, modified))) = (&self.path, self.stamp) else {
+            return false;
+        };
+        match std::fs::metadata(path) {
+            Ok(meta) => meta.len() != len || meta.modified().ok() != modified,
+            Err(_) => true,
+        }
+    }
+
+    /// The chunk size in bytes: about `len / TARGET_CHUNKS`, clamped to
+    /// [`MIN_CHUNK`]..=[`MAX_CHUNK`]. Depends on the size only.
+    pub fn chunk_size(&self) -> usize {
+        (self.bytes().len() / TARGET_CHUNKS).clamp(MIN_CHUNK, MAX_CHUNK)
+    }
+
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> usize {
+        self.bytes().len().div_ceil(self.chunk_size()).max(1)
+    }
+
+    /// Start of chunk `k`: the first line start at or after `k * size`.
+    fn boundary(&self, k: usize) -> usize {
+        let bytes = self.bytes();
+        let at = k.saturating_mul(self.chunk_size());
+        if at == 0 {
+            return 0;
+        }
+        if at >= bytes.len() {
+            return bytes.len();
+        }
+        match memchr::memchr(b'\n', &bytes[at - 1..]) {
+            Some(i) => at + i,
+            None => bytes.len(),
+        }
+    }
+
+    /// The byte range of chunk `k` (`0..chunk_count()`): whole lines only.
+    /// A line longer than the chunk size makes some chunks empty.
+    pub fn chunk(&self, k: usize) -> Range<usize> {
+        self.boundary(k)..self.boundary(k + 1)
+    }
+
+    /// The 1-based number of the first line of every chunk, plus one more
+    /// entry: one past the last line. Counts newlines chunk by chunk.
+    pub fn chunk_first_lines(&self) -> Vec<u64> {
+        let bytes = self.bytes();
+        let mut firsts = Vec::with_capacity(self.chunk_count() + 1);
+        let mut line = 1u64;
+        for k in 0..self.chunk_count() {
+            firsts.push(line);
+            let range = self.chunk(k);
+            line += count_newlines(&bytes[range.clone()]);
+            self.release(range);
+        }
+        firsts.push(line);
+        firsts
+    }
+
+    /// Tells the kernel this process is done with `range` of a mapped file,
+    /// so its pages leave the resident set: memory then stays flat however
+    /// large the corpus. The range is widened by the kernel's fault-around
+    /// window (64 KiB) on both sides, since reading a page maps its cached
+    /// neighbours too. Reading released bytes again still works (the pages
+    /// fault back in from the page cache or the file). No-op for corpora in
+    /// memory and off Unix.
+    pub fn release(&self, range: Range<usize>) {
+        #[cfg(unix)]
+        if let Data::Mapped(map) = &self.data {
+            const PAGE: usize = 4096;
+            const AROUND: usize = 64 << 10;
+            let start = range.start.saturating_sub(AROUND) / PAGE * PAGE;
+            let end = (range.end + AROUND).min(map.len());
+            if end > start {
+                // SAFETY: the map is a read-only shared file mapping, so
+                // MADV_DONTNEED discards no data: later reads fault the same
+                // file contents back in. No reference into the range is
+                // held across this call by the harness (lines are parsed
+                // into grids first). Failure only means the pages stay.
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        start,
+                        end - start,
+                    )
+                };
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = range;
+    }
+
+    /// SHA-256 of the bytes, lower-case hex (reads the corpus chunk by
+    /// chunk, releasing each).
+    pub fn sha256_hex(&self) -> String {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        for k in 0..self.chunk_count() {
+            let range = self.chunk(k);
+            hasher.update(&self.bytes()[range.clone()]);
+            self.release(range);
+        }
+        hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// Puzzle lines in `range` (a chunk), numbering from `first_line`.
+    pub fn lines(&self, range: Range<usize>, first_line: u64) -> Lines<'_> {
+        Lines {
+            data: self.bytes(),
+            pos: range.start,
+            end: range.end,
+            number: first_line,
+        }
+    }
+
+    /// All puzzle lines of the corpus.
+    pub fn all_lines(&self) -> Lines<'_> {
+        self.lines(0..self.bytes().len(), 1)
+    }
+}
+
+/// Counts `\n` bytes (a loop the compiler vectorises).
+pub fn count_newlines(bytes: &[u8]) -> u64 {
+    bytes
+        .chunks(1 << 16)
+        .map(|c| c.iter().filter(|&&b| b == b'\n').count() as u64)
+        .sum()
+}
+
+/// The `*.txt` files of a directory, sorted by name.
+pub fn txt_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
+    let io = |source| CorpusError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "txt") && path.is_file() {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// Installs a `SIGBUS` handler that explains the likely cause (a mapped
+/// corpus file truncated during the run) and exits with status 2. Unix only;
+/// elsewhere a no-op. Idempotent.
+pub fn install_sigbus_handler() {
+    #[cfg(unix)]
+    sigbus::install();
+}
+
+#[cfg(unix)]
+mod sigbus {
+    extern "C" fn on_sigbus(_: libc::c_int) {
+        const MSG: &[u8] = b"\ndlxbench: SIGBUS: a memory-mapped corpus file was truncated or \
+removed while the benchmark read it; results of this run are incomplete and were not written \
+under their final names. Copy the corpus or pipe it through standard input.\n";
+        // SAFETY: write(2) and _exit(2) are async-signal-safe.
+        unsafe {
+            libc::write(2, MSG.as_ptr().cast(), MSG.len());
+            libc::_exit(2);
+        }
+    }
+
+    pub(super) fn install() {
+        // SAFETY: installs a handler that only calls async-signal-safe
+        // functions; the sigaction struct is fully initialised.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as usize;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(text: &str) -> Corpus {
+        Corpus::from_vec("t", text.as_bytes().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn lines_skip_comments_blanks_and_handle_crlf() {
+        let c = corpus("# head ALLOWZERO\r\nabc\r\n\r\n  \n# x\ndef\nghi");
+        assert!(c.allow_zero());
+        let lines: Vec<_> = c.all_lines().map(|l| (l.number, l.text)).collect();
+        assert_eq!(
+            lines,
+            vec![(2, &b"abc"[..]), (6, &b"def"[..]), (7, &b"ghi"[..])]
+        );
+    }
+
+    #[test]
+    fn allow_zero_only_in_leading_comments() {
+        assert!(!corpus("abc\n# ALLOWZERO\n").allow_zero());
+        assert!(!corpus("abc\n").allow_zero());
+    }
+
+    #[test]
+    fn empty_and_comment_only_are_errors() {
+        assert!(matches!(
+            Corpus::from_vec("e", Vec::new()),
+            Err(CorpusError::Empty { .. })
+        ));
+        assert!(matches!(
+            Corpus::from_vec("e", b"# only\n\n".to_vec()),
+            Err(CorpusError::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn chunks_cover_every_line_exactly_once_with_right_numbers() {
+        // Lines of varying length, some longer than a chunk.
+        let mut text = String::new();
+        for i in 0..5000 {
+            match i % 97 {
+                0 => text.push_str("# comment\n"),
+                1 => text.push('\n'),
+                2 => text.push_str(&"x".repeat(9000)),
+                _ => text.push_str(&format!("line{i}")),
+            }
+            if i % 97 != 0 && i % 97 != 1 {
+                text.push_str(if i % 3 == 0 { "\r\n" } else { "\n" });
+            }
+        }
+        text.push_str("last");
+        let c = corpus(&text);
+        assert!(c.chunk_count() > 3);
+        let firsts = c.chunk_first_lines();
+        let mut chunked = Vec::new();
+        let mut end = 0;
+        for (k, &first) in firsts[..c.chunk_count()].iter().enumerate() {
+            let r = c.chunk(k);
+            assert_eq!(r.start, end, "chunks are contiguous");
+            end = r.end;
+            chunked.extend(c.lines(r, first).map(|l| (l.number, l.offset, l.text)));
+        }
+        assert_eq!(end, c.bytes().len());
+        let whole: Vec<_> = c
+            .all_lines()
+            .map(|l| (l.number, l.offset, l.text))
+            .collect();
+        assert_eq!(chunked, whole);
+        assert_eq!(whole.last().unwrap().2, b"last");
+        assert_eq!(*firsts.last().unwrap(), 5001, "5000 newlines");
+    }
+
+    #[test]
+    fn mapped_file_reads_the_same() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.txt");
+        std::fs::write(&p, "x\ny\n").unwrap();
+        let c = Corpus::open(&p).unwrap();
+        assert!(c.is_mapped());
+        assert_eq!(c.name(), "a");
+        assert_eq!(c.all_lines().count(), 2);
+        c.release(0..4);
+        assert_eq!(c.all_lines().count(), 2, "released pages read back");
+        assert_eq!(
+            c.sha256_hex(),
+            "09834d488008f5f1ef589a2d7cedc52425bee9dd23b2212e4c1d673c5cbb54e4"
+        );
+        assert!(!c.changed_on_disk());
+        std::fs::write(&p, "x\ny\nz\n").unwrap();
+        assert!(c.changed_on_disk());
+        assert!(matches!(
+            Corpus::resolve(dir.path()).map(|v| v.len()),
+            Ok(1)
+        ));
+        let empty = tempfile::tempdir().unwrap();
+        assert!(matches!(
+            Corpus::resolve(empty.path()),
+            Err(CorpusError::NoCorpora { .. })
+        ));
+    }
+}

@@ -1,0 +1,204 @@
+//! Per corpus x solver statistics, accumulated per worker and merged.
+
+use hdrhistogram::Histogram;
+
+use super::{PuzzleStatus, Record};
+
+/// Highest latency the histograms track without resizing: one minute.
+const HIST_HIGH: u64 = 60_000_000_000;
+/// Significant figures of the latency histograms.
+pub const HIST_SIGFIG: u8 = 3;
+
+/// Statistics of one solver on one corpus.
+#[derive(Debug, Clone)]
+pub struct SolverStats {
+    /// Solver name.
+    pub name: &'static str,
+    /// Puzzles run.
+    pub puzzles: u64,
+    /// Puzzles with at least one solution (over-budget ones excluded).
+    pub solved: u64,
+    /// Puzzles without solution.
+    pub unsolvable: u64,
+    /// Puzzles with two or more solutions (a subset of `solved`).
+    pub multiple: u64,
+    /// Puzzles over the node budget.
+    pub budget: u64,
+    /// Puzzles for which the solver returned an invalid solution.
+    pub invalid: u64,
+    /// Sum of solve times of puzzles within budget, ns.
+    pub sum_ns: u128,
+    /// Sum of squared solve times within budget, ns^2 (for the deviation).
+    pub sum_sq_ns: f64,
+    /// Sum of solve times of over-budget puzzles, ns.
+    pub budget_ns: u128,
+    /// Total search nodes.
+    pub total_nodes: u64,
+    /// Total branch points.
+    pub total_guesses: u64,
+    /// Puzzles solved without any branch point.
+    pub no_guess: u64,
+    /// Latencies (ns) of puzzles within budget, 3 significant figures.
+    pub histogram: Histogram<u64>,
+}
+
+impl SolverStats {
+    /// Empty statistics.
+    pub fn new(name: &'static str) -> Self {
+        let mut histogram =
+            Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG).expect("valid histogram bounds");
+        histogram.auto(true);
+        SolverStats {
+            name,
+            puzzles: 0,
+            solved: 0,
+            unsolvable: 0,
+            multiple: 0,
+            budget: 0,
+            invalid: 0,
+            sum_ns: 0,
+            sum_sq_ns: 0.0,
+            budget_ns: 0,
+            total_nodes: 0,
+            total_guesses: 0,
+            no_guess: 0,
+            histogram,
+        }
+    }
+
+    /// Clears everything (keeps the histogram's memory).
+    pub(crate) fn reset(&mut self) {
+        self.puzzles = 0;
+        self.solved = 0;
+        self.unsolvable = 0;
+        self.multiple = 0;
+        self.budget = 0;
+        self.invalid = 0;
+        self.sum_ns = 0;
+        self.sum_sq_ns = 0.0;
+        self.budget_ns = 0;
+        self.total_nodes = 0;
+        self.total_guesses = 0;
+        self.no_guess = 0;
+        self.histogram.reset();
+    }
+
+    /// Adds one record.
+    #[inline]
+    pub(crate) fn add(&mut self, r: &Record) {
+        self.puzzles += 1;
+        self.total_nodes += r.nodes;
+        self.total_guesses += r.guesses;
+        self.no_guess += u64::from(r.guesses == 0);
+        match r.status {
+            PuzzleStatus::Budget => {
+                self.budget += 1;
+                self.budget_ns += u128::from(r.ns);
+                return;
+            }
+            PuzzleStatus::NoSolution => self.unsolvable += 1,
+            PuzzleStatus::Multiple => {
+                self.solved += 1;
+                self.multiple += 1;
+            }
+            PuzzleStatus::Solved | PuzzleStatus::Unique => self.solved += 1,
+            PuzzleStatus::Invalid => self.invalid += 1,
+        }
+        self.sum_ns += u128::from(r.ns);
+        let ns = r.ns as f64;
+        self.sum_sq_ns += ns * ns;
+        self.histogram.saturating_record(r.ns.max(1));
+    }
+
+    /// Adds another worker's statistics.
+    pub fn merge(&mut self, o: &SolverStats) {
+        self.puzzles += o.puzzles;
+        self.solved += o.solved;
+        self.unsolvable += o.unsolvable;
+        self.multiple += o.multiple;
+        self.budget += o.budget;
+        self.invalid += o.invalid;
+        self.sum_ns += o.sum_ns;
+        self.sum_sq_ns += o.sum_sq_ns;
+        self.budget_ns += o.budget_ns;
+        self.total_nodes += o.total_nodes;
+        self.total_guesses += o.total_guesses;
+        self.no_guess += o.no_guess;
+        self.histogram
+            .add(&o.histogram)
+            .expect("auto-resizing histograms always merge");
+    }
+
+    /// Solves within budget (those in the histogram).
+    pub fn timed(&self) -> u64 {
+        self.puzzles - self.budget
+    }
+
+    /// Exact mean solve time within budget, ns (0 when none).
+    pub fn mean_ns(&self) -> f64 {
+        match self.timed() {
+            0 => 0.0,
+            n => self.sum_ns as f64 / n as f64,
+        }
+    }
+
+    /// Standard deviation of solve times within budget, ns.
+    pub fn stddev_ns(&self) -> f64 {
+        let n = self.timed();
+        if n < 2 {
+            return 0.0;
+        }
+        let mean = self.mean_ns();
+        let var = (self.sum_sq_ns / n as f64 - mean * mean).max(0.0) * n as f64 / (n - 1) as f64;
+        var.sqrt()
+    }
+
+    /// Latency at `quantile` (0..=1) within budget, ns (0 when none).
+    pub fn quantile_ns(&self, quantile: f64) -> u64 {
+        if self.histogram.is_empty() {
+            0
+        } else {
+            self.histogram.value_at_quantile(quantile)
+        }
+    }
+
+    /// Largest latency within budget, ns.
+    pub fn max_ns(&self) -> u64 {
+        if self.histogram.is_empty() {
+            0
+        } else {
+            self.histogram.max()
+        }
+    }
+
+    /// All solve time, over-budget solves included, ns.
+    pub fn total_ns(&self) -> u128 {
+        self.sum_ns + self.budget_ns
+    }
+
+    /// Throughput of `threads` workers spending all their time in this
+    /// solver: `puzzles * threads / total solve time`, over-budget solves
+    /// included. Excludes parsing, validation and harness overhead.
+    pub fn puzzles_per_s(&self, threads: usize) -> f64 {
+        match self.total_ns() {
+            0 => 0.0,
+            t => self.puzzles as f64 * threads as f64 * 1e9 / t as f64,
+        }
+    }
+
+    /// Branch points per puzzle.
+    pub fn guesses_per_puzzle(&self) -> f64 {
+        match self.puzzles {
+            0 => 0.0,
+            n => self.total_guesses as f64 / n as f64,
+        }
+    }
+
+    /// Percentage of puzzles solved without a branch point.
+    pub fn no_guess_pct(&self) -> f64 {
+        match self.puzzles {
+            0 => 0.0,
+            n => self.no_guess as f64 * 100.0 / n as f64,
+        }
+    }
+}

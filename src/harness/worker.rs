@@ -1,0 +1,399 @@
+//! One worker thread's state and loop.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::SyncSender;
+use std::time::Instant;
+
+use super::permute::{symmetry_image, SplitMix};
+use super::stats::SolverStats;
+use super::{
+    Batch, Config, Malformed, Problem, ProblemKind, Progress, PuzzleStatus, Record,
+    MALFORMED_EXAMPLES,
+};
+use crate::corpus::Corpus;
+use crate::solvers::{Outcome, Solver};
+use crate::sudoku::{self, BoxShape, Grid};
+
+/// What all workers share while running one corpus.
+pub(super) struct Job<'a> {
+    pub corpus: &'a Corpus,
+    pub index: usize,
+    /// First line number of each chunk (plus one past the end).
+    pub firsts: &'a [u64],
+    /// Chunk order when shuffled.
+    pub order: Option<&'a [usize]>,
+    /// Next position in the chunk order.
+    pub next: AtomicUsize,
+    pub sender: Option<Ordered<'a>>,
+    pub config: &'a Config,
+    pub progress: Option<&'a dyn Progress>,
+}
+
+/// Where records go, and the reorder window.
+#[derive(Clone, Copy)]
+pub(super) struct Ordered<'a> {
+    pub tx: &'a SyncSender<Batch>,
+    /// Batches written so far over the run.
+    pub written: &'a AtomicUsize,
+    /// Batches of the corpora before this one.
+    pub base: usize,
+    /// Most batches in flight ahead of the writer.
+    pub window: usize,
+}
+
+impl Ordered<'_> {
+    /// Waits until chunk `seq` of this corpus is within the window.
+    fn wait_for_window(&self, seq: usize) {
+        let mut spins = 0u32;
+        while self.base + seq >= self.written.load(Ordering::Acquire) + self.window {
+            spins += 1;
+            if spins < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        }
+    }
+}
+
+/// A worker's results for one corpus.
+pub(super) struct Output {
+    pub puzzles: u64,
+    pub malformed: u64,
+    pub malformed_examples: Vec<Malformed>,
+    pub parse_ns: u64,
+    pub scan_ns: u64,
+    pub stats: Vec<SolverStats>,
+    pub problems: Vec<Problem>,
+}
+
+/// A puzzle line of the current chunk.
+#[derive(Clone, Copy)]
+struct LineRef {
+    start: usize,
+    end: usize,
+    number: u64,
+}
+
+/// A parsed puzzle of the current chunk; its cells are in `Worker::cells`.
+#[derive(Clone, Copy)]
+struct Parsed {
+    number: u64,
+    offset: u64,
+    shape: BoxShape,
+    start: usize,
+}
+
+/// State owned by one worker thread for the whole run.
+pub(super) struct Worker {
+    solvers: Vec<Box<dyn Solver>>,
+    /// The parsed puzzle.
+    puzzle: Grid,
+    /// Its symmetry image (with `permute`).
+    image: Grid,
+    solution: Grid,
+    lines: Vec<LineRef>,
+    /// The chunk's parsed puzzles, and their cells back to back.
+    parsed: Vec<Parsed>,
+    cells: Vec<u8>,
+    /// Reused when records are not sent anywhere.
+    records: Vec<Record>,
+    stats: Vec<SolverStats>,
+    puzzles: u64,
+    malformed: u64,
+    malformed_examples: Vec<Malformed>,
+    parse_ns: u64,
+    scan_ns: u64,
+    problems: Vec<Problem>,
+}
+
+impl Worker {
+    /// Creates the solvers (once per worker thread).
+    pub(super) fn new(config: &Config) -> Self {
+        Worker {
+            solvers: config.solvers.iter().map(|s| (s.make)()).collect(),
+            puzzle: Grid::empty(BoxShape::NINE),
+            image: Grid::empty(BoxShape::NINE),
+            solution: Grid::empty(BoxShape::NINE),
+            lines: Vec::new(),
+            parsed: Vec::new(),
+            cells: Vec::new(),
+            records: Vec::new(),
+            stats: config
+                .solvers
+                .iter()
+                .map(|s| SolverStats::new(s.name))
+                .collect(),
+            puzzles: 0,
+            malformed: 0,
+            malformed_examples: Vec::new(),
+            parse_ns: 0,
+            scan_ns: 0,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Runs chunks of `job` until none is left.
+    pub(super) fn run_corpus(&mut self, job: &Job<'_>) -> Output {
+        for s in &mut self.stats {
+            s.reset();
+        }
+        self.puzzles = 0;
+        self.malformed = 0;
+        self.parse_ns = 0;
+        self.scan_ns = 0;
+        self.warm_up(job);
+        let chunks = job.firsts.len() - 1;
+        loop {
+            let seq = job.next.fetch_add(1, Ordering::Relaxed);
+            if seq >= chunks {
+                break;
+            }
+            if let Some(ordered) = job.sender {
+                ordered.wait_for_window(seq);
+            }
+            let k = job.order.map_or(seq, |o| o[seq]);
+            self.run_chunk(job, seq, k);
+            if let Some(p) = job.progress {
+                p.advance(job.firsts[k + 1] - job.firsts[k]);
+            }
+        }
+        Output {
+            puzzles: self.puzzles,
+            malformed: self.malformed,
+            malformed_examples: std::mem::take(&mut self.malformed_examples),
+            parse_ns: self.parse_ns,
+            scan_ns: self.scan_ns,
+            stats: self.stats.clone(),
+            problems: std::mem::take(&mut self.problems),
+        }
+    }
+
+    /// Solves the first `warmup` puzzles of the corpus with every solver,
+    /// untimed, validating the solutions.
+    fn warm_up(&mut self, job: &Job<'_>) {
+        let config = job.config;
+        for line in job.corpus.all_lines().take(config.warmup) {
+            if parse(line.text, config, &mut self.puzzle).is_err() {
+                continue;
+            }
+            let grid = prepare(config, &self.puzzle, &mut self.image, line.offset);
+            for (i, solver) in self.solvers.iter_mut().enumerate() {
+                let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
+                if out.solutions > 0 && !sudoku::is_solution_of(&self.solution, grid) {
+                    self.problems.push(Problem {
+                        corpus: job.corpus.name().to_string(),
+                        line: line.number,
+                        kind: ProblemKind::InvalidSolution(solver.name()),
+                        counts: vec![(solver.name(), out.solutions, PuzzleStatus::Invalid)],
+                    });
+                }
+            }
+        }
+    }
+
+    /// Runs one chunk (`seq`: its position in the run order, `k`: its index).
+    fn run_chunk(&mut self, job: &Job<'_>, seq: usize, k: usize) {
+        let config = job.config;
+        let corpus = job.corpus;
+        let bytes = corpus.bytes();
+        let t = Instant::now();
+        self.lines.clear();
+        self.lines.extend(
+            corpus
+                .lines(corpus.chunk(k), job.firsts[k])
+                .map(|l| LineRef {
+                    start: l.offset as usize,
+                    end: l.offset as usize + l.text.len(),
+                    number: l.number,
+                }),
+        );
+        self.scan_ns += t.elapsed().as_nanos() as u64;
+        if let Some(seed) = config.shuffle {
+            SplitMix::for_item(seed, k as u64).shuffle(&mut self.lines);
+        }
+        // Parse the whole chunk first: one clock pair for all of it, and
+        // every pass solves the same grids without parsing again.
+        let t = Instant::now();
+        self.parsed.clear();
+        self.cells.clear();
+        for line in &self.lines {
+            let text = &bytes[line.start..line.end];
+            match parse(text, config, &mut self.puzzle) {
+                Ok(()) => {
+                    self.parsed.push(Parsed {
+                        number: line.number,
+                        offset: line.start as u64,
+                        shape: self.puzzle.shape(),
+                        start: self.cells.len(),
+                    });
+                    self.cells.extend_from_slice(self.puzzle.cells());
+                }
+                Err(e) => {
+                    self.malformed += 1;
+                    if self.malformed_examples.len() < MALFORMED_EXAMPLES {
+                        let e = e.at_line(line.number as usize);
+                        self.malformed_examples.push(Malformed {
+                            line: line.number,
+                            message: e.to_string(),
+                            text: excerpt(text),
+                        });
+                    }
+                }
+            }
+        }
+        self.parse_ns += t.elapsed().as_nanos() as u64;
+        self.puzzles += self.parsed.len() as u64;
+        corpus.release(corpus.chunk(k));
+
+        let solver_count = self.solvers.len();
+        let mut records = match job.sender {
+            Some(_) => Vec::with_capacity(self.parsed.len() * solver_count),
+            None => {
+                let mut r = std::mem::take(&mut self.records);
+                r.clear();
+                r
+            }
+        };
+        for pass in 0..config.passes.max(1) {
+            for j in 0..self.parsed.len() {
+                let p = self.parsed[j];
+                self.puzzle.reset(p.shape);
+                self.puzzle
+                    .cells_mut()
+                    .copy_from_slice(&self.cells[p.start..p.start + p.shape.cells()]);
+                let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
+                for (i, solver) in self.solvers.iter_mut().enumerate() {
+                    let t = Instant::now();
+                    let out =
+                        solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
+                    let ns = t.elapsed().as_nanos() as u64;
+                    if pass > 0 {
+                        let r = &mut records[j * solver_count + i];
+                        r.ns = r.ns.min(ns);
+                        continue;
+                    }
+                    let mut status = status_of(config, &out);
+                    if out.solutions > 0 && !sudoku::is_solution_of(&self.solution, grid) {
+                        status = PuzzleStatus::Invalid;
+                    }
+                    records.push(Record {
+                        line: p.number,
+                        solver: i as u16,
+                        status,
+                        ns,
+                        solutions: out.solutions,
+                        nodes: out.nodes,
+                        guesses: out.guesses,
+                    });
+                }
+                if pass == 0 {
+                    let base = j * solver_count;
+                    self.cross_check(job, &records[base..base + solver_count], p.number);
+                }
+            }
+        }
+        for r in &records {
+            self.stats[usize::from(r.solver)].add(r);
+        }
+        match job.sender {
+            Some(ordered) => super::send(ordered.tx, job.index, seq, records),
+            None => self.records = records,
+        }
+    }
+
+    /// Records invalid solutions and disagreements on capped counts among
+    /// solvers that finished within budget.
+    fn cross_check(&mut self, job: &Job<'_>, records: &[Record], line: u64) {
+        let mut agreed: Option<u64> = None;
+        let mut disagree = false;
+        let mut invalid = None;
+        for r in records {
+            if r.status == PuzzleStatus::Invalid {
+                invalid.get_or_insert(r.solver);
+            }
+            if r.status == PuzzleStatus::Budget {
+                continue;
+            }
+            match agreed {
+                None => agreed = Some(r.solutions),
+                Some(c) if c != r.solutions => disagree = true,
+                Some(_) => {}
+            }
+        }
+        if !disagree && invalid.is_none() {
+            return;
+        }
+        let config = job.config;
+        let counts: Vec<_> = records
+            .iter()
+            .map(|r| {
+                (
+                    config.solvers[usize::from(r.solver)].name,
+                    r.solutions,
+                    r.status,
+                )
+            })
+            .collect();
+        let corpus = job.corpus.name().to_string();
+        if let Some(s) = invalid {
+            self.problems.push(Problem {
+                corpus: corpus.clone(),
+                line,
+                kind: ProblemKind::InvalidSolution(config.solvers[usize::from(s)].name),
+                counts: counts.clone(),
+            });
+        }
+        if disagree {
+            self.problems.push(Problem {
+                corpus,
+                line,
+                kind: ProblemKind::Disagreement,
+                counts,
+            });
+        }
+    }
+}
+
+/// The start of a malformed line, for the report (at most 100 characters).
+fn excerpt(text: &[u8]) -> String {
+    let s = String::from_utf8_lossy(text);
+    match s.char_indices().nth(100) {
+        Some((i, _)) => format!("{}...", &s[..i]),
+        None => s.into_owned(),
+    }
+}
+
+/// Parses one puzzle line.
+#[inline]
+fn parse(text: &[u8], config: &Config, grid: &mut Grid) -> Result<(), sudoku::GridError> {
+    sudoku::parse_line_into(text, config.parse, grid)
+}
+
+/// The grid to solve: the puzzle, or its seeded symmetry image.
+#[inline]
+fn prepare<'g>(config: &Config, puzzle: &'g Grid, image: &'g mut Grid, offset: u64) -> &'g Grid {
+    match config.permute {
+        Some(seed) => {
+            symmetry_image(puzzle, image, &mut SplitMix::for_item(seed, offset));
+            image
+        }
+        None => puzzle,
+    }
+}
+
+/// The status of an outcome in the configured mode.
+#[inline]
+fn status_of(config: &Config, out: &Outcome) -> PuzzleStatus {
+    if out.budget_exceeded {
+        PuzzleStatus::Budget
+    } else if out.solutions == 0 {
+        PuzzleStatus::NoSolution
+    } else if config.limit == 1 {
+        PuzzleStatus::Solved
+    } else if out.solutions == 1 {
+        PuzzleStatus::Unique
+    } else {
+        PuzzleStatus::Multiple
+    }
+}

@@ -1,0 +1,54 @@
+//! `summary.md`: the terminal table as Markdown.
+
+use std::path::{Path, PathBuf};
+
+use super::table::{notes, tables};
+use super::{AtomicFile, Report, RunMeta};
+use crate::harness::{Config, RunResult};
+
+/// Writes `summary.md`.
+#[derive(Debug, Clone, Copy)]
+pub struct Markdown;
+
+/// The Markdown text.
+pub fn render(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
+    let mut out = String::from("# dlxbench results\n\n");
+    for t in tables(run, config, meta) {
+        out.push_str(&format!("## {}\n\n", t.title));
+        out.push_str(&format!("| {} |\n", t.headers.join(" | ")));
+        let align: Vec<&str> = (0..t.headers.len())
+            .map(|i| if i == 0 { "---" } else { "---:" })
+            .collect();
+        out.push_str(&format!("|{}|\n", align.join("|")));
+        for row in &t.rows {
+            out.push_str(&format!("| {} |\n", row.join(" | ")));
+        }
+        out.push('\n');
+    }
+    for n in notes(run, config, meta) {
+        out.push_str(&format!("- {n}\n"));
+    }
+    if !run.problems.is_empty() {
+        out.push_str("\n## Problems\n\n");
+        for p in &run.problems {
+            out.push_str(&format!("- {p}\n"));
+        }
+    }
+    out
+}
+
+impl Report for Markdown {
+    fn write(
+        &self,
+        run: &RunResult,
+        config: &Config,
+        meta: &RunMeta,
+        dir: &Path,
+    ) -> std::io::Result<Vec<PathBuf>> {
+        let text = render(run, config, meta);
+        Ok(vec![AtomicFile::write(
+            &dir.join("summary.md"),
+            text.as_bytes(),
+        )?])
+    }
+}

@@ -1,0 +1,92 @@
+//! `puzzles.csv`: one row per puzzle x solver, streamed by the harness's
+//! writer thread (a [`RecordSink`]) into a temporary file that is renamed
+//! into place when the run ends. Memory stays flat whatever the corpus size.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::AtomicFile;
+use crate::harness::{Record, RecordSink};
+
+/// Column names, in order.
+pub const COLUMNS: [&str; 8] = [
+    "corpus",
+    "line",
+    "solver",
+    "ns",
+    "solutions",
+    "nodes",
+    "guesses",
+    "status",
+];
+
+/// The streaming writer.
+#[derive(Debug)]
+pub struct PuzzlesCsv {
+    file: Option<AtomicFile>,
+    solvers: Vec<String>,
+    /// Corpus name as a CSV field, cached between batches.
+    corpus: (String, String),
+}
+
+impl PuzzlesCsv {
+    /// Creates `dir/puzzles.csv` (under a temporary name) and writes the
+    /// header. `solvers` are the names in the config's order. The file
+    /// appears under its final name ([`PuzzlesCsv::path`]) when the harness
+    /// calls [`RecordSink::finish`].
+    pub fn create(dir: &Path, solvers: &[&str]) -> std::io::Result<Self> {
+        let mut file = AtomicFile::create(&Self::path(dir))?;
+        writeln!(file, "{}", COLUMNS.join(","))?;
+        Ok(PuzzlesCsv {
+            file: Some(file),
+            solvers: solvers.iter().map(|s| csv_field(s)).collect(),
+            corpus: (String::new(), String::new()),
+        })
+    }
+
+    /// The final path of the file in `dir`.
+    pub fn path(dir: &Path) -> PathBuf {
+        dir.join("puzzles.csv")
+    }
+}
+
+/// A CSV field, quoted when needed.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+impl RecordSink for PuzzlesCsv {
+    fn write_batch(&mut self, corpus: &str, records: &[Record]) -> std::io::Result<()> {
+        if self.corpus.0 != corpus {
+            self.corpus = (corpus.to_string(), csv_field(corpus));
+        }
+        let f = self.file.as_mut().expect("open until finish");
+        let mut buf = itoa::Buffer::new();
+        for r in records {
+            f.write_all(self.corpus.1.as_bytes())?;
+            f.write_all(b",")?;
+            f.write_all(buf.format(r.line).as_bytes())?;
+            f.write_all(b",")?;
+            f.write_all(self.solvers[usize::from(r.solver)].as_bytes())?;
+            for v in [r.ns, r.solutions, r.nodes, r.guesses] {
+                f.write_all(b",")?;
+                f.write_all(buf.format(v).as_bytes())?;
+            }
+            f.write_all(b",")?;
+            f.write_all(r.status.as_str().as_bytes())?;
+            f.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self) -> std::io::Result<()> {
+        if let Some(f) = self.file.take() {
+            f.commit()?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,167 @@
+//! `run.json`: what was run and where: version and git revision, command
+//! line, compiler, machine, settings, corpora (path, size, SHA-256) and
+//! start and end times (UTC, RFC 3339).
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use serde_json::json;
+
+use super::{AtomicFile, Report, RunMeta};
+use crate::harness::{Config, RunResult};
+
+/// Writes `run.json`.
+#[derive(Debug, Clone, Copy)]
+pub struct RunJson;
+
+/// The rustc that built this binary.
+pub const RUSTC_VERSION: &str = env!("DLXBENCH_RUSTC_VERSION");
+
+/// The git revision of the source tree this binary was built from (`git
+/// describe --always --dirty --abbrev=40`), looked up at run time in the
+/// build's source directory; `None` when that is not a git checkout any
+/// more.
+pub fn git_revision() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty", "--abbrev=40"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
+    (out.status.success() && !rev.is_empty()).then_some(rev)
+}
+
+/// The CPU model from `/proc/cpuinfo`, if there is one.
+pub fn cpu_model() -> Option<String> {
+    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    info.lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// `t` as `YYYY-MM-DDTHH:MM:SSZ` (UTC).
+pub fn rfc3339(t: SystemTime) -> String {
+    let (y, mo, d, h, mi, s) = civil(t);
+    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z")
+}
+
+/// `t` as `YYYYMMDDTHHMMSSZ` (UTC), for directory names.
+pub fn compact_timestamp(t: SystemTime) -> String {
+    let (y, mo, d, h, mi, s) = civil(t);
+    format!("{y:04}{mo:02}{d:02}T{h:02}{mi:02}{s:02}Z")
+}
+
+/// UTC calendar fields of `t` (days-to-civil after Howard Hinnant's
+/// algorithm).
+fn civil(t: SystemTime) -> (i64, u32, u32, u32, u32, u32) {
+    let secs = t
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400) as u32;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d, rem / 3600, rem / 60 % 60, rem % 60)
+}
+
+impl Report for RunJson {
+    fn write(
+        &self,
+        run: &RunResult,
+        config: &Config,
+        meta: &RunMeta,
+        dir: &Path,
+    ) -> std::io::Result<Vec<PathBuf>> {
+        let corpora: Vec<_> = run
+            .corpora
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                json!({
+                    "name": c.name,
+                    "path": c.path.as_ref().map(|p| p.display().to_string()),
+                    "bytes": c.bytes,
+                    "sha256": meta.sha256.get(i),
+                    "lines": c.lines,
+                    "puzzles": c.puzzles,
+                    "malformed": c.malformed,
+                    "allow_zero": c.allow_zero,
+                    "parse_ns": c.parse_ns,
+                    "scan_ns": c.scan_ns,
+                    "reader_mb_per_s": c.reader_mb_per_s(),
+                    "wall_s": c.wall.as_secs_f64(),
+                    "changed_on_disk": c.changed_on_disk,
+                })
+            })
+            .collect();
+        let solvers: Vec<_> = config
+            .solvers
+            .iter()
+            .zip(&config.budgets)
+            .map(|(s, b)| {
+                json!({
+                    "name": s.name,
+                    "budget_nodes": (b.max_nodes != u64::MAX).then_some(b.max_nodes),
+                })
+            })
+            .collect();
+        let doc = json!({
+            "dlxbench_version": env!("CARGO_PKG_VERSION"),
+            "git_revision": git_revision(),
+            "command_line": meta.command_line,
+            "rustc_version": RUSTC_VERSION,
+            "os": std::env::consts::OS,
+            "arch": std::env::consts::ARCH,
+            "cpu_model": cpu_model(),
+            "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
+            "threads": run.threads,
+            "mode": config.mode.as_str(),
+            "limit": (config.limit != u64::MAX).then_some(config.limit),
+            "passes": config.passes,
+            "warmup": config.warmup,
+            "shuffle_seed": config.shuffle,
+            "permute_seed": config.permute,
+            "solvers": solvers,
+            "reference": meta.reference,
+            "states_created": run.states_created,
+            "clock_overhead_ns": run.clock_overhead_ns,
+            "problems": run.problems.len(),
+            "corpora": corpora,
+            "per_puzzle": meta.per_puzzle,
+            "out_dir": meta.out_dir.display().to_string(),
+            "started": rfc3339(run.started),
+            "finished": rfc3339(run.finished),
+            "duration_s": run.finished.duration_since(run.started).map(|d| d.as_secs_f64()).unwrap_or(0.0),
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
+        Ok(vec![AtomicFile::write(
+            &dir.join("run.json"),
+            text.as_bytes(),
+        )?])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps() {
+        let t = SystemTime::UNIX_EPOCH + Duration::from_secs(1_700_000_000);
+        assert_eq!(rfc3339(t), "2023-11-14T22:13:20Z");
+        assert_eq!(compact_timestamp(t), "20231114T221320Z");
+        let leap = SystemTime::UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(rfc3339(leap), "2000-02-29T00:00:00Z");
+    }
+}

@@ -1,0 +1,99 @@
+//! `summary.csv`: one row per corpus x solver (columns in [`super`]).
+
+use std::path::{Path, PathBuf};
+
+use super::{reference_index, AtomicFile, Report, RunMeta};
+use crate::harness::{Config, RunResult};
+
+/// Column names, in order.
+pub const COLUMNS: [&str; 25] = [
+    "corpus",
+    "solver",
+    "puzzles",
+    "solved",
+    "unsolvable",
+    "multiple",
+    "budget",
+    "malformed",
+    "invalid",
+    "mean_ns",
+    "stddev_ns",
+    "p50_ns",
+    "p90_ns",
+    "p99_ns",
+    "p999_ns",
+    "max_ns",
+    "total_nodes",
+    "guesses_per_puzzle",
+    "no_guess_pct",
+    "puzzles_per_s",
+    "speed_vs_reference",
+    "threads",
+    "mode",
+    "budget_nodes",
+    "reference",
+];
+
+/// Writes `summary.csv`.
+#[derive(Debug, Clone, Copy)]
+pub struct SummaryCsv;
+
+impl Report for SummaryCsv {
+    fn write(
+        &self,
+        run: &RunResult,
+        config: &Config,
+        meta: &RunMeta,
+        dir: &Path,
+    ) -> std::io::Result<Vec<PathBuf>> {
+        let file = AtomicFile::create(&dir.join("summary.csv"))?;
+        let mut w = csv::Writer::from_writer(file);
+        w.write_record(COLUMNS)?;
+        let reference = reference_index(config, meta);
+        for c in &run.corpora {
+            let ref_rate = c.solvers[reference].puzzles_per_s(run.threads);
+            for (i, s) in c.solvers.iter().enumerate() {
+                let rate = s.puzzles_per_s(run.threads);
+                let budget = config.budgets[i].max_nodes;
+                let row: Vec<String> = vec![
+                    c.name.clone(),
+                    s.name.to_string(),
+                    s.puzzles.to_string(),
+                    s.solved.to_string(),
+                    s.unsolvable.to_string(),
+                    s.multiple.to_string(),
+                    s.budget.to_string(),
+                    c.malformed.to_string(),
+                    s.invalid.to_string(),
+                    format!("{:.1}", s.mean_ns()),
+                    format!("{:.1}", s.stddev_ns()),
+                    s.quantile_ns(0.5).to_string(),
+                    s.quantile_ns(0.9).to_string(),
+                    s.quantile_ns(0.99).to_string(),
+                    s.quantile_ns(0.999).to_string(),
+                    s.max_ns().to_string(),
+                    s.total_nodes.to_string(),
+                    format!("{:.3}", s.guesses_per_puzzle()),
+                    format!("{:.2}", s.no_guess_pct()),
+                    format!("{rate:.1}"),
+                    if ref_rate > 0.0 {
+                        format!("{:.4}", rate / ref_rate)
+                    } else {
+                        String::new()
+                    },
+                    run.threads.to_string(),
+                    config.mode.as_str().to_string(),
+                    if budget == u64::MAX {
+                        String::new()
+                    } else {
+                        budget.to_string()
+                    },
+                    meta.reference.to_string(),
+                ];
+                w.write_record(&row)?;
+            }
+        }
+        let file = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(vec![file.commit()?])
+    }
+}

@@ -1,0 +1,255 @@
+//! The side-by-side table of solvers per corpus, for the terminal and (via
+//! [`super::markdown`]) for Markdown.
+
+use super::{human_ns, human_rate, reference_index, thousands, RunMeta};
+use crate::harness::{Config, CorpusResult, RunResult};
+
+/// Column headers.
+pub const HEADERS: [&str; 14] = [
+    "solver",
+    "puzzles",
+    "solved",
+    "no solution",
+    "multiple",
+    "budget",
+    "mean",
+    "p50",
+    "p90",
+    "p99",
+    "p99.9",
+    "max",
+    "puzzles/s",
+    "speed",
+];
+
+/// One corpus's table: a title and rows of cells.
+#[derive(Debug, Clone)]
+pub struct CorpusTable {
+    /// A line about the corpus.
+    pub title: String,
+    /// Header cells (the last one names the reference).
+    pub headers: Vec<String>,
+    /// One row per solver.
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Builds the tables, one per corpus.
+pub fn tables(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<CorpusTable> {
+    let reference = reference_index(config, meta);
+    run.corpora
+        .iter()
+        .map(|c| corpus_table(c, run.threads, reference, meta))
+        .collect()
+}
+
+fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMeta) -> CorpusTable {
+    let mut title = format!(
+        "{}: {} puzzles, {} KiB",
+        c.name,
+        thousands(c.puzzles),
+        thousands(c.bytes.div_ceil(1024))
+    );
+    if c.malformed > 0 {
+        title.push_str(&format!(
+            ", {} malformed lines skipped",
+            thousands(c.malformed)
+        ));
+    }
+    if c.allow_zero {
+        title.push_str(", ALLOWZERO (unsolvable puzzles expected)");
+    }
+    let mut headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
+    headers[13] = format!("vs {}", meta.reference);
+    let ref_rate = c.solvers[reference].puzzles_per_s(threads);
+    let rows = c
+        .solvers
+        .iter()
+        .map(|s| {
+            let lat = |q: f64| {
+                if s.timed() == 0 {
+                    "-".to_string()
+                } else {
+                    human_ns(s.quantile_ns(q) as f64)
+                }
+            };
+            let rate = s.puzzles_per_s(threads);
+            vec![
+                s.name.to_string(),
+                thousands(s.puzzles),
+                thousands(s.solved),
+                thousands(s.unsolvable),
+                thousands(s.multiple),
+                thousands(s.budget),
+                if s.timed() == 0 {
+                    "-".into()
+                } else {
+                    human_ns(s.mean_ns())
+                },
+                lat(0.5),
+                lat(0.9),
+                lat(0.99),
+                lat(0.999),
+                if s.timed() == 0 {
+                    "-".into()
+                } else {
+                    human_ns(s.max_ns() as f64)
+                },
+                human_rate(rate),
+                if ref_rate > 0.0 {
+                    format!("{:.2}x", rate / ref_rate)
+                } else {
+                    "-".into()
+                },
+            ]
+        })
+        .collect();
+    CorpusTable {
+        title,
+        headers,
+        rows,
+    }
+}
+
+/// Lines printed under the tables: settings, caveats, warnings.
+pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
+    let mut notes = Vec::new();
+    let budgets: Vec<String> = config
+        .solvers
+        .iter()
+        .zip(&config.budgets)
+        .filter(|(_, b)| b.max_nodes != u64::MAX)
+        .map(|(s, b)| format!("{} {} nodes", s.name, thousands(b.max_nodes)))
+        .collect();
+    let mut settings = format!(
+        "{} threads, mode {} (limit {}), {} pass{}",
+        run.threads,
+        config.mode.as_str(),
+        if config.limit == u64::MAX {
+            "none".to_string()
+        } else {
+            config.limit.to_string()
+        },
+        config.passes,
+        if config.passes == 1 {
+            ""
+        } else {
+            "es, minimum kept"
+        }
+    );
+    if config.warmup > 0 {
+        settings.push_str(&format!(", warm-up {} puzzles", config.warmup));
+    }
+    if let Some(seed) = config.shuffle {
+        settings.push_str(&format!(", shuffled (seed {seed})"));
+    }
+    if let Some(seed) = config.permute {
+        settings.push_str(&format!(", symmetry images (seed {seed})"));
+    }
+    notes.push(settings);
+    notes.push(format!(
+        "Latencies are per solve call; mean and percentiles exclude over-budget solves{}.",
+        if budgets.is_empty() {
+            String::new()
+        } else {
+            format!(" (budget: {})", budgets.join(", "))
+        }
+    ));
+    notes.push(format!(
+        "puzzles/s = puzzles x threads / total solve time (parsing and validation excluded); speed relative to {}.",
+        meta.reference
+    ));
+    notes.push(format!(
+        "Clock overhead: {:.0} ns per timestamp pair. Reader (find lines + parse): {}.",
+        run.clock_overhead_ns,
+        run.corpora
+            .iter()
+            .map(|c| format!("{:.0} MB/s", c.reader_mb_per_s()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    if super::clock_overhead_too_high(run) {
+        notes.push(format!(
+            "WARNING: the clock overhead ({:.0} ns) exceeds 2% of the fastest median latency ({}); short latencies are inflated.",
+            run.clock_overhead_ns,
+            human_ns(super::fastest_median_ns(run).unwrap_or(0) as f64)
+        ));
+    }
+    for c in &run.corpora {
+        let unsolvable = c.solvers.iter().map(|s| s.unsolvable).max().unwrap_or(0);
+        if unsolvable > 0 && !c.allow_zero {
+            notes.push(format!(
+                "{}: {} puzzles have no solution, and the corpus is not marked ALLOWZERO (a leading `# ALLOWZERO` comment).",
+                c.name,
+                thousands(unsolvable)
+            ));
+        }
+        if c.changed_on_disk {
+            notes.push(format!(
+                "WARNING: {} changed on disk during the run; its recorded SHA-256 may not match what was measured.",
+                c.name
+            ));
+        }
+    }
+    if !run.problems.is_empty() {
+        notes.push(format!(
+            "PROBLEMS: {} findings of disagreeing solvers or invalid solutions (listed on standard error and in summary.md).",
+            thousands(run.problems.len() as u64)
+        ));
+    }
+    notes
+}
+
+/// Pads cells to column widths: text left-aligned in the first column,
+/// numbers right-aligned elsewhere.
+fn widths(headers: &[String], rows: &[Vec<String>]) -> Vec<usize> {
+    let mut w: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            w[i] = w[i].max(cell.chars().count());
+        }
+    }
+    w
+}
+
+fn pad(cell: &str, width: usize, left: bool) -> String {
+    let n = cell.chars().count();
+    let fill = " ".repeat(width.saturating_sub(n));
+    if left {
+        format!("{cell}{fill}")
+    } else {
+        format!("{fill}{cell}")
+    }
+}
+
+/// The terminal rendering: per corpus a title and an aligned table, then
+/// the notes.
+pub fn render_text(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
+    let mut out = String::new();
+    for t in tables(run, config, meta) {
+        let w = widths(&t.headers, &t.rows);
+        out.push_str(&t.title);
+        out.push('\n');
+        let line = |cells: &[String]| {
+            cells
+                .iter()
+                .enumerate()
+                .map(|(i, c)| pad(c, w[i], i == 0))
+                .collect::<Vec<_>>()
+                .join("  ")
+        };
+        out.push_str("  ");
+        out.push_str(&line(&t.headers));
+        out.push('\n');
+        for row in &t.rows {
+            out.push_str("  ");
+            out.push_str(&line(row));
+            out.push('\n');
+        }
+        out.push('\n');
+    }
+    for n in notes(run, config, meta) {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,746 @@
+//! End-to-end tests of `dlxbench bench` and of the harness library, on
+//! fixture corpora written by the tests themselves.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+use dlxbench::corpus::Corpus;
+use dlxbench::harness::{self, permute::SplitMix, Config, Mode, ProblemKind, PuzzleStatus};
+use dlxbench::solvers::{self, Budget, Outcome, Solver, SolverInfo};
+use dlxbench::sudoku::{BoxShape, Grid};
+
+/// A valid full 9x9 grid (the shifting pattern).
+fn full_grid() -> Grid {
+    let mut g = Grid::empty(BoxShape::NINE);
+    for r in 0..9 {
+        for c in 0..9 {
+            g.set(r, c, ((3 * (r % 3) + r / 3 + c) % 9) as u8 + 1);
+        }
+    }
+    g
+}
+
+fn line(g: &Grid) -> String {
+    g.cells()
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+        .collect()
+}
+
+/// `count` puzzles with a unique solution: random symmetry images of the
+/// full grid with one blank per row (each blank is forced by its row).
+fn unique_puzzles(count: usize, seed: u64) -> Vec<String> {
+    let full = full_grid();
+    let mut image = Grid::empty(BoxShape::NINE);
+    let mut rng = SplitMix::new(seed);
+    (0..count)
+        .map(|i| {
+            harness::permute::symmetry_image(
+                &full,
+                &mut image,
+                &mut SplitMix::for_item(seed, i as u64),
+            );
+            // One blank per row, at a random column: forced by the row.
+            for r in 0..9 {
+                let c = rng.below(9);
+                image.cells_mut()[r * 9 + c] = 0;
+            }
+            line(&image)
+        })
+        .collect()
+}
+
+/// A puzzle with at least 6 solutions: the full grid with its first band
+/// blank (its three rows can be permuted).
+fn multi_puzzle() -> String {
+    let mut g = full_grid();
+    g.cells_mut()[..27].fill(0);
+    line(&g)
+}
+
+/// No solution, no clue clash: cell (0,0) sees 1-4 in its row, 5-8 in its
+/// column and 9 in its box.
+fn no_solution() -> String {
+    let mut g = Grid::empty(BoxShape::NINE);
+    for (c, v) in [(1, 1), (2, 2), (3, 3), (4, 4)] {
+        g.set(0, c, v);
+    }
+    g.set(1, 1, 9);
+    for (r, v) in [(3, 5), (4, 6), (5, 7), (6, 8)] {
+        g.set(r, 0, v);
+    }
+    line(&g)
+}
+/// No solution: two 5s in the first row.
+const CLASH: &str =
+    "5...5............................................................................";
+/// A puzzle with a unique solution that needs some search (Project Euler
+/// 96, grid 1).
+const EULER: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+/// A hard puzzle with a unique solution (Norvig's "hardest" first line):
+/// plain backtracking needs more than its default budget.
+const HARD: &str =
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+fn all_solvers() -> String {
+    solvers::REGISTRY
+        .iter()
+        .map(|s| s.name)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn bench() -> Command {
+    Command::cargo_bin("dlxbench").unwrap()
+}
+
+fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            headers
+                .iter()
+                .zip(rec.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn end_to_end_writes_every_file_with_right_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut lines = unique_puzzles(40, 1);
+    lines.push(EULER.to_string());
+    let corpus = dir.path().join("fix.txt");
+    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let out = dir.path().join("out");
+    let solvers = all_solvers();
+    let n_solvers = solvers.split(',').count();
+    bench()
+        .args(["bench", "--threads", "2", "--solvers", &solvers, "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("fix: 41 puzzles"))
+        .stdout(predicate::str::contains("p99.9"))
+        .stdout(predicate::str::contains(out.display().to_string()));
+
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(summary.len(), n_solvers);
+    for row in &summary {
+        assert_eq!(row["corpus"], "fix");
+        assert_eq!(row["puzzles"], "41", "{row:?}");
+        assert_eq!(row["solved"], "41");
+        assert_eq!(row["unsolvable"], "0");
+        assert_eq!(row["multiple"], "0");
+        assert_eq!(row["malformed"], "0");
+        assert_eq!(row["threads"], "2");
+        assert_eq!(row["mode"], "unique");
+        let p50: u64 = row["p50_ns"].parse().unwrap();
+        let max: u64 = row["max_ns"].parse().unwrap();
+        assert!(p50 > 0 && p50 <= max);
+        assert!(row["puzzles_per_s"].parse::<f64>().unwrap() > 0.0);
+    }
+
+    let puzzles = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(puzzles.len(), 41 * n_solvers);
+    // Corpus order whatever the threads: lines ascending, solvers in order.
+    let lines_seen: Vec<u64> = puzzles.iter().map(|r| r["line"].parse().unwrap()).collect();
+    assert!(lines_seen.windows(2).all(|w| w[0] <= w[1]));
+    assert!(puzzles
+        .iter()
+        .all(|r| r["status"] == "unique" && r["solutions"] == "1"));
+
+    for s in solvers.split(',') {
+        let text = std::fs::read_to_string(out.join(format!("fix.{s}.hgrm"))).unwrap();
+        let mut last = None;
+        for l in text.lines().skip(2).take_while(|l| !l.starts_with('#')) {
+            let cols: Vec<f64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            assert!(cols.len() == 3 || cols.len() == 4, "{l}");
+            last = Some(cols);
+        }
+        let last = last.expect("percentile rows");
+        assert_eq!(last[1], 1.0);
+        assert_eq!(last[2], 41.0);
+        assert!(text.contains("Total count    =           41]"));
+    }
+
+    let hist = json(&out.join("histograms.json"));
+    let entries = hist["histograms"].as_array().unwrap();
+    assert_eq!(entries.len(), n_solvers);
+    for e in entries {
+        let h = dlxbench::report::histograms_json::decode(e["data"].as_str().unwrap()).unwrap();
+        assert_eq!(h.len(), 41);
+    }
+
+    let run = json(&out.join("run.json"));
+    for field in [
+        "dlxbench_version",
+        "git_revision",
+        "command_line",
+        "rustc_version",
+        "cpu_model",
+        "cores",
+        "threads",
+        "mode",
+        "solvers",
+        "corpora",
+        "started",
+        "finished",
+        "states_created",
+        "clock_overhead_ns",
+    ] {
+        assert!(run.get(field).is_some(), "run.json lacks {field}");
+    }
+    assert_eq!(run["threads"], 2);
+    let c = &run["corpora"][0];
+    assert_eq!(c["bytes"], std::fs::metadata(&corpus).unwrap().len());
+    assert_eq!(c["sha256"].as_str().unwrap().len(), 64);
+    assert!(c["path"].as_str().unwrap().ends_with("fix.txt"));
+
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("| solver | puzzles |"));
+    // No temporary files left behind.
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert!(!name.to_string_lossy().starts_with('.'), "{name:?}");
+    }
+}
+
+#[test]
+fn statuses_are_right_for_every_solver_in_unique_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = ".".repeat(81);
+    let text = format!(
+        "# fixture ALLOWZERO\n{}\n{}\n{}\n{}\n{}\n{}\n",
+        unique_puzzles(1, 9)[0],
+        multi_puzzle(),
+        no_solution(),
+        CLASH,
+        empty,
+        EULER
+    );
+    let corpus = dir.path().join("mixed.txt");
+    std::fs::write(&corpus, text).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", &all_solvers(), "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let expected: HashMap<u64, (&str, &str)> = [
+        (2, ("unique", "1")),
+        (3, ("multiple", "2")),
+        (4, ("none", "0")),
+        (5, ("none", "0")),
+        (6, ("multiple", "2")),
+        (7, ("unique", "1")),
+    ]
+    .into_iter()
+    .collect();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows.len(), 6 * all_solvers().split(',').count());
+    for r in &rows {
+        let line: u64 = r["line"].parse().unwrap();
+        let (status, solutions) = expected[&line];
+        assert_eq!(
+            (r["status"].as_str(), r["solutions"].as_str()),
+            (status, solutions),
+            "{} on line {line}",
+            r["solver"]
+        );
+    }
+    for row in read_csv(&out.join("summary.csv")) {
+        assert_eq!(
+            (
+                &row["solved"][..],
+                &row["unsolvable"][..],
+                &row["multiple"][..]
+            ),
+            ("4", "2", "2"),
+            "{}",
+            row["solver"]
+        );
+    }
+}
+
+#[test]
+fn modes_first_and_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("m.txt");
+    std::fs::write(&corpus, format!("{}\n{}\n", multi_puzzle(), HARD)).unwrap();
+    let out = dir.path().join("first");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--mode", "first", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert!(rows
+        .iter()
+        .all(|r| r["status"] == "solved" && r["solutions"] == "1"));
+
+    let out = dir.path().join("count");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--mode", "count", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    // The blank first band: its 3 rows can be permuted, and within each
+    // box... exactly the 3! row orders and the 3! orders of its rows'
+    // value triples; at least 6.
+    let band: u64 = rows[0]["solutions"].parse().unwrap();
+    assert!(band >= 6, "{band}");
+    assert_eq!(rows[1]["solutions"], "1");
+
+    let out = dir.path().join("capped");
+    bench()
+        .args([
+            "bench",
+            "--solvers",
+            "dlx",
+            "--mode",
+            "count",
+            "--limit",
+            "3",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["solutions"], "3");
+
+    bench()
+        .args(["bench", "--solvers", "dlx", "--limit", "3"])
+        .arg(&corpus)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--mode count"));
+}
+
+#[test]
+fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = unique_puzzles(3, 2);
+    let text = format!(
+        "{}\n{}x\n{}\n12345\n{}\n",
+        good[0],
+        &good[1][..80],
+        good[1],
+        good[2]
+    );
+    let corpus = dir.path().join("bad.txt");
+    std::fs::write(&corpus, text).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("2 malformed line(s)"))
+        .stderr(predicate::str::contains("bad.txt: line 2, column 81"))
+        .stderr(predicate::str::contains("line 4:"))
+        .stdout(predicate::str::contains("2 malformed lines skipped"));
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(summary[0]["puzzles"], "3");
+    assert_eq!(summary[0]["malformed"], "2");
+    let lines: Vec<String> = read_csv(&out.join("puzzles.csv"))
+        .iter()
+        .map(|r| r["line"].clone())
+        .collect();
+    assert_eq!(lines, ["1", "3", "5"]);
+
+    bench()
+        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
+        .arg(dir.path().join("strict"))
+        .arg(&corpus)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--strict"));
+    // Results are still written.
+    assert!(dir.path().join("strict/summary.csv").exists());
+}
+
+#[test]
+fn unexpected_unsolvable_fails_only_with_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("zero.txt");
+    std::fs::write(&corpus, format!("{}\n{HARD}\n", no_solution())).unwrap();
+    bench()
+        .args(["bench", "--solvers", "dlx", "--out"])
+        .arg(dir.path().join("a"))
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("not marked ALLOWZERO"));
+    bench()
+        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
+        .arg(dir.path().join("b"))
+        .arg(&corpus)
+        .assert()
+        .code(1);
+    std::fs::write(&corpus, format!("# ALLOWZERO\n{}\n{HARD}\n", no_solution())).unwrap();
+    bench()
+        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
+        .arg(dir.path().join("c"))
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "ALLOWZERO (unsolvable puzzles expected)",
+        ));
+}
+
+#[test]
+fn empty_missing_and_comment_only_inputs_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    bench()
+        .args(["bench", "--solvers", "dlx"])
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("empty.txt: no puzzles"));
+    let comments = dir.path().join("comments.txt");
+    std::fs::write(&comments, "# nothing\n\n").unwrap();
+    bench()
+        .args(["bench", "--solvers", "dlx"])
+        .arg(&comments)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no puzzles"));
+    bench()
+        .args(["bench", "--solvers", "dlx"])
+        .arg(dir.path().join("missing.txt"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing.txt"));
+    bench()
+        .args(["bench", "--solvers", "nosuch"])
+        .arg(&empty)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown solver `nosuch`"));
+}
+
+#[test]
+fn directory_runs_every_txt_and_empty_directory_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpora = dir.path().join("corpora");
+    std::fs::create_dir(&corpora).unwrap();
+    std::fs::write(corpora.join("a.txt"), unique_puzzles(3, 3).join("\n")).unwrap();
+    std::fs::write(corpora.join("b.txt"), unique_puzzles(5, 4).join("\n")).unwrap();
+    std::fs::write(corpora.join("notes.md"), "not a corpus").unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--out"])
+        .arg(&out)
+        .arg(&corpora)
+        .assert()
+        .success();
+    let summary = read_csv(&out.join("summary.csv"));
+    let counts: Vec<(&str, &str)> = summary
+        .iter()
+        .map(|r| (r["corpus"].as_str(), r["puzzles"].as_str()))
+        .collect();
+    assert_eq!(counts, [("a", "3"), ("b", "5")]);
+    assert!(out.join("a.dlx.hgrm").exists() && out.join("b.dlx.hgrm").exists());
+
+    let none = dir.path().join("none");
+    std::fs::create_dir(&none).unwrap();
+    bench()
+        .args(["bench", "--solvers", "dlx"])
+        .arg(&none)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no corpus"));
+}
+
+#[test]
+fn stdin_crlf_and_missing_final_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = unique_puzzles(3, 5);
+    let text = format!("# header\r\n{}\r\n\r\n{}\r\n{}", p[0], p[1], p[2]);
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--out"])
+        .arg(&out)
+        .arg("-")
+        .write_stdin(text.clone())
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    let lines: Vec<&str> = rows.iter().map(|r| r["line"].as_str()).collect();
+    assert_eq!(lines, ["2", "4", "5"]);
+    assert!(rows
+        .iter()
+        .all(|r| r["corpus"] == "stdin" && r["status"] == "unique"));
+    let run = json(&out.join("run.json"));
+    assert_eq!(run["corpora"][0]["path"], serde_json::Value::Null);
+
+    // The same text from a mapped file gives the same lines.
+    let file = dir.path().join("crlf.txt");
+    std::fs::write(&file, text).unwrap();
+    let out2 = dir.path().join("out2");
+    bench()
+        .args([
+            "bench",
+            "--solvers",
+            "dlx",
+            "--no-per-puzzle",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out2)
+        .arg(&file)
+        .assert()
+        .success()
+        .stdout(predicate::str::is_empty());
+    assert!(!out2.join("puzzles.csv").exists());
+    assert_eq!(read_csv(&out2.join("summary.csv"))[0]["puzzles"], "3");
+}
+
+#[test]
+fn solver_states_equal_threads_times_solvers_for_thousands_of_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("many.txt");
+    std::fs::write(&corpus, unique_puzzles(5000, 6).join("\n") + "\n").unwrap();
+    let solvers = all_solvers();
+    let n_solvers = solvers.split(',').count() as u64;
+    for threads in [1u64, 3] {
+        let out = dir.path().join(format!("out{threads}"));
+        bench()
+            .args(["bench", "--no-per-puzzle", "--quiet", "--solvers", &solvers])
+            .args(["--threads", &threads.to_string(), "--out"])
+            .arg(&out)
+            .arg(&corpus)
+            .arg(&corpus) // twice: states persist across corpora
+            .assert()
+            .success();
+        let run = json(&out.join("run.json"));
+        assert_eq!(run["states_created"], threads * n_solvers);
+        assert_eq!(run["corpora"][0]["puzzles"], 5000);
+        assert_eq!(run["corpora"][1]["name"], "many-2");
+    }
+}
+
+#[test]
+fn shuffle_and_permute_are_reproducible_and_keep_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("s.txt");
+    let mut lines = unique_puzzles(300, 7);
+    lines.push(multi_puzzle());
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        bench()
+            .args(["bench", "--solvers", "dlx", "--out"])
+            .arg(&out)
+            .args(extra)
+            .arg(&corpus)
+            .assert()
+            .success();
+        read_csv(&out.join("puzzles.csv"))
+            .into_iter()
+            .map(|r| {
+                (
+                    r["line"].clone(),
+                    r["solutions"].clone(),
+                    r["nodes"].clone(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let plain = run("plain", &[]);
+    let a = run("a", &["--shuffle", "11", "--threads", "1"]);
+    let b = run("b", &["--shuffle", "11", "--threads", "2"]);
+    assert_eq!(a, b, "same seed, same order, whatever the threads");
+    assert_ne!(a, plain, "shuffled");
+    let mut sorted = a.clone();
+    sorted.sort_by_key(|r| r.0.parse::<u64>().unwrap());
+    assert_eq!(sorted, plain, "same puzzles");
+
+    let p1 = run("p1", &["--permute", "5", "--passes", "2", "--warmup", "10"]);
+    let p2 = run("p2", &["--permute", "5", "--threads", "1"]);
+    assert_eq!(p1, p2);
+    let counts = |v: &[(String, String, String)]| v.iter().map(|r| r.1.clone()).collect::<Vec<_>>();
+    assert_eq!(counts(&p1), counts(&plain), "images keep solution counts");
+}
+
+/// A solver that is wrong on purpose: DLX, but it reports no solution for
+/// every puzzle with an even number of clues, and corrupts the first cell of
+/// the solution when the clue count is divisible by 3.
+struct Wrong(Box<dyn Solver>);
+
+impl Solver for Wrong {
+    fn name(&self) -> &'static str {
+        "wrong"
+    }
+    fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
+        let mut out = self.0.solve(puzzle, limit, budget, solution);
+        let clues = puzzle.clues();
+        if clues.is_multiple_of(2) {
+            out.solutions = 0;
+        } else if clues.is_multiple_of(3) && out.solutions > 0 {
+            let v = solution.cells()[0];
+            solution.cells_mut()[0] = v % 9 + 1;
+        }
+        out
+    }
+}
+
+#[test]
+fn a_wrong_solver_is_caught_and_fails_the_run() {
+    let wrong = SolverInfo {
+        name: "wrong",
+        description: "test-only, deliberately wrong",
+        make: || Box::new(Wrong((solvers::by_name("dlx").unwrap().make)())),
+    };
+    let mut text = unique_puzzles(200, 8).join("\n");
+    text.push('\n');
+    let expected_bad = text
+        .lines()
+        .filter(|l| {
+            let clues = l.bytes().filter(|&b| b != b'.').count();
+            clues.is_multiple_of(2) || clues.is_multiple_of(3)
+        })
+        .count();
+    assert!(expected_bad > 0);
+    let corpus = Corpus::from_vec("fixture", text.into_bytes()).unwrap();
+    let mut config = Config::new(vec![*solvers::by_name("dlx").unwrap(), wrong]);
+    config.threads = 2;
+    config.mode = Mode::Unique;
+    config.warmup = 30; // warm-up findings must not be listed twice
+    let result = harness::run(&[corpus], &config, None, None).unwrap();
+    assert_eq!(
+        result.problems.len(),
+        expected_bad,
+        "one finding per bad puzzle"
+    );
+    assert!(
+        result.failed(false),
+        "a wrong solver fails the run (exit 1)"
+    );
+    let lines: std::collections::BTreeSet<u64> = result.problems.iter().map(|p| p.line).collect();
+    assert_eq!(lines.len(), expected_bad);
+    for p in &result.problems {
+        assert_eq!(p.corpus, "fixture");
+        match p.kind {
+            ProblemKind::Disagreement => {
+                assert_eq!(p.counts[0], ("dlx", 1, PuzzleStatus::Unique));
+                assert_eq!(p.counts[1], ("wrong", 0, PuzzleStatus::NoSolution));
+                assert!(p.to_string().contains("dlx=1 (unique), wrong=0 (none)"));
+            }
+            ProblemKind::InvalidSolution(name) => {
+                assert_eq!(name, "wrong");
+                assert_eq!(p.counts[1].2, PuzzleStatus::Invalid);
+            }
+        }
+    }
+    let stats = &result.corpora[0].solvers[1];
+    assert_eq!(stats.invalid + stats.unsolvable, expected_bad as u64);
+    assert_eq!(result.states_created, 2 * 2);
+}
+
+#[test]
+fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("b.txt");
+    let mut lines = unique_puzzles(4, 10);
+    lines.push(HARD.to_string());
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--budget-nodes", "20", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "exclude over-budget solves (budget: dlx 20 nodes)",
+        ));
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows[4]["status"], "budget");
+    assert!(rows[..4].iter().all(|r| r["status"] == "unique"));
+    let s = &read_csv(&out.join("summary.csv"))[0];
+    assert_eq!(
+        (&s["puzzles"][..], &s["budget"][..], &s["solved"][..]),
+        ("5", "1", "4")
+    );
+    assert_eq!(s["budget_nodes"], "20");
+    let hist = json(&out.join("histograms.json"));
+    assert_eq!(
+        hist["histograms"][0]["count"], 4,
+        "budget solve not in the histogram"
+    );
+}
+
+/// A one-line puzzle of any shape: the shifting-pattern grid with one blank
+/// per row (unique), symbols 1-9 then A-Z.
+fn pattern_line(r: usize, c: usize) -> String {
+    let n = r * c;
+    (0..n * n)
+        .map(|i| {
+            let (row, col) = (i / n, i % n);
+            if col == (row * 7) % n {
+                return '.';
+            }
+            let v = (c * (row % r) + row / r + col) % n + 1;
+            char::from_digit(v as u32, 36).unwrap().to_ascii_uppercase()
+        })
+        .collect()
+}
+
+#[test]
+fn mixed_sizes_in_one_corpus_and_box_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = dir.path().join("sizes.txt");
+    let lines = [
+        pattern_line(2, 2),
+        pattern_line(2, 3),
+        pattern_line(3, 3),
+        pattern_line(4, 4),
+    ];
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let out = dir.path().join("out");
+    bench()
+        .args(["bench", "--solvers", &all_solvers(), "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows.len(), 4 * all_solvers().split(',').count());
+    assert!(rows.iter().all(|r| r["status"] == "unique"), "{rows:?}");
+
+    // 6x6 with boxes 3 rows tall: the 2x3 pattern is not valid there.
+    let six = dir.path().join("six.txt");
+    std::fs::write(&six, pattern_line(3, 2)).unwrap();
+    let out = dir.path().join("six");
+    bench()
+        .args(["bench", "--solvers", "dlx", "--box", "3x2", "--out"])
+        .arg(&out)
+        .arg(&six)
+        .assert()
+        .success();
+    assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["status"], "unique");
+}
