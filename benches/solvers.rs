@@ -84,8 +84,8 @@ fn dlx_crate_count(puzzle: &Grid, limit: u64) -> u64 {
             items.insert(key, n);
         }
     };
-    for i in 0..81 {
-        open(i, cells[i] != 0);
+    for (i, &v) in cells.iter().enumerate() {
+        open(i, v != 0);
     }
     for u in 0..9 {
         for d in 0..9 {
