@@ -25,3 +25,8 @@ pub mod harness;
 pub mod report;
 pub mod solvers;
 pub mod sudoku;
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

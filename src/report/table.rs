@@ -96,7 +96,7 @@ fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMe
                 },
                 human_rate(rate),
                 if ref_rate > 0.0 {
-                    format!("{:.2}x", rate / ref_rate)
+                    speed_ratio(rate / ref_rate)
                 } else {
                     "-".into()
                 },
@@ -252,4 +252,28 @@ pub fn render_text(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
         out.push('\n');
     }
     out
+}
+
+/// A speed ratio with three significant figures, so that a solver hundreds
+/// of times slower than the reference does not show as `0.00x`.
+fn speed_ratio(ratio: f64) -> String {
+    if ratio >= 10.0 {
+        format!("{ratio:.1}x")
+    } else if ratio >= 0.1 {
+        format!("{ratio:.2}x")
+    } else {
+        format!("{ratio:.2e}x")
+    }
+}
+
+#[cfg(test)]
+mod speed_ratio_tests {
+    use super::speed_ratio;
+
+    #[test]
+    fn small_ratios_keep_their_digits() {
+        assert_eq!(speed_ratio(1.0), "1.00x");
+        assert_eq!(speed_ratio(12.34), "12.3x");
+        assert_eq!(speed_ratio(0.00219), "2.19e-3x");
+    }
 }
