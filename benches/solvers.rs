@@ -1,16 +1,31 @@
-//! Single-thread solver benchmarks on real corpora, with the `dlx` crate
-//! (0.8) as the reference Dancing Links implementation to beat.
+//! Single-thread solver benchmarks, with the `dlx` crate (0.8) as the
+//! reference Dancing Links implementation to beat on 9x9.
 //!
 //! Every solver runs a uniqueness check (solution limit 2) on every puzzle of
-//! the corpus; criterion reports time per corpus pass and, through its
-//! throughput setting, puzzles per second. Corpora are read from
-//! `datasets/` (fetch them with `dlxbench datasets fetch`), or from the
-//! directory in `DLXBENCH_DATASETS`; a missing corpus skips its group.
+//! a fixed corpus; one criterion iteration is one pass over the corpus, and
+//! the throughput setting makes criterion report puzzles per second.
+//!
+//! | group | corpus | needs |
+//! |---|---|---|
+//! | `top1465_first100` | first 100 puzzles of top1465 | fetched corpora |
+//! | `sudoku17_first1000` | first 1,000 of the 49,158 17-clue puzzles | fetched corpora |
+//! | `generated_16x16` | the committed `datasets/generated/gen_16x16_200.txt` | nothing |
+//! | `top1465`, `sudoku17` | the whole corpora (`DLXBENCH_BENCH_FULL=1`) | fetched corpora |
+//!
+//! Corpora are read from `$DLXBENCH_DATASETS`, `datasets/` (fetch them with
+//! `dlxbench datasets fetch`) or `../shared/datasets`; a missing corpus
+//! skips its group with a message. `naive` runs with a node budget of
+//! 1,000,000 on top1465 only (on 17-clue puzzles most exceed any budget
+//! worth waiting for); `heuristic` is left out of the full 17-clue group
+//! (about 3 ms a puzzle: criterion's 10 passes would take half an hour)
+//! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
+//! runs on 9x9 only.
 //!
 //! ```text
-//! cargo bench --bench solvers                      # everything
-//! cargo bench --bench solvers -- top1465           # one corpus
-//! cargo bench --bench solvers -- --save-baseline main
+//! cargo bench --bench solvers                              # small corpora
+//! DLXBENCH_BENCH_FULL=1 cargo bench --bench solvers -- top1465/ sudoku17/
+//! cargo bench --bench solvers -- --save-baseline main      # then, on a branch:
+//! cargo bench --bench solvers -- --baseline main
 //! ```
 
 use std::collections::HashMap;
@@ -20,7 +35,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use dlxbench::solvers::{self, Budget};
-use dlxbench::sudoku::{BoxShape, Grid};
+use dlxbench::sudoku::{self, Grid, ParseOptions};
 
 /// Node budget for `naive` (placements tried per puzzle).
 const NAIVE_BUDGET: u64 = 1_000_000;
@@ -29,6 +44,7 @@ fn corpus_path(file: &str) -> Option<PathBuf> {
     let dirs = [
         std::env::var_os("DLXBENCH_DATASETS").map(PathBuf::from),
         Some(PathBuf::from("datasets")),
+        Some(PathBuf::from("datasets/generated")),
         Some(PathBuf::from("../shared/datasets")),
     ];
     dirs.into_iter()
@@ -37,21 +53,24 @@ fn corpus_path(file: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn load(file: &str) -> Option<Vec<Grid>> {
+/// The first `limit` puzzles of a corpus file, parsed by the library.
+fn load(file: &str, limit: usize) -> Option<Vec<Grid>> {
     let path = corpus_path(file)?;
-    let text = std::fs::read_to_string(&path).ok()?;
-    let grids = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| l.len() == 81 && !l.starts_with('#'))
-        .map(|l| {
-            let cells = l
-                .bytes()
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-                .collect();
-            Grid::from_cells(BoxShape::NINE, cells).expect("81 cells")
-        })
-        .collect();
+    let text = std::fs::read(&path).ok()?;
+    let mut grids = Vec::new();
+    for (number, line) in text.split(|&b| b == b'\n').enumerate() {
+        if grids.len() == limit {
+            break;
+        }
+        if line.iter().all(u8::is_ascii_whitespace) || line.first() == Some(&b'#') {
+            continue;
+        }
+        let mut grid = Grid::empty(sudoku::BoxShape::NINE);
+        match sudoku::parse_line_into(line, ParseOptions::default(), &mut grid) {
+            Ok(()) => grids.push(grid),
+            Err(e) => panic!("{}:{}: {e}", path.display(), number + 1),
+        }
+    }
     Some(grids)
 }
 
@@ -125,11 +144,20 @@ fn dlx_crate_count(puzzle: &Grid, limit: u64) -> u64 {
     found
 }
 
-fn bench_corpus(c: &mut Criterion, name: &str, file: &str, with_naive: bool) {
-    let Some(puzzles) = load(file) else {
+/// Which solvers a group runs.
+#[derive(Clone, Copy)]
+struct Lineup {
+    naive: bool,
+    heuristic: bool,
+    dlx_crate: bool,
+}
+
+fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup: Lineup) {
+    let Some(puzzles) = load(file, limit) else {
         eprintln!("skipping {name}: {file} not found (run `dlxbench datasets fetch`)");
         return;
     };
+    let shape = puzzles[0].shape();
     let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(puzzles.len() as u64));
     group.sample_size(10);
@@ -138,13 +166,14 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, with_naive: bool) {
 
     for info in solvers::REGISTRY {
         let budget = match info.name {
-            "naive" if !with_naive => continue,
+            "naive" if !lineup.naive => continue,
+            "heuristic" if !lineup.heuristic => continue,
             "naive" => Budget::nodes(NAIVE_BUDGET),
             _ => Budget::UNLIMITED,
         };
         group.bench_function(BenchmarkId::from_parameter(info.name), |b| {
             let mut solver = (info.make)();
-            let mut solution = Grid::empty(BoxShape::NINE);
+            let mut solution = Grid::empty(shape);
             b.iter(|| {
                 let mut total = 0;
                 for p in &puzzles {
@@ -156,20 +185,58 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, with_naive: bool) {
             })
         });
     }
-    group.bench_function(BenchmarkId::from_parameter("dlx-crate-0.8"), |b| {
-        b.iter(|| {
-            puzzles
-                .iter()
-                .map(|p| dlx_crate_count(black_box(p), 2))
-                .sum::<u64>()
-        })
-    });
+    if lineup.dlx_crate && shape.side() == 9 {
+        group.bench_function(BenchmarkId::from_parameter("dlx-crate-0.8"), |b| {
+            b.iter(|| {
+                puzzles
+                    .iter()
+                    .map(|p| dlx_crate_count(black_box(p), 2))
+                    .sum::<u64>()
+            })
+        });
+    }
     group.finish();
 }
 
 fn corpora(c: &mut Criterion) {
-    bench_corpus(c, "top1465", "magictour_top1465.txt", true);
-    bench_corpus(c, "sudoku17", "sudoku17_all_49158.txt", false);
+    let all = Lineup {
+        naive: true,
+        heuristic: true,
+        dlx_crate: true,
+    };
+    let no_naive = Lineup {
+        naive: false,
+        ..all
+    };
+    bench_corpus(c, "top1465_first100", "magictour_top1465.txt", 100, all);
+    bench_corpus(
+        c,
+        "sudoku17_first1000",
+        "sudoku17_all_49158.txt",
+        1000,
+        no_naive,
+    );
+    let dlx_only = Lineup {
+        heuristic: false,
+        ..no_naive
+    };
+    bench_corpus(
+        c,
+        "generated_16x16",
+        "gen_16x16_200.txt",
+        usize::MAX,
+        dlx_only,
+    );
+    if std::env::var_os("DLXBENCH_BENCH_FULL").is_some() {
+        bench_corpus(c, "top1465", "magictour_top1465.txt", usize::MAX, all);
+        bench_corpus(
+            c,
+            "sudoku17",
+            "sudoku17_all_49158.txt",
+            usize::MAX,
+            dlx_only,
+        );
+    }
 }
 
 criterion_group!(benches, corpora);

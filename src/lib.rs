@@ -8,8 +8,8 @@
 //!   to a limit, node budgets and machine-independent cost counters.
 //! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
 //!   the rule checker.
-//! * [`solvers`]: the [`solvers::Solver`] trait and three solvers behind it:
-//!   `dlx`, `naive` and `heuristic`.
+//! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
+//!   `dlx`, `heuristic`, `singles` and `naive`.
 //! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.
 //! * [`harness`]: the batch runner behind `dlxbench bench` (rayon workers,
 //!   per-worker solver states, latency histograms, cross-checking).

@@ -357,7 +357,7 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "[possible values: dlx, heuristic, naive]",
+            "[possible values: dlx, heuristic, singles, naive]",
         ));
     dlxbench()
         .args(["solve", "--format", "pretty"])

@@ -108,26 +108,26 @@ fn check_counts(name: &str, solvers: &[&str]) {
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn top1465_is_unique_for_dlx_and_heuristic() {
-    check_counts("magictour_top1465", &["dlx", "heuristic"]);
+    check_counts("magictour_top1465", &["dlx", "heuristic", "singles"]);
 }
 
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn all_17_clue_puzzles_are_unique_for_dlx_and_heuristic() {
     // heuristic takes about 4 CPU minutes here (release build).
-    check_counts("sudoku17_all_49158", &["dlx", "heuristic"]);
+    check_counts("sudoku17_all_49158", &["dlx", "heuristic", "singles"]);
 }
 
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn changed_clue_corpus_mixes_none_unique_and_multiple() {
-    check_counts("derived_changedclue_top1465", &["dlx", "heuristic"]);
+    check_counts("derived_changedclue_top1465", &["dlx", "heuristic", "singles"]);
 }
 
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn no_solution_corpus_has_none() {
-    check_counts("derived_nosolution_top1465", &["dlx", "heuristic"]);
+    check_counts("derived_nosolution_top1465", &["dlx", "heuristic", "singles"]);
 }
 
 #[test]

@@ -53,8 +53,8 @@ pub struct Args {
     /// up to 12x12, 1000 above.
     #[arg(long, value_name = "N")]
     pub check_nodes: Option<u64>,
-    /// Node bound of the independent verification by the `heuristic`
-    /// solver (0: none). Default: none up to 12x12, 100000 above; puzzles
+    /// Node bound of the independent verification by the `singles`
+    /// solver (0: none). Default: none up to 12x12, 10000000 above; puzzles
     /// whose verification runs out are reported as unverified.
     #[arg(long, value_name = "N")]
     pub verify_nodes: Option<u64>,

@@ -29,6 +29,7 @@
 pub mod dlx;
 pub mod heuristic;
 pub mod naive;
+pub mod singles;
 
 use crate::sudoku::Grid;
 
@@ -140,7 +141,7 @@ impl std::fmt::Debug for SolverInfo {
 }
 
 /// Every solver, in the order reports list them.
-pub const REGISTRY: &[SolverInfo] = &[dlx::INFO, heuristic::INFO, naive::INFO];
+pub const REGISTRY: &[SolverInfo] = &[dlx::INFO, heuristic::INFO, singles::INFO, naive::INFO];
 
 /// Looks a solver up by name.
 pub fn by_name(name: &str) -> Option<&'static SolverInfo> {

@@ -134,9 +134,9 @@ fn assert_consistent(puzzle: &Grid, runs: &[Run]) -> u64 {
 }
 
 #[test]
-fn registry_covers_three_solvers_with_unique_names() {
+fn registry_covers_the_solvers_with_unique_names() {
     let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
-    for want in ["dlx", "naive", "heuristic"] {
+    for want in ["dlx", "naive", "heuristic", "singles"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
         assert_eq!(by_name(want).unwrap().name, want);
         assert!(!by_name(want).unwrap().description.is_empty());
