@@ -121,13 +121,19 @@ fn all_17_clue_puzzles_are_unique_for_dlx_and_heuristic() {
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn changed_clue_corpus_mixes_none_unique_and_multiple() {
-    check_counts("derived_changedclue_top1465", &["dlx", "heuristic", "singles"]);
+    check_counts(
+        "derived_changedclue_top1465",
+        &["dlx", "heuristic", "singles"],
+    );
 }
 
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn no_solution_corpus_has_none() {
-    check_counts("derived_nosolution_top1465", &["dlx", "heuristic", "singles"]);
+    check_counts(
+        "derived_nosolution_top1465",
+        &["dlx", "heuristic", "singles"],
+    );
 }
 
 #[test]
