@@ -24,7 +24,7 @@
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
-//! DLXBENCH_BENCH_FULL=1 cargo bench --bench solvers -- top1465/ sudoku17/
+//! DLXBENCH_BENCH_FULL=1 cargo bench --bench solvers -- '^(top1465|sudoku17)/'
 //! cargo bench --bench solvers -- --save-baseline main      # then, on a branch:
 //! cargo bench --bench solvers -- --baseline main
 //! ```
