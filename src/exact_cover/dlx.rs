@@ -8,14 +8,21 @@
 //!
 //! * Node `0` is unused; nodes `1..=N` are the column headers (the heads of
 //!   the vertical lists).
-//! * Then, for every row, a **spacer** node followed by the row's nodes, and
-//!   one final spacer. Rows are contiguous, so a row's neighbours need no
-//!   left/right links: walking right is `p + 1`, and reaching a spacer jumps
-//!   back to the row's first node (the spacer's `up` link); walking left
-//!   reaches the previous spacer, whose `down` link points at the last node.
-//! * A spacer's `top` is `-k` where `k` is the number of rows before it, so
-//!   `top <= 0` marks a spacer and the row of any node is found by walking to
-//!   the next spacer.
+//! * Then the rows, each stored contiguously, so a row's neighbours need no
+//!   left/right links. Two layouts:
+//!   * **Spacers** (Knuth's): a spacer node before every row and one after
+//!     the last. Walking right is `p + 1`, and reaching a spacer jumps back
+//!     to the row's first node (the spacer's `up` link); walking left
+//!     reaches the previous spacer, whose `down` link points at the last
+//!     node. A spacer's `top` is `-k` where `k` is the number of rows before
+//!     it, so `top <= 0` marks a spacer.
+//!   * **Uniform rows**: when every row has the same number `W` of nodes
+//!     (2 to 8; Sudoku and N-queens have 4), no spacers at all: row `k` is
+//!     nodes `B + k*W .. B + (k+1)*W`, and the walk around a row is
+//!     arithmetic on the node index, compiled for each `W` (see
+//!     [`with_width!`]). Where `p` sits in its row varies from node to node,
+//!     so the spacer test is a branch the processor keeps mispredicting;
+//!     the arithmetic walk has none, and for `W = 4` it is a mask.
 //!
 //! Where Knuth keeps the active primary columns in a doubly linked list, this
 //! arena keeps them in a **sparse set**: a dense array `active` of the
@@ -34,9 +41,14 @@
 //! still active and short. Any active column is a correct choice, so this
 //! changes which minimal column is taken, never what is found.
 //!
-//! For a 9x9 Sudoku (729 rows, 4 columns each, 324 columns) that is
-//! `1 + 324 + 730 + 2916 = 3971` nodes of 12 bytes (47,652 bytes), 325
-//! column records of 8 bytes and the 324-entry active array: 51,548 bytes.
+//! Secondary columns are never chosen, so their length only needs to be
+//! kept for undoing; it is stored with a large bias so that the forced-stack
+//! test, "length at most 1", is false for them without a second test.
+//!
+//! For a 9x9 Sudoku (729 rows, 4 columns each, 324 columns), uniform rows:
+//! `1 + 324 + 2916 = 3241` nodes of 12 bytes (38,892 bytes), 325 column
+//! records of 8 bytes and the 324-entry active array: 42,788 bytes, which
+//! fits a 48 KiB level-1 data cache.
 //!
 //! # Cost measures
 //!
@@ -61,6 +73,12 @@ struct Node {
 
 /// Size in bytes of one arena node.
 pub const NODE_BYTES: usize = std::mem::size_of::<Node>();
+
+/// The widest uniform rows that get a specialised walk (see [`with_width!`]).
+const MAX_UNIFORM_WIDTH: usize = 8;
+
+/// Added to the length of every secondary column (see the module docs).
+const SECONDARY_BIAS: u32 = 1 << 30;
 
 /// A column's length and, for a primary column, its position in the active
 /// set (for a secondary column: 0 while active, 1 while covered). Record 0 is
@@ -164,7 +182,13 @@ pub struct Dlx {
     primary: u32,
     /// Number of columns `N`; headers are nodes `1..=N`.
     columns: u32,
-    /// `spacers[k]` is the spacer before row `k`; `spacers[rows]` the last.
+    /// The number of nodes in every row when all rows have the same
+    /// number, 0 when they differ (see [`with_width!`]).
+    width: u32,
+    /// Number of rows.
+    rows: usize,
+    /// Spacer layout only: `spacers[k]` is the spacer before row `k`,
+    /// `spacers[rows]` the last. Empty for uniform rows.
     spacers: Vec<u32>,
     /// The row chosen at each search level (a node index).
     choices: Vec<u32>,
@@ -195,6 +219,7 @@ impl PartialEq for Dlx {
             && self.cols == other.cols
             && self.active == other.active
             && self.spacers == other.spacers
+            && self.width == other.width
             && self.selected == other.selected
             && self.conflict == other.conflict
     }
@@ -219,7 +244,12 @@ impl Dlx {
     pub fn try_new(problem: &Problem) -> Result<Self, super::ProblemError> {
         let n = problem.columns();
         let rows = problem.rows();
-        let total = 1 + n + (rows + 1) + problem.entries();
+        let width = match (0..rows).map(|k| problem.row(k).len()).min() {
+            Some(w @ 2..=MAX_UNIFORM_WIDTH) if (0..rows).all(|k| problem.row(k).len() == w) => w,
+            _ => 0,
+        };
+        let spacer_count = if width > 0 { 0 } else { rows + 1 };
+        let total = 1 + n + spacer_count + problem.entries();
         if total > i32::MAX as usize {
             return Err(super::ProblemError::TooLarge { nodes: total });
         }
@@ -232,41 +262,58 @@ impl Dlx {
                 top: c as i32,
             };
         }
-        let mut spacers = Vec::with_capacity(rows + 1);
-        let mut p = n + 1;
-        // The first spacer: `up` unused, `down` set when its row is laid out.
-        let mut last_spacer = p;
-        nodes[p].top = 0;
-        spacers.push(p as u32);
-        for k in 0..rows {
-            let first = p + 1;
-            for c in problem.row(k) {
-                p += 1;
-                let header = c + 1;
-                let tail = nodes[header].up as usize;
-                nodes[p] = Node {
-                    up: tail as u32,
-                    down: header as u32,
-                    top: header as i32,
-                };
-                nodes[tail].down = p as u32;
-                nodes[header].up = p as u32;
-                cols[header].len += 1;
-            }
-            nodes[last_spacer].down = p as u32;
-            p += 1;
+        // Appends node `p` for column `c` at the bottom of the column's list.
+        let mut append = |nodes: &mut [Node], p: usize, c: usize| {
+            let header = c + 1;
+            let tail = nodes[header].up as usize;
             nodes[p] = Node {
-                up: first as u32,
-                down: 0,
-                top: -((k + 1) as i32),
+                up: tail as u32,
+                down: header as u32,
+                top: header as i32,
             };
-            last_spacer = p;
+            nodes[tail].down = p as u32;
+            nodes[header].up = p as u32;
+            cols[header].len += 1;
+        };
+        let mut spacers = Vec::with_capacity(spacer_count);
+        let mut p = n;
+        if width > 0 {
+            for k in 0..rows {
+                for c in problem.row(k) {
+                    p += 1;
+                    append(&mut nodes, p, c);
+                }
+            }
+        } else {
+            // The first spacer: `up` unused, `down` set when its row is laid out.
+            p += 1;
+            let mut last_spacer = p;
+            nodes[p].top = 0;
             spacers.push(p as u32);
+            for k in 0..rows {
+                let first = p + 1;
+                for c in problem.row(k) {
+                    p += 1;
+                    append(&mut nodes, p, c);
+                }
+                nodes[last_spacer].down = p as u32;
+                p += 1;
+                nodes[p] = Node {
+                    up: first as u32,
+                    down: 0,
+                    top: -((k + 1) as i32),
+                };
+                last_spacer = p;
+                spacers.push(p as u32);
+            }
         }
         debug_assert_eq!(p + 1, total);
 
         let primary = problem.primary();
         cols[0].len = primary as u32;
+        for col in &mut cols[primary + 1..] {
+            col.len += SECONDARY_BIAS;
+        }
         let active: Vec<u32> = (1..=primary as u32).collect();
         for (pos, &c) in active.iter().enumerate() {
             cols[c as usize].pos = pos as u32;
@@ -278,6 +325,8 @@ impl Dlx {
             active,
             primary: primary as u32,
             columns: n as u32,
+            width: width as u32,
+            rows,
             spacers,
             choices: vec![0; primary + 1],
             marks: vec![(0, 0); primary + 1],
@@ -292,10 +341,10 @@ impl Dlx {
 
     /// Number of rows of the problem.
     pub fn rows(&self) -> usize {
-        self.spacers.len() - 1
+        self.rows
     }
 
-    /// Number of arena nodes (headers, spacers and 1s).
+    /// Number of arena nodes (headers, spacers if any, and 1s).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
     }
@@ -309,8 +358,51 @@ impl Dlx {
 
     /// Rows selected since the last reset, in order.
     pub fn selected(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
-        self.selected.iter().map(|&s| self.row_of_spacer(s))
+        self.selected.iter().map(|&r| r as usize)
     }
+}
+
+/// Evaluates `$body` with `$W` bound, as a constant, to the arena's uniform
+/// row width when it is one of the widths with a specialised row walk (2 to
+/// 8 nodes: Sudoku and N-queens rows have 4, pentomino rows 6), else to 0,
+/// the general spacer walk. See [`Links::hide`].
+macro_rules! with_width {
+    ($width:expr, $W:ident => $body:expr) => {
+        match $width {
+            2 => {
+                const $W: usize = 2;
+                $body
+            }
+            3 => {
+                const $W: usize = 3;
+                $body
+            }
+            4 => {
+                const $W: usize = 4;
+                $body
+            }
+            5 => {
+                const $W: usize = 5;
+                $body
+            }
+            6 => {
+                const $W: usize = 6;
+                $body
+            }
+            7 => {
+                const $W: usize = 7;
+                $body
+            }
+            8 => {
+                const $W: usize = 8;
+                $body
+            }
+            _ => {
+                const $W: usize = 0;
+                $body
+            }
+        }
+    };
 }
 
 /// The arena seen through its two base pointers, for the dance itself.
@@ -330,6 +422,9 @@ struct Links {
     cols: *mut Col,
     active: *mut u32,
     primary: u32,
+    /// The first node of row 0 in the uniform layout (row `k` starts at
+    /// `base + k * W`).
+    base: u32,
     #[cfg(debug_assertions)]
     node_count: usize,
     #[cfg(debug_assertions)]
@@ -403,25 +498,78 @@ impl Links {
         (*self.col(0)).len = last + 1;
     }
 
-    /// Removes the other nodes of `p`'s row from their columns; returns how
-    /// many it removed.
+    /// Where node `p` sits in its row, and the row's first node, in the
+    /// uniform layout with `W` nodes a row.
     #[inline(always)]
-    unsafe fn hide(self, p: u32, forced: &mut Forced) -> u64 {
+    fn row_slot<const W: usize>(self, p: u32) -> (u32, u32) {
+        let pos = (p - self.base) % W as u32;
+        (pos, p - pos)
+    }
+
+    /// Slot `k + j` of a row of `W` nodes, cyclically, for `k, j < W` (a
+    /// mask for `W = 4` or 8, a conditional move otherwise; never a branch).
+    #[inline(always)]
+    fn slot<const W: usize>(k: u32, j: u32) -> u32 {
+        let s = k + j;
+        if W.is_power_of_two() {
+            s & (W as u32 - 1)
+        } else if s >= W as u32 {
+            s - W as u32
+        } else {
+            s
+        }
+    }
+
+    /// Takes node `q` out of its column, and records the column on the
+    /// forced stack when it drops to length 0 or 1. The stack entry is
+    /// written unconditionally and kept by bumping the height by 0 or 1:
+    /// whether a column becomes forced is data-dependent and mispredicts as
+    /// a branch. (There is room: the stack holds one entry per node.)
+    #[inline(always)]
+    unsafe fn unlink(self, q: u32, forced: &mut Forced) {
+        let Node { up, down, top } = *self.node(q);
+        (*self.node(up)).down = down;
+        (*self.node(down)).up = up;
+        let col = self.col(top as u32);
+        let len = (*col).len - 1;
+        (*col).len = len;
+        // Secondary columns carry SECONDARY_BIAS, so only primary ones count.
+        *forced.buf.add(forced.len) = top as u32;
+        forced.len += usize::from(len <= 1);
+    }
+
+    /// Puts node `q` back into its column (undoes [`Links::unlink`]).
+    #[inline(always)]
+    unsafe fn relink(self, q: u32) {
+        let Node { up, down, top } = *self.node(q);
+        (*self.node(up)).down = q;
+        (*self.node(down)).up = q;
+        (*self.col(top as u32)).len += 1;
+    }
+
+    /// Removes the other nodes of `p`'s row from their columns, left to
+    /// right starting after `p`; returns how many it removed.
+    ///
+    /// `W == 0` walks any row by its spacers; `W > 0` requires every row to
+    /// have `W` nodes and walks by arithmetic, without the spacer test that
+    /// the branch predictor cannot learn (where `p` sits in its row varies).
+    #[inline(always)]
+    unsafe fn hide<const W: usize>(self, p: u32, forced: &mut Forced) -> u64 {
+        if W > 0 {
+            let (k, start) = self.row_slot::<W>(p);
+            for j in 1..W as u32 {
+                self.unlink(start + Self::slot::<W>(k, j), forced);
+            }
+            return W as u64 - 1;
+        }
         let mut removed = 0;
         let mut q = p + 1;
         while q != p {
-            let Node { up, down, top } = *self.node(q);
+            let Node { up, top, .. } = *self.node(q);
             if top <= 0 {
                 q = up;
             } else {
-                (*self.node(up)).down = down;
-                (*self.node(down)).up = up;
-                let col = self.col(top as u32);
-                (*col).len -= 1;
-                if (*col).len <= 1 && top as u32 <= self.primary {
-                    *forced.buf.add(forced.len) = top as u32;
-                    forced.len += 1;
-                }
+                self.unlink(q, forced);
                 removed += 1;
                 q += 1;
             }
@@ -431,16 +579,21 @@ impl Links {
 
     /// Undoes `hide(p)`, in reverse order.
     #[inline(always)]
-    unsafe fn unhide(self, p: u32) {
+    unsafe fn unhide<const W: usize>(self, p: u32) {
+        if W > 0 {
+            let (k, start) = self.row_slot::<W>(p);
+            for j in (1..W as u32).rev() {
+                self.relink(start + Self::slot::<W>(k, j));
+            }
+            return;
+        }
         let mut q = p - 1;
         while q != p {
-            let Node { up, down, top } = *self.node(q);
+            let Node { down, top, .. } = *self.node(q);
             if top <= 0 {
                 q = down;
             } else {
-                (*self.node(up)).down = q;
-                (*self.node(down)).up = q;
-                (*self.col(top as u32)).len += 1;
+                self.relink(q);
                 q -= 1;
             }
         }
@@ -449,11 +602,11 @@ impl Links {
     /// Removes column `c` from the active list and every row that meets it
     /// from the other columns; returns the number of link updates.
     #[inline(always)]
-    unsafe fn cover(self, c: u32, forced: &mut Forced) -> u64 {
+    unsafe fn cover<const W: usize>(self, c: u32, forced: &mut Forced) -> u64 {
         let mut removed = 0;
         let mut p = (*self.node(c)).down;
         while p != c {
-            removed += self.hide(p, forced);
+            removed += self.hide::<W>(p, forced);
             p = (*self.node(p)).down;
         }
         self.deactivate(c);
@@ -462,26 +615,34 @@ impl Links {
 
     /// Undoes `cover(c)`.
     #[inline(always)]
-    unsafe fn uncover(self, c: u32) {
+    unsafe fn uncover<const W: usize>(self, c: u32) {
         self.reactivate(c);
         let mut p = (*self.node(c)).up;
         while p != c {
-            self.unhide(p);
+            self.unhide::<W>(p);
             p = (*self.node(p)).up;
         }
     }
 
     /// Covers the columns of `p`'s row other than `p`'s own, left to right.
     #[inline(always)]
-    unsafe fn commit(self, p: u32, forced: &mut Forced) -> u64 {
+    unsafe fn commit<const W: usize>(self, p: u32, forced: &mut Forced) -> u64 {
         let mut removed = 0;
+        if W > 0 {
+            let (k, start) = self.row_slot::<W>(p);
+            for j in 1..W as u32 {
+                let q = start + Self::slot::<W>(k, j);
+                removed += self.cover::<W>((*self.node(q)).top as u32, forced);
+            }
+            return removed;
+        }
         let mut q = p + 1;
         while q != p {
             let Node { up, top, .. } = *self.node(q);
             if top <= 0 {
                 q = up;
             } else {
-                removed += self.cover(top as u32, forced);
+                removed += self.cover::<W>(top as u32, forced);
                 q += 1;
             }
         }
@@ -490,14 +651,22 @@ impl Links {
 
     /// Undoes `commit(p)`, right to left.
     #[inline(always)]
-    unsafe fn uncommit(self, p: u32) {
+    unsafe fn uncommit<const W: usize>(self, p: u32) {
+        if W > 0 {
+            let (k, start) = self.row_slot::<W>(p);
+            for j in (1..W as u32).rev() {
+                let q = start + Self::slot::<W>(k, j);
+                self.uncover::<W>((*self.node(q)).top as u32);
+            }
+            return;
+        }
         let mut q = p - 1;
         while q != p {
             let Node { down, top, .. } = *self.node(q);
             if top <= 0 {
                 q = down;
             } else {
-                self.uncover(top as u32);
+                self.uncover::<W>(top as u32);
                 q -= 1;
             }
         }
@@ -563,6 +732,7 @@ impl Dlx {
             cols: self.cols.as_mut_ptr(),
             active: self.active.as_mut_ptr(),
             primary: self.primary,
+            base: self.columns + 1,
             #[cfg(debug_assertions)]
             node_count: self.nodes.len(),
             #[cfg(debug_assertions)]
@@ -591,15 +761,23 @@ impl Dlx {
 
     /// The row that node `p` belongs to.
     fn row_of(&self, mut p: u32) -> usize {
+        if self.width > 0 {
+            return ((p - self.columns - 1) / self.width) as usize;
+        }
         while self.top(p) > 0 {
             p += 1;
         }
         (-self.top(p) - 1) as usize
     }
 
-    /// The row that starts after spacer `s`.
-    fn row_of_spacer(&self, s: u32) -> usize {
-        (-self.top(s)) as usize
+    /// The nodes of row `row`.
+    fn row_nodes(&self, row: usize) -> std::ops::Range<u32> {
+        if self.width > 0 {
+            let start = self.columns + 1 + row as u32 * self.width;
+            start..start + self.width
+        } else {
+            self.spacers[row] + 1..self.spacers[row + 1]
+        }
     }
 
     // --- public operations -------------------------------------------------
@@ -615,21 +793,23 @@ impl Dlx {
     /// If `row >= self.rows()`.
     pub fn select(&mut self, row: usize) -> bool {
         assert!(row < self.rows(), "row {row} out of range");
-        let spacer = self.spacers[row];
-        let end = self.spacers[row + 1];
-        let clash = (spacer + 1..end).any(|q| !self.is_active(self.top(q) as u32));
+        let nodes = self.row_nodes(row);
+        let clash = nodes.clone().any(|q| !self.is_active(self.top(q) as u32));
         if clash {
             self.conflict = true;
             return false;
         }
         let links = self.links();
         let mut forced = self.forced();
-        for q in spacer + 1..end {
+        for q in nodes {
+            let c = self.top(q) as u32;
             // SAFETY: `q` is a node of the row, so its `top` is a column.
-            self.select_updates += unsafe { links.cover(self.top(q) as u32, &mut forced) };
+            self.select_updates += with_width!(self.width, W => unsafe {
+                links.cover::<W>(c, &mut forced)
+            });
         }
         self.forced_len = forced.len;
-        self.selected.push(spacer);
+        self.selected.push(row as u32);
         true
     }
 
@@ -637,12 +817,12 @@ impl Dlx {
     /// [`Dlx::new`] built. Costs time proportional to what the selections
     /// covered, not to the arena's size.
     pub fn reset(&mut self) {
-        while let Some(spacer) = self.selected.pop() {
-            let end = self.spacers[self.row_of_spacer(spacer) + 1];
+        while let Some(row) = self.selected.pop() {
             let links = self.links();
-            for q in (spacer + 1..end).rev() {
+            for q in self.row_nodes(row as usize).rev() {
+                let c = self.top(q) as u32;
                 // SAFETY: as in `select`, whose covers this undoes in reverse.
-                unsafe { links.uncover(self.top(q) as u32) };
+                with_width!(self.width, W => unsafe { links.uncover::<W>(c) });
             }
         }
         self.conflict = false;
@@ -665,10 +845,10 @@ impl Dlx {
     {
         let mut stats = SearchStats::default();
         if !self.conflict && options.limit > 0 {
-            stats = match options.choice {
-                ColumnChoice::MinimumRemaining => self.run::<true, F>(options, &mut visit),
-                ColumnChoice::First => self.run::<false, F>(options, &mut visit),
-            };
+            stats = with_width!(self.width, W => match options.choice {
+                ColumnChoice::MinimumRemaining => self.run::<true, W, F>(options, &mut visit),
+                ColumnChoice::First => self.run::<false, W, F>(options, &mut visit),
+            });
         }
         stats.updates += self.select_updates;
         stats
@@ -676,7 +856,11 @@ impl Dlx {
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
     /// the loop; `choices[l]` is the row tried at level `l`.
-    fn run<const MRV: bool, F>(&mut self, options: SearchOptions, visit: &mut F) -> SearchStats
+    fn run<const MRV: bool, const W: usize, F>(
+        &mut self,
+        options: SearchOptions,
+        visit: &mut F,
+    ) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
@@ -715,7 +899,7 @@ impl Dlx {
                     }
                     stats.guesses += u64::from(len > 1);
                     let before = forced.len as u32;
-                    updates += links.cover(c, &mut forced);
+                    updates += links.cover::<W>(c, &mut forced);
                     *self.marks.get_unchecked_mut(level) = (before, forced.len as u32);
                     (*links.node(c)).down
                 } else {
@@ -724,25 +908,25 @@ impl Dlx {
                     }
                     level -= 1;
                     let p = *self.choices.get_unchecked(level);
-                    links.uncommit(p);
+                    links.uncommit::<W>(p);
                     forced.len = self.marks.get_unchecked(level).1 as usize;
                     (*links.node(p)).down
                 };
                 // Try row `p`; back at the column header means exhausted.
                 if p <= columns {
-                    links.uncover(p);
+                    links.uncover::<W>(p);
                     forced.len = self.marks.get_unchecked(level).0 as usize;
                     descend = false;
                     continue;
                 }
                 if stats.nodes == options.max_nodes {
-                    links.uncover((*links.node(p)).top as u32);
+                    links.uncover::<W>((*links.node(p)).top as u32);
                     stats.budget_exceeded = true;
                     break;
                 }
                 stats.nodes += 1;
                 *self.choices.get_unchecked_mut(level) = p;
-                updates += links.commit(p, &mut forced);
+                updates += links.commit::<W>(p, &mut forced);
                 level += 1;
                 descend = true;
             }
@@ -750,8 +934,8 @@ impl Dlx {
             while level > 0 {
                 level -= 1;
                 let p = self.choices[level];
-                links.uncommit(p);
-                links.uncover((*links.node(p)).top as u32);
+                links.uncommit::<W>(p);
+                links.uncover::<W>((*links.node(p)).top as u32);
             }
         }
         stats.updates = updates;
@@ -765,7 +949,7 @@ impl Dlx {
     {
         let mut rows = std::mem::take(&mut self.solution);
         rows.clear();
-        rows.extend(self.selected.iter().map(|&s| self.row_of_spacer(s)));
+        rows.extend(self.selected.iter().map(|&r| r as usize));
         rows.extend(self.choices[..level].iter().map(|&p| self.row_of(p)));
         let flow = visit(&rows);
         self.solution = rows;
