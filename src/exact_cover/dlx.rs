@@ -761,8 +761,8 @@ impl Dlx {
 
     /// The row that node `p` belongs to.
     fn row_of(&self, mut p: u32) -> usize {
-        if self.width > 0 {
-            return ((p - self.columns - 1) / self.width) as usize;
+        if let Some(row) = (p - self.columns - 1).checked_div(self.width) {
+            return row as usize;
         }
         while self.top(p) > 0 {
             p += 1;
