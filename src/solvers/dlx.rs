@@ -1,10 +1,14 @@
 //! The Dancing Links solver: Sudoku as exact cover on a reused arena.
 //!
 //! One [`Dlx`] arena per grid shape is built the first time that shape is
-//! seen and kept. A solve preselects the clues' rows (covering their columns,
-//! which removes every candidate they rule out before the search starts),
-//! runs Algorithm X with the minimum-remaining-values column choice, and
-//! undoes the clues, so the arena is pristine again without being rebuilt.
+//! seen and kept. A solve places the clues' rows with [`Dlx::select_all`],
+//! which relinks the column lists in one pass without the rows that any clue
+//! rules out (so every candidate a clue removes is gone before the search
+//! starts), then runs Algorithm X with the minimum-remaining-values column
+//! choice. Nothing needs undoing afterwards: the next puzzle's
+//! `select_all` starts from scratch. (Covering the clues' columns one by
+//! one and uncovering them after the search gives the same search but costs
+//! about twice as much on 17-clue puzzles.)
 
 use std::ops::ControlFlow;
 
@@ -25,6 +29,8 @@ pub struct DlxSolver {
     /// One arena per shape seen, most recent first.
     arenas: Vec<(BoxShape, Dlx)>,
     choice: ColumnChoice,
+    /// The clues' rows of the current puzzle (capacity kept between puzzles).
+    clue_rows: Vec<usize>,
 }
 
 impl DlxSolver {
@@ -39,6 +45,7 @@ impl DlxSolver {
         DlxSolver {
             arenas: Vec::new(),
             choice,
+            clue_rows: Vec::new(),
         }
     }
 
@@ -71,14 +78,16 @@ impl Solver for DlxSolver {
             max_nodes: budget.max_nodes,
             choice: self.choice,
         };
-        let dlx = self.arena(shape);
+        self.clue_rows.clear();
         for (cell, &symbol) in puzzle.cells().iter().enumerate() {
-            // A clue that clashes with an earlier one leaves the arena in a
-            // no-solution state; the rest need not be placed.
-            if symbol != 0 && !dlx.select(shape.cover_row(cell, symbol)) {
-                break;
+            if symbol != 0 {
+                self.clue_rows.push(shape.cover_row(cell, symbol));
             }
         }
+        let rows = std::mem::take(&mut self.clue_rows);
+        let dlx = self.arena(shape);
+        // Clues that clash leave the arena with no solution.
+        dlx.select_all(&rows);
         let mut first = true;
         let stats = dlx.search(options, |rows| {
             if std::mem::take(&mut first) {
@@ -91,7 +100,7 @@ impl Solver for DlxSolver {
             }
             ControlFlow::Continue(())
         });
-        dlx.reset();
+        self.clue_rows = rows;
         Outcome {
             solutions: stats.solutions,
             nodes: stats.nodes,
