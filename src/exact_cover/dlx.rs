@@ -258,10 +258,25 @@ impl Dlx {
 
     /// Builds the arena, or reports that the problem is too large.
     pub fn try_new(problem: &Problem) -> Result<Self, super::ProblemError> {
+        Self::build(problem, true)
+    }
+
+    /// An arena in the spacer layout whatever the rows, to test the two
+    /// layouts against each other.
+    #[cfg(test)]
+    pub(super) fn with_spacers(problem: &Problem) -> Self {
+        Self::build(problem, false).expect("small test problem")
+    }
+
+    fn build(problem: &Problem, allow_uniform: bool) -> Result<Self, super::ProblemError> {
         let n = problem.columns();
         let rows = problem.rows();
         let width = match (0..rows).map(|k| problem.row(k).len()).min() {
-            Some(w @ 2..=MAX_UNIFORM_WIDTH) if (0..rows).all(|k| problem.row(k).len() == w) => w,
+            Some(w @ 2..=MAX_UNIFORM_WIDTH)
+                if allow_uniform && (0..rows).all(|k| problem.row(k).len() == w) =>
+            {
+                w
+            }
             _ => 0,
         };
         let spacer_count = if width > 0 { 0 } else { rows + 1 };

@@ -227,6 +227,137 @@ fn agrees_with_brute_force_on_small_random_matrices() {
     }
 }
 
+/// A reproducible stream of small numbers (an LCG: no dependency).
+fn lcg(seed: u64) -> impl FnMut() -> u32 {
+    let mut state = seed;
+    move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    }
+}
+
+/// A random problem whose rows all have `width` columns (when the problem
+/// has that many).
+fn random_uniform(next: &mut impl FnMut() -> u32, width: usize) -> Problem {
+    let primary = width + next() as usize % 5;
+    let secondary = next() as usize % 3;
+    let total = primary + secondary;
+    let mut p = Problem::new(primary, secondary);
+    for _ in 0..1 + next() as usize % 14 {
+        let mut cols: Vec<usize> = (0..total).collect();
+        for i in 0..width {
+            let j = i + next() as usize % (total - i);
+            cols.swap(i, j);
+        }
+        p.add_row(&cols[..width]).unwrap();
+    }
+    p
+}
+
+#[test]
+fn uniform_rows_of_every_width_agree_with_brute_force_and_spacers() {
+    let mut next = lcg(7);
+    for width in 2..=9 {
+        for _ in 0..120 {
+            let p = random_uniform(&mut next, width);
+            let expected = brute_force_count(&p);
+            let mut uniform = Dlx::new(&p);
+            let mut spacers = Dlx::with_spacers(&p);
+            let pristine = uniform.clone();
+            let (a, found_a) = all_solutions(&mut uniform, SearchOptions::default());
+            let (b, found_b) = all_solutions(&mut spacers, SearchOptions::default());
+            assert_eq!(a.solutions, expected, "width {width}: {p:?}");
+            assert_eq!(found_a, found_b, "width {width}: {p:?}");
+            assert_eq!(b.solutions, expected);
+            // The same rows are removed, only maybe in another order.
+            assert_eq!(a.updates == 0, b.updates == 0);
+            assert_eq!(uniform, pristine);
+            let first = uniform.count(SearchOptions {
+                choice: ColumnChoice::First,
+                ..SearchOptions::default()
+            });
+            assert_eq!(first.solutions, expected);
+        }
+    }
+}
+
+#[test]
+fn select_all_is_reset_then_select_each() {
+    let mut next = lcg(11);
+    for case in 0..400 {
+        let width = 2 + case % 8;
+        let p = random_uniform(&mut next, width);
+        let rows: Vec<usize> = (0..next() as usize % 4)
+            .map(|_| next() as usize % p.rows())
+            .collect();
+        for spacers in [false, true] {
+            let build = |p: &Problem| {
+                if spacers {
+                    Dlx::with_spacers(p)
+                } else {
+                    Dlx::new(p)
+                }
+            };
+            let (mut batch, mut single) = (build(&p), build(&p));
+            let pristine = batch.clone();
+            // Leave `batch` in some other state first: select_all starts over.
+            if p.rows() > 1 {
+                batch.select(p.rows() - 1);
+                batch.select_all(&[0]);
+            }
+            let ok = batch.select_all(&rows);
+            let ok_single = rows.iter().fold(true, |ok, &r| single.select(r) && ok);
+            assert_eq!(ok, ok_single, "{p:?} {rows:?}");
+            assert_eq!(
+                batch.selected().collect::<Vec<_>>(),
+                rows,
+                "select_all records every row"
+            );
+            if ok {
+                // Both count the same removals for placing the rows.
+                let placing = SearchOptions::with_limit(0);
+                assert_eq!(batch.count(placing).updates, single.count(placing).updates);
+            }
+            let (a, found_a) = all_solutions(&mut batch, SearchOptions::default());
+            let (b, found_b) = all_solutions(&mut single, SearchOptions::default());
+            assert_eq!(found_a, found_b, "{p:?} {rows:?}");
+            assert_eq!(a.solutions, b.solutions);
+            // A search keeps the placed rows; an extra single selection
+            // stacks on top; reset undoes everything.
+            assert_eq!(
+                all_solutions(&mut batch, SearchOptions::default()).1,
+                found_a
+            );
+            batch.select(next() as usize % p.rows());
+            batch.reset();
+            assert_eq!(batch, pristine, "{p:?} {rows:?}");
+            single.reset();
+            assert_eq!(single, pristine);
+        }
+    }
+}
+
+#[test]
+fn select_all_counts_the_updates_covering_would_make() {
+    let p = queens(8);
+    let mut batch = Dlx::new(&p);
+    let mut single = Dlx::new(&p);
+    // Queens at (0, 0) and (1, 2): compatible.
+    let rows = [0, 10];
+    assert!(batch.select_all(&rows));
+    for &r in &rows {
+        assert!(single.select(r));
+    }
+    let only_placing = SearchOptions::with_limit(0);
+    assert_eq!(
+        batch.count(only_placing).updates,
+        single.count(only_placing).updates
+    );
+    assert!(batch.count(only_placing).updates > 0);
+}
+
 #[test]
 fn builder_rejects_bad_rows() {
     let mut p = Problem::new(2, 1);
