@@ -186,6 +186,9 @@ pub struct Record {
     pub nodes: u64,
     /// Branch points.
     pub guesses: u64,
+    /// Dancing Links link updates, for solvers that count them
+    /// ([`crate::solvers::Outcome::updates`]).
+    pub updates: Option<u64>,
 }
 
 /// Receives per-puzzle records, one chunk at a time, in chunk order, on a

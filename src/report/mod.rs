@@ -18,13 +18,16 @@
 //!   over-budget solves included: the throughput of the pool spending all
 //!   its time in this solver, parsing and validation excluded);
 //!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's);
-//!   `threads`; `mode`; `budget_nodes` (empty: unlimited).
+//!   `threads`; `mode`; `budget_nodes` (empty: unlimited); `reference`;
+//!   `total_updates` (Dancing Links link updates; empty for solvers that
+//!   have none).
 //! * `puzzles.csv` ([`puzzles_csv`]): one row per puzzle x solver: `corpus`,
 //!   `line` (1-based), `solver`, `ns` (solve time; minimum over passes),
 //!   `solutions` (capped by the mode's limit), `nodes`, `guesses`, `status`
 //!   (`unique`, `multiple`, `solved` in mode `first`, `none`, `budget`,
-//!   `invalid`). Streamed while the run goes; rows are in corpus order, or
-//!   the seeded shuffled order with `--shuffle`.
+//!   `invalid`), `updates` (link updates; empty for solvers without them).
+//!   Streamed while the run goes; rows are in corpus order, or the seeded
+//!   shuffled order with `--shuffle`.
 //! * `<corpus>.<solver>.hgrm` ([`hgrm`]): HdrHistogram percentile
 //!   distribution, values in microseconds.
 //! * `histograms.json` ([`histograms_json`]): every histogram (nanoseconds)
