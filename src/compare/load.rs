@@ -133,10 +133,7 @@ impl SummaryRow {
             let sum: f64 = times.iter().map(|&t| t as f64).sum();
             s.mean_ns = sum / n;
             if times.len() > 1 {
-                let ss: f64 = times
-                    .iter()
-                    .map(|&t| (t as f64 - s.mean_ns).powi(2))
-                    .sum();
+                let ss: f64 = times.iter().map(|&t| (t as f64 - s.mean_ns).powi(2)).sum();
                 s.stddev_ns = (ss / (n - 1.0)).sqrt();
             }
             times.sort_unstable();
@@ -145,8 +142,7 @@ impl SummaryRow {
             s.p99_ns = at(0.99);
         }
         if all_ns > 0 {
-            s.puzzles_per_s =
-                rows.len() as f64 * threads.unwrap_or(1) as f64 * 1e9 / all_ns as f64;
+            s.puzzles_per_s = rows.len() as f64 * threads.unwrap_or(1) as f64 * 1e9 / all_ns as f64;
         }
         s
     }
@@ -491,8 +487,13 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
         }
         let line = record.position().map_or(0, |p| p.line());
         let text = |i: usize| -> Result<String, CompareError> {
-            String::from_utf8(record[i].to_vec())
-                .map_err(|_| bad(path, line, format!("column `{}` is not UTF-8", name(&headers, i))))
+            String::from_utf8(record[i].to_vec()).map_err(|_| {
+                bad(
+                    path,
+                    line,
+                    format!("column `{}` is not UTF-8", name(&headers, i)),
+                )
+            })
         };
         let int = |i: usize| -> Result<u64, CompareError> {
             parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, &record, i))
@@ -572,7 +573,15 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
     let [corpus, line_col, solver, ns, solutions, nodes, status] = columns(
         path,
         &headers,
-        ["corpus", "line", "solver", "ns", "solutions", "nodes", "status"],
+        [
+            "corpus",
+            "line",
+            "solver",
+            "ns",
+            "solutions",
+            "nodes",
+            "status",
+        ],
     )?;
     let updates = optional_column(&headers, "updates");
     // Per-puzzle rows land in these vectors first; groups get them at the end.
@@ -607,7 +616,11 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
                     std::str::from_utf8(&record[i])
                         .map(str::to_string)
                         .map_err(|_| {
-                            bad(path, line, format!("column `{}` is not UTF-8", name(&headers, i)))
+                            bad(
+                                path,
+                                line,
+                                format!("column `{}` is not UTF-8", name(&headers, i)),
+                            )
                         })
                 };
                 let key = (text(corpus)?, text(solver)?);
@@ -695,7 +708,8 @@ fn read_run_json(path: &Path) -> Result<RunJson, CompareError> {
             message: "not a JSON object".into(),
         });
     }
-    let string = |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).map(String::from);
+    let string =
+        |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).map(String::from);
     let int = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_u64);
     let array = |k: &str| {
         v.get(k)
@@ -760,7 +774,12 @@ mod tests {
             dlx.iter().map(|r| (r.line, r.updates)).collect::<Vec<_>>(),
             [(2, Some(66)), (3, Some(55))]
         );
-        let h = run.group("c", "heuristic").unwrap().puzzles.as_ref().unwrap();
+        let h = run
+            .group("c", "heuristic")
+            .unwrap()
+            .puzzles
+            .as_ref()
+            .unwrap();
         assert_eq!(h[0].status, PuzzleStatus::Multiple);
         assert_eq!(h[0].updates, None);
         let d = &run.group("d", "dlx").unwrap().puzzles.as_ref().unwrap()[0];
@@ -774,7 +793,12 @@ mod tests {
         let p = write(dir.path(), "old.csv", &old);
         let run = load(&p).unwrap();
         let dlx = run.group("c", "dlx").unwrap();
-        assert!(dlx.puzzles.as_ref().unwrap().iter().all(|r| r.updates.is_none()));
+        assert!(dlx
+            .puzzles
+            .as_ref()
+            .unwrap()
+            .iter()
+            .all(|r| r.updates.is_none()));
         assert_eq!(dlx.summary_or_derived(None).unwrap().total_updates, None);
     }
 
@@ -810,7 +834,10 @@ mod tests {
         let text = PUZZLES.replace("c,2,dlx,200", "c,2,dlx,2x0");
         let p = write(dir.path(), "puzzles.csv", &text);
         let e = load(&p).unwrap_err().to_string();
-        assert!(e.contains("puzzles.csv:4:") && e.contains("`ns`") && e.contains("2x0"), "{e}");
+        assert!(
+            e.contains("puzzles.csv:4:") && e.contains("`ns`") && e.contains("2x0"),
+            "{e}"
+        );
 
         let text = PUZZLES.replace("multiple", "maybe");
         let p = write(dir.path(), "puzzles.csv", &text);

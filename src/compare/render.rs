@@ -134,8 +134,9 @@ fn counters_table(c: &Comparison) -> Table {
         })
         .collect();
     Table {
-        title: "Deterministic counters (identical for the same corpus, solver and mode on any machine)"
-            .into(),
+        title:
+            "Deterministic counters (identical for the same corpus, solver and mode on any machine)"
+                .into(),
         headers: vec![
             "corpus",
             "solver",
