@@ -1,6 +1,6 @@
 //! Regression tracking: compare two benchmark runs (`dlxbench compare`).
 //!
-//! [`load`] reads a run written by `dlxbench bench` (a result directory, or
+//! [`load()`] reads a run written by `dlxbench bench` (a result directory, or
 //! its `summary.csv` or `puzzles.csv`); [`compare`] matches the two runs'
 //! rows by corpus x solver (and, when both have `puzzles.csv`, by puzzle
 //! line) and makes two checks; [`render`] writes the outcome as a terminal

@@ -1,6 +1,6 @@
 //! Output formats of a [`Comparison`]: an aligned terminal table
 //! ([`text`]), GitHub Markdown for a pull-request comment or a CI job
-//! summary ([`markdown`]), and JSON for machines ([`json`]).
+//! summary ([`markdown`]), and JSON for machines ([`json()`]).
 //!
 //! # JSON fields
 //! ```text
