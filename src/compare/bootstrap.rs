@@ -255,15 +255,4 @@ mod tests {
         assert!(i.low > 1.0);
         assert!(normal(Moments { count: 1, ..b }, c, 0.95).is_none());
     }
-
-    #[test]
-    #[ignore = "timing; run with --release --ignored"]
-    fn fast_enough_for_big_corpora() {
-        let d = noisy(49_158, 1.0, 0.5, 1);
-        let t = std::time::Instant::now();
-        paired(&d, 2000, 1, 0.95).unwrap();
-        let secs = t.elapsed().as_secs_f64();
-        eprintln!("49,158 puzzles x 2,000 resamples: {secs:.3} s");
-        assert!(secs < 1.0);
-    }
 }
