@@ -526,17 +526,6 @@ pub fn markdown(c: &Comparison) -> String {
         settings_line(c)
     ));
     if !c.results.is_empty() {
-        let t = time_table(c);
-        out.push_str(&format!("### {}\n\n", t.title));
-        render_markdown_table(&t, &mut out);
-        out.push_str("\np50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only.");
-        if c.results
-            .iter()
-            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
-        {
-            out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
-        }
-        out.push_str("\n\n");
         let t = counters_table(c);
         out.push_str(&format!("### {}\n\n", t.title));
         render_markdown_table(&t, &mut out);
@@ -550,6 +539,17 @@ pub fn markdown(c: &Comparison) -> String {
             out.push_str("```\n");
         }
         out.push('\n');
+        let t = time_table(c);
+        out.push_str(&format!("### {}\n\n", t.title));
+        render_markdown_table(&t, &mut out);
+        out.push_str("\np50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only.");
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
+        {
+            out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
+        }
+        out.push_str("\n\n");
     }
     if !c.only_in_baseline.is_empty() {
         out.push_str(&format!(
