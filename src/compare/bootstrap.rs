@@ -101,20 +101,29 @@ pub fn paired(d: &[f64], resamples: usize, seed: u64, confidence: f64) -> Option
     })
 }
 
-/// The mean of `d.len()` values drawn from `d` with replacement. Four
-/// independent sums keep the additions from forming one dependency chain.
+/// The mean of `d.len()` values drawn from `d` with replacement. Each
+/// 64-bit random number gives two indices (multiply-shift on its 32-bit
+/// halves; the selection probabilities differ from uniform by less than
+/// `n / 2^32` relative, 2.3e-4 for a million puzzles), and four independent
+/// sums keep the additions from forming one dependency chain.
 #[inline]
 fn resample_mean(d: &[f64], rng: &mut SplitMix) -> f64 {
     let n = d.len();
+    let Ok(n32) = u32::try_from(n) else {
+        return d.iter().map(|_| d[rng.below(n)]).sum::<f64>() / n as f64;
+    };
+    let n64 = u64::from(n32);
+    let pick = |r: u64| (((r & 0xFFFF_FFFF) * n64) >> 32) as usize;
     let mut acc = [0.0f64; 4];
-    let quads = n / 4;
-    for _ in 0..quads {
-        for a in &mut acc {
-            *a += d[rng.below(n)];
-        }
+    for _ in 0..n / 4 {
+        let (r, s) = (rng.next_u64(), rng.next_u64());
+        acc[0] += d[pick(r)];
+        acc[1] += d[pick(r >> 32)];
+        acc[2] += d[pick(s)];
+        acc[3] += d[pick(s >> 32)];
     }
     for _ in 0..n % 4 {
-        acc[0] += d[rng.below(n)];
+        acc[0] += d[pick(rng.next_u64())];
     }
     (acc[0] + acc[1] + acc[2] + acc[3]) / n as f64
 }
