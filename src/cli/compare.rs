@@ -50,7 +50,7 @@ pub struct Args {
     /// The run to check against it.
     #[arg(value_name = "CURRENT")]
     pub current: PathBuf,
-    /// Smallest change declared, in percent, `%` optional: `5%`, `5` and `5.0` are all five percent.
+    /// Smallest change declared, always in percent, `%` optional: `5%` and `5` are five percent, `0.5` half a percent.
     #[arg(long, value_name = "PCT", default_value = "5%", value_parser = compare::parse_threshold)]
     pub threshold: f64,
     /// Which checks decide the exit status; both are always reported.
