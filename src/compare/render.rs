@@ -57,8 +57,25 @@ fn pct_change(b: u64, c: u64) -> String {
     } else if b == 0 {
         "new".into()
     } else {
-        format!("{:+.2}%", (c as f64 - b as f64) * 100.0 / b as f64)
+        let pct = (c as f64 - b as f64) * 100.0 / b as f64;
+        if pct.abs() >= 0.01 {
+            format!("{pct:+.2}%")
+        } else {
+            // A change of a few nodes in millions still shows.
+            format!("{pct:+.1e}%")
+        }
     }
+}
+
+/// `+3, +3.3e-4%`: the difference and its percentage.
+fn diff_and_pct(b: u64, c: u64) -> String {
+    let d = i128::from(c) - i128::from(b);
+    let sign = if d >= 0 { "+" } else { "-" };
+    format!(
+        "{sign}{}, {}",
+        thousands(d.unsigned_abs() as u64),
+        pct_change(b, c)
+    )
 }
 
 fn change_pct_value(b: u64, c: u64) -> Value {
@@ -225,7 +242,7 @@ fn change_details(c: &Comparison) -> Vec<String> {
                 " total nodes {} -> {} ({});",
                 thousands(k.nodes.0),
                 thousands(k.nodes.1),
-                pct_change(k.nodes.0, k.nodes.1)
+                diff_and_pct(k.nodes.0, k.nodes.1)
             ));
         }
         if let Some((b, cur)) = k.updates.filter(|(b, cur)| b != cur) {
@@ -233,7 +250,7 @@ fn change_details(c: &Comparison) -> Vec<String> {
                 " total updates {} -> {} ({});",
                 thousands(b),
                 thousands(cur),
-                pct_change(b, cur)
+                diff_and_pct(b, cur)
             ));
         }
         if k.scope == Scope::PerPuzzle {
@@ -679,4 +696,19 @@ pub fn json(c: &Comparison) -> Value {
             "exit_status": u8::from(c.failed()),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_keep_their_digits() {
+        assert_eq!(pct_change(100, 100), "0");
+        assert_eq!(pct_change(0, 5), "new");
+        assert_eq!(pct_change(200, 150), "-25.00%");
+        assert_eq!(pct_change(899_643, 899_646), "+3.3e-4%");
+        assert_eq!(diff_and_pct(899_643, 899_646), "+3, +3.3e-4%");
+        assert_eq!(diff_and_pct(10, 5), "-5, -50.00%");
+    }
 }
