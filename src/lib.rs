@@ -14,9 +14,13 @@
 //! * [`harness`]: the batch runner behind `dlxbench bench` (rayon workers,
 //!   per-worker solver states, latency histograms, cross-checking).
 //! * [`report`]: the result files and the terminal table.
+//! * [`compare`]: regression tracking between two runs (`dlxbench
+//!   compare`): deterministic counters, and time ratios with bootstrap
+//!   confidence intervals.
 
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod corpus;
 pub mod datasets;
 pub mod exact_cover;

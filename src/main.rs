@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Benchmark solvers over puzzle corpora: table, CSV, histograms.
     Bench(cli::bench::Args),
+    /// Compare two benchmark runs: node counts must match, time ratios with confidence intervals.
+    Compare(cli::compare::Args),
     /// Solve puzzles and print their solutions.
     Solve(cli::solve::Args),
     /// Check puzzles or grids against the rules: complete, incomplete or invalid.
@@ -34,6 +36,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Bench(args) => cli::bench::run(args),
+        Command::Compare(args) => cli::compare::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Cover(args) => cli::cover::run(args),

@@ -162,6 +162,25 @@ fn end_to_end_writes_every_file_with_right_counts() {
     assert!(puzzles
         .iter()
         .all(|r| r["status"] == "unique" && r["solutions"] == "1"));
+    // Link updates: recorded per puzzle for dlx only, and summed in the
+    // summary; empty for the other solvers.
+    let mut dlx_updates = 0u64;
+    for r in &puzzles {
+        if r["solver"] == "dlx" {
+            let u: u64 = r["updates"].parse().expect("dlx records updates");
+            assert!(u > 0, "{r:?}");
+            dlx_updates += u;
+        } else {
+            assert_eq!(r["updates"], "", "{r:?}");
+        }
+    }
+    for row in &summary {
+        if row["solver"] == "dlx" {
+            assert_eq!(row["total_updates"], dlx_updates.to_string());
+        } else {
+            assert_eq!(row["total_updates"], "", "{row:?}");
+        }
+    }
 
     for s in solvers.split(',') {
         let text = std::fs::read_to_string(out.join(format!("fix.{s}.hgrm"))).unwrap();

@@ -67,6 +67,10 @@ pub struct Args {
     /// Output directory (default: results/<corpus-or-run-name>-<timestamp>).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Write the results to results/NAME instead, atomically: into a temporary directory, swapped
+    /// into place (replacing any previous results/NAME) only when the run succeeds.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["out", "parse_only"])]
+    pub save_baseline: Option<String>,
     /// Do not write puzzles.csv.
     #[arg(long)]
     pub no_per_puzzle: bool,
@@ -247,9 +251,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let sha256: Vec<String> = corpora.iter().map(Corpus::sha256_hex).collect();
 
-    let out_dir = match &args.out {
-        Some(dir) => dir.clone(),
-        None => {
+    let baseline = match &args.save_baseline {
+        Some(name) => {
+            if name.is_empty() || name.starts_with('.') || report::file_safe(name) != *name {
+                bail!(
+                    "--save-baseline {name:?}: use a plain directory name (letters, digits, `-`, `_`, `.`, `+`; not starting with `.`)"
+                );
+            }
+            let dest = Path::new("results").join(name);
+            Some(report::AtomicDir::create(&dest).with_context(|| {
+                format!("cannot create a temporary directory for {}", dest.display())
+            })?)
+        }
+        None => None,
+    };
+    let out_dir = match (&args.out, &baseline) {
+        (_, Some(dir)) => dir.path().to_path_buf(),
+        (Some(dir), None) => dir.clone(),
+        (None, None) => {
             let name = match corpora.as_slice() {
                 [one] => one.name().to_string(),
                 _ => "bench".to_string(),
@@ -297,7 +316,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect(),
         reference,
         sha256,
-        out_dir: out_dir.clone(),
+        out_dir: baseline
+            .as_ref()
+            .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
         per_puzzle: !args.no_per_puzzle,
     };
     let mut written = report::write_all(&result, &config, &meta, &out_dir)
@@ -330,9 +351,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for p in &result.problems {
         eprintln!("PROBLEM: {p}");
     }
+    let failed = result.failed(args.strict);
+    let shown_dir = match baseline {
+        Some(dir) if !failed => dir
+            .commit()
+            .with_context(|| format!("cannot move the results into {}", meta.out_dir.display()))?,
+        Some(dir) => {
+            eprintln!(
+                "baseline not saved: the run found problems; {} is unchanged",
+                dir.dest().display()
+            );
+            drop(dir);
+            out_dir.clone()
+        }
+        None => out_dir.clone(),
+    };
     if !args.quiet {
         print!("{}", report::table::render_text(&result, &config, &meta));
-        println!("Results: {} ({} files)", out_dir.display(), written.len());
+        if args.save_baseline.is_some() && failed {
+            println!("Results: not saved");
+        } else {
+            println!("Results: {} ({} files)", shown_dir.display(), written.len());
+        }
     } else if report::clock_overhead_too_high(&result) {
         eprintln!(
             "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
@@ -340,7 +380,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
 
-    if result.failed(args.strict) {
+    if failed {
         if args.strict && result.has_malformed() {
             eprintln!("--strict: malformed lines found");
         }

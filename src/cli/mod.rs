@@ -4,6 +4,7 @@
 
 pub mod bench;
 pub mod check;
+pub mod compare;
 pub mod cover;
 pub mod datasets;
 pub mod generate;

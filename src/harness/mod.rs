@@ -167,6 +167,19 @@ impl PuzzleStatus {
             PuzzleStatus::Invalid => "invalid",
         }
     }
+
+    /// The status named `name` (as [`PuzzleStatus::as_str`] writes it).
+    pub fn from_name(name: &str) -> Option<PuzzleStatus> {
+        Some(match name {
+            "solved" => PuzzleStatus::Solved,
+            "unique" => PuzzleStatus::Unique,
+            "multiple" => PuzzleStatus::Multiple,
+            "none" => PuzzleStatus::NoSolution,
+            "budget" => PuzzleStatus::Budget,
+            "invalid" => PuzzleStatus::Invalid,
+            _ => return None,
+        })
+    }
 }
 
 /// One puzzle x solver result.
@@ -186,6 +199,9 @@ pub struct Record {
     pub nodes: u64,
     /// Branch points.
     pub guesses: u64,
+    /// Dancing Links link updates, for solvers that count them
+    /// ([`crate::solvers::Outcome::updates`]).
+    pub updates: Option<u64>,
 }
 
 /// Receives per-puzzle records, one chunk at a time, in chunk order, on a

@@ -36,6 +36,9 @@ pub struct SolverStats {
     pub total_nodes: u64,
     /// Total branch points.
     pub total_guesses: u64,
+    /// Total Dancing Links link updates, over the puzzles whose solver
+    /// counts them (`None` when none does).
+    pub total_updates: Option<u64>,
     /// Puzzles solved without any branch point.
     pub no_guess: u64,
     /// Latencies (ns) of puzzles within budget, 3 significant figures.
@@ -61,6 +64,7 @@ impl SolverStats {
             budget_ns: 0,
             total_nodes: 0,
             total_guesses: 0,
+            total_updates: None,
             no_guess: 0,
             histogram,
         }
@@ -79,6 +83,7 @@ impl SolverStats {
         self.budget_ns = 0;
         self.total_nodes = 0;
         self.total_guesses = 0;
+        self.total_updates = None;
         self.no_guess = 0;
         self.histogram.reset();
     }
@@ -89,6 +94,9 @@ impl SolverStats {
         self.puzzles += 1;
         self.total_nodes += r.nodes;
         self.total_guesses += r.guesses;
+        if let Some(u) = r.updates {
+            *self.total_updates.get_or_insert(0) += u;
+        }
         self.no_guess += u64::from(r.guesses == 0);
         match r.status {
             PuzzleStatus::Budget => {
@@ -123,6 +131,9 @@ impl SolverStats {
         self.budget_ns += o.budget_ns;
         self.total_nodes += o.total_nodes;
         self.total_guesses += o.total_guesses;
+        if let Some(u) = o.total_updates {
+            *self.total_updates.get_or_insert(0) += u;
+        }
         self.no_guess += o.no_guess;
         self.histogram
             .add(&o.histogram)

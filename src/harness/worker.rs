@@ -285,6 +285,7 @@ impl Worker {
                         solutions: out.solutions,
                         nodes: out.nodes,
                         guesses: out.guesses,
+                        updates: out.updates,
                     });
                 }
                 if pass == 0 {

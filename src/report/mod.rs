@@ -18,13 +18,16 @@
 //!   over-budget solves included: the throughput of the pool spending all
 //!   its time in this solver, parsing and validation excluded);
 //!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's);
-//!   `threads`; `mode`; `budget_nodes` (empty: unlimited).
+//!   `threads`; `mode`; `budget_nodes` (empty: unlimited); `reference`;
+//!   `total_updates` (Dancing Links link updates; empty for solvers that
+//!   have none).
 //! * `puzzles.csv` ([`puzzles_csv`]): one row per puzzle x solver: `corpus`,
 //!   `line` (1-based), `solver`, `ns` (solve time; minimum over passes),
 //!   `solutions` (capped by the mode's limit), `nodes`, `guesses`, `status`
 //!   (`unique`, `multiple`, `solved` in mode `first`, `none`, `budget`,
-//!   `invalid`). Streamed while the run goes; rows are in corpus order, or
-//!   the seeded shuffled order with `--shuffle`.
+//!   `invalid`), `updates` (link updates; empty for solvers without them).
+//!   Streamed while the run goes; rows are in corpus order, or the seeded
+//!   shuffled order with `--shuffle`.
 //! * `<corpus>.<solver>.hgrm` ([`hgrm`]): HdrHistogram percentile
 //!   distribution, values in microseconds.
 //! * `histograms.json` ([`histograms_json`]): every histogram (nanoseconds)
@@ -167,6 +170,90 @@ impl Drop for AtomicFile {
     }
 }
 
+/// A directory filled under a temporary name next to its destination and
+/// swapped into place by [`AtomicDir::commit`], so that readers never see a
+/// half-written directory. Dropped without commit, it removes the
+/// temporary directory and everything in it.
+#[derive(Debug)]
+pub struct AtomicDir {
+    tmp: PathBuf,
+    dest: PathBuf,
+    committed: bool,
+}
+
+impl AtomicDir {
+    /// Creates `.<name>.tmp-<pid>` next to `dest` (creating `dest`'s parent
+    /// if needed; a stale temporary of the same name is removed first).
+    pub fn create(dest: &Path) -> std::io::Result<Self> {
+        let tmp = Self::sibling(dest, "tmp")?;
+        if tmp.exists() {
+            std::fs::remove_dir_all(&tmp)?;
+        }
+        std::fs::create_dir_all(&tmp)?;
+        Ok(AtomicDir {
+            tmp,
+            dest: dest.to_path_buf(),
+            committed: false,
+        })
+    }
+
+    /// `.<name>.<what>-<pid>` next to `dest`.
+    fn sibling(dest: &Path, what: &str) -> std::io::Result<PathBuf> {
+        let name = dest.file_name().ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{}: not a directory name", dest.display()),
+            )
+        })?;
+        Ok(dest.with_file_name(format!(
+            ".{}.{what}-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        )))
+    }
+
+    /// The temporary directory, to write into.
+    pub fn path(&self) -> &Path {
+        &self.tmp
+    }
+
+    /// The final path.
+    pub fn dest(&self) -> &Path {
+        &self.dest
+    }
+
+    /// Moves the temporary directory to the destination. An existing
+    /// destination is first renamed away, then deleted once the new
+    /// directory is in place (and renamed back if that fails).
+    pub fn commit(mut self) -> std::io::Result<PathBuf> {
+        if self.dest.exists() {
+            let old = Self::sibling(&self.dest, "old")?;
+            if old.exists() {
+                std::fs::remove_dir_all(&old)?;
+            }
+            std::fs::rename(&self.dest, &old)?;
+            if let Err(e) = std::fs::rename(&self.tmp, &self.dest) {
+                let _ = std::fs::rename(&old, &self.dest);
+                return Err(e);
+            }
+            self.committed = true;
+            std::fs::remove_dir_all(&old)?;
+        } else {
+            std::fs::rename(&self.tmp, &self.dest)?;
+            self.committed = true;
+        }
+        Ok(self.dest.clone())
+    }
+}
+
+impl Drop for AtomicDir {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+
 /// A name safe in a file name: letters, digits, `-`, `_`, `.`, `+` kept,
 /// anything else becomes `_`.
 pub fn file_safe(name: &str) -> String {
@@ -280,5 +367,38 @@ mod tests {
             1,
             "temp removed"
         );
+    }
+
+    #[test]
+    fn atomic_dir_replaces_the_old_one_only_on_commit() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("results").join("base");
+        let names = |p: &Path| {
+            let mut v: Vec<String> = std::fs::read_dir(p)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            v.sort();
+            v
+        };
+        let a = AtomicDir::create(&dest).unwrap();
+        std::fs::write(a.path().join("one.txt"), "1").unwrap();
+        assert!(!dest.exists());
+        a.commit().unwrap();
+        assert_eq!(names(&dest), ["one.txt"]);
+
+        // Dropped without commit: the old directory stays, the temporary goes.
+        let b = AtomicDir::create(&dest).unwrap();
+        std::fs::write(b.path().join("two.txt"), "2").unwrap();
+        drop(b);
+        assert_eq!(names(&dest), ["one.txt"]);
+        assert_eq!(names(dest.parent().unwrap()), ["base"]);
+
+        // Committed: replaces the old one entirely.
+        let c = AtomicDir::create(&dest).unwrap();
+        std::fs::write(c.path().join("two.txt"), "2").unwrap();
+        c.commit().unwrap();
+        assert_eq!(names(&dest), ["two.txt"]);
+        assert_eq!(names(dest.parent().unwrap()), ["base"]);
     }
 }

@@ -9,7 +9,9 @@ use super::AtomicFile;
 use crate::harness::{Record, RecordSink};
 
 /// Column names, in order.
-pub const COLUMNS: [&str; 8] = [
+/// `updates` came last, after `status`, so that readers of older files by
+/// position keep working; it is empty for solvers without link updates.
+pub const COLUMNS: [&str; 9] = [
     "corpus",
     "line",
     "solver",
@@ -18,6 +20,7 @@ pub const COLUMNS: [&str; 8] = [
     "nodes",
     "guesses",
     "status",
+    "updates",
 ];
 
 /// The streaming writer.
@@ -78,6 +81,10 @@ impl RecordSink for PuzzlesCsv {
             }
             f.write_all(b",")?;
             f.write_all(r.status.as_str().as_bytes())?;
+            f.write_all(b",")?;
+            if let Some(u) = r.updates {
+                f.write_all(buf.format(u).as_bytes())?;
+            }
             f.write_all(b"\n")?;
         }
         Ok(())

@@ -6,7 +6,9 @@ use super::{reference_index, AtomicFile, Report, RunMeta};
 use crate::harness::{Config, RunResult};
 
 /// Column names, in order.
-pub const COLUMNS: [&str; 25] = [
+/// `total_updates` came last so that readers of older files by position
+/// keep working; it is empty for solvers without link updates.
+pub const COLUMNS: [&str; 26] = [
     "corpus",
     "solver",
     "puzzles",
@@ -32,6 +34,7 @@ pub const COLUMNS: [&str; 25] = [
     "mode",
     "budget_nodes",
     "reference",
+    "total_updates",
 ];
 
 /// Writes `summary.csv`.
@@ -89,6 +92,7 @@ impl Report for SummaryCsv {
                         budget.to_string()
                     },
                     meta.reference.to_string(),
+                    s.total_updates.map_or_else(String::new, |u| u.to_string()),
                 ];
                 w.write_record(&row)?;
             }

@@ -1,0 +1,123 @@
+//! `dlxbench compare`: regression tracking between two runs of `bench`.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::builder::TypedValueParser as _;
+
+use dlxbench::compare::{self, render, Metric, Options};
+use dlxbench::report::AtomicFile;
+
+/// `--metric` values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MetricArg {
+    /// Only time regressions fail.
+    Time,
+    /// Only changed node or update counts fail.
+    Nodes,
+    /// Both fail (the default).
+    #[default]
+    Both,
+}
+
+/// `--format` values.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// Aligned tables for the terminal.
+    #[default]
+    Table,
+    /// GitHub Markdown (pull-request comment, CI job summary).
+    Markdown,
+    /// JSON for machines.
+    Json,
+}
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+BASELINE and CURRENT are result directories of `dlxbench bench` (or their summary.csv or \
+puzzles.csv). Node and link-update counts must be identical (they do not depend on the machine); \
+time is the ratio CURRENT/BASELINE of the geometric mean of per-puzzle times, with a seeded \
+bootstrap 95% interval: a regression only when the whole interval lies above 1 + threshold. \
+Exit status: 0 nothing regressed; 1 something did (under --metric); 2 unusable input (missing \
+or unreadable files, different modes, limits, budgets or corpus checksums).")]
+pub struct Args {
+    /// The reference run: a result directory, or its summary.csv or puzzles.csv.
+    #[arg(value_name = "BASELINE")]
+    pub baseline: PathBuf,
+    /// The run to check against it.
+    #[arg(value_name = "CURRENT")]
+    pub current: PathBuf,
+    /// Smallest change declared, always in percent, `%` optional: `5%` and `5` are five percent, `0.5` half a percent.
+    #[arg(long, value_name = "PCT", default_value = "5%", value_parser = compare::parse_threshold)]
+    pub threshold: f64,
+    /// Which checks decide the exit status; both are always reported.
+    #[arg(long, value_enum, default_value_t)]
+    pub metric: MetricArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: FormatArg,
+    /// Report changed node counts but do not fail on them (an intended algorithm change).
+    #[arg(long)]
+    pub allow_algorithm_change: bool,
+    /// Bootstrap resamples.
+    #[arg(long, value_name = "N", default_value_t = compare::DEFAULT_RESAMPLES,
+          value_parser = clap::value_parser!(u32).range(100..=1_000_000).map(|n| n as usize))]
+    pub bootstrap: usize,
+    /// Bootstrap seed (the same seed gives the same intervals).
+    #[arg(long, value_name = "SEED", default_value_t = compare::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Changed puzzles listed per corpus x solver.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub examples: usize,
+    /// Write the report to FILE (atomically) instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let baseline = compare::load(&args.baseline).context("reading the baseline")?;
+    let current = compare::load(&args.current).context("reading the current run")?;
+    let options = Options {
+        threshold: args.threshold,
+        metric: match args.metric {
+            MetricArg::Time => Metric::Time,
+            MetricArg::Nodes => Metric::Nodes,
+            MetricArg::Both => Metric::Both,
+        },
+        allow_algorithm_change: args.allow_algorithm_change,
+        resamples: args.bootstrap,
+        seed: args.seed,
+        examples: args.examples,
+        ..Options::default()
+    };
+    let comparison = compare::compare(&baseline, &current, &options)?;
+    let text = match args.format {
+        FormatArg::Table => render::text(&comparison),
+        FormatArg::Markdown => render::markdown(&comparison),
+        FormatArg::Json => {
+            let mut s = serde_json::to_string_pretty(&render::json(&comparison))?;
+            s.push('\n');
+            s
+        }
+    };
+    match &args.out {
+        Some(path) => {
+            AtomicFile::write(path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    Ok(ExitCode::from(if comparison.failed() {
+        super::EXIT_FAILURE
+    } else {
+        super::EXIT_OK
+    }))
+}

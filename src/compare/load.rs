@@ -1,0 +1,887 @@
+//! Reading one benchmark run: `summary.csv`, `puzzles.csv` and `run.json`
+//! as `dlxbench bench` writes them.
+//!
+//! `puzzles.csv` can hold millions of rows: it is streamed with one reused
+//! [`csv::ByteRecord`], and each row goes into a compact [`PuzzleRow`] of
+//! its corpus x solver [`Group`] (found without allocating: rows come in
+//! runs of the same corpus, and a corpus has a handful of solvers).
+//! Columns are found by name, so files from older versions (without the
+//! `updates` and `total_updates` columns) read fine: their link updates are
+//! "not recorded".
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use super::CompareError;
+use crate::harness::PuzzleStatus;
+
+/// One puzzle x solver row of `puzzles.csv`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PuzzleRow {
+    /// 1-based line of the puzzle in its corpus.
+    pub line: u64,
+    /// Solve time, ns.
+    pub ns: u64,
+    /// Search nodes.
+    pub nodes: u64,
+    /// Link updates, when the solver counts them and the file records them.
+    pub updates: Option<u64>,
+    /// Solutions found (capped by the mode's limit).
+    pub solutions: u64,
+    /// Status.
+    pub status: PuzzleStatus,
+}
+
+impl PuzzleRow {
+    /// Whether the solve was timed (within budget) with a usable time.
+    pub fn timed(&self) -> bool {
+        self.status != PuzzleStatus::Budget && self.ns > 0
+    }
+}
+
+/// One row of `summary.csv`, or the same figures computed from per-puzzle
+/// rows when a run has no `summary.csv`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryRow {
+    /// Puzzles run.
+    pub puzzles: u64,
+    /// Puzzles with at least one solution within budget.
+    pub solved: u64,
+    /// Puzzles without solution.
+    pub unsolvable: u64,
+    /// Puzzles with two or more solutions.
+    pub multiple: u64,
+    /// Puzzles over the node budget.
+    pub budget: u64,
+    /// Invalid solutions returned.
+    pub invalid: u64,
+    /// Mean solve time within budget, ns.
+    pub mean_ns: f64,
+    /// Standard deviation of the solve times within budget, ns.
+    pub stddev_ns: f64,
+    /// Median solve time, ns.
+    pub p50_ns: f64,
+    /// 99th percentile, ns.
+    pub p99_ns: f64,
+    /// Throughput (puzzles x threads / total solve time).
+    pub puzzles_per_s: f64,
+    /// Total search nodes.
+    pub total_nodes: u64,
+    /// Total link updates (`None`: not recorded).
+    pub total_updates: Option<u64>,
+    /// Worker threads, if known.
+    pub threads: Option<u64>,
+    /// Mode (`unique`, `first`, `count`), if known.
+    pub mode: Option<String>,
+    /// Node budget of the solver (`None`: unlimited or unknown).
+    pub budget_nodes: Option<u64>,
+}
+
+impl SummaryRow {
+    /// Puzzles timed within budget.
+    pub fn timed(&self) -> u64 {
+        self.puzzles.saturating_sub(self.budget)
+    }
+
+    /// The figures of `rows` (exact quantiles) for a run of `threads`
+    /// worker threads.
+    pub fn from_rows(rows: &[PuzzleRow], threads: Option<u64>) -> SummaryRow {
+        let mut s = SummaryRow {
+            puzzles: rows.len() as u64,
+            solved: 0,
+            unsolvable: 0,
+            multiple: 0,
+            budget: 0,
+            invalid: 0,
+            mean_ns: 0.0,
+            stddev_ns: 0.0,
+            p50_ns: 0.0,
+            p99_ns: 0.0,
+            puzzles_per_s: 0.0,
+            total_nodes: 0,
+            total_updates: None,
+            threads,
+            mode: None,
+            budget_nodes: None,
+        };
+        let mut times = Vec::with_capacity(rows.len());
+        let mut all_ns = 0u128;
+        for r in rows {
+            s.total_nodes += r.nodes;
+            if let Some(u) = r.updates {
+                *s.total_updates.get_or_insert(0) += u;
+            }
+            all_ns += u128::from(r.ns);
+            match r.status {
+                PuzzleStatus::Budget => {
+                    s.budget += 1;
+                    continue;
+                }
+                PuzzleStatus::NoSolution => s.unsolvable += 1,
+                PuzzleStatus::Multiple => {
+                    s.solved += 1;
+                    s.multiple += 1;
+                }
+                PuzzleStatus::Solved | PuzzleStatus::Unique => s.solved += 1,
+                PuzzleStatus::Invalid => s.invalid += 1,
+            }
+            times.push(r.ns);
+        }
+        if !times.is_empty() {
+            let n = times.len() as f64;
+            let sum: f64 = times.iter().map(|&t| t as f64).sum();
+            s.mean_ns = sum / n;
+            if times.len() > 1 {
+                let ss: f64 = times.iter().map(|&t| (t as f64 - s.mean_ns).powi(2)).sum();
+                s.stddev_ns = (ss / (n - 1.0)).sqrt();
+            }
+            times.sort_unstable();
+            let at = |q: f64| times[((q * n).ceil() as usize).clamp(1, times.len()) - 1] as f64;
+            s.p50_ns = at(0.5);
+            s.p99_ns = at(0.99);
+        }
+        if all_ns > 0 {
+            s.puzzles_per_s = rows.len() as f64 * threads.unwrap_or(1) as f64 * 1e9 / all_ns as f64;
+        }
+        s
+    }
+}
+
+/// Everything one run holds for one corpus x solver.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Corpus name.
+    pub corpus: String,
+    /// Solver name.
+    pub solver: String,
+    /// Its `summary.csv` row, if read.
+    pub summary: Option<SummaryRow>,
+    /// Its `puzzles.csv` rows, sorted by line, if read.
+    pub puzzles: Option<Vec<PuzzleRow>>,
+}
+
+impl Group {
+    /// The summary row, or the figures computed from the per-puzzle rows.
+    pub fn summary_or_derived(&self, threads: Option<u64>) -> Option<SummaryRow> {
+        match (&self.summary, &self.puzzles) {
+            (Some(s), _) => Some(s.clone()),
+            (None, Some(rows)) => Some(SummaryRow::from_rows(rows, threads)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// A corpus as `run.json` describes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CorpusInfo {
+    /// Name.
+    pub name: String,
+    /// SHA-256 (hex), if recorded.
+    pub sha256: Option<String>,
+    /// Path, if it was a file.
+    pub path: Option<String>,
+}
+
+/// What `run.json` says about a run (fields absent from the file are
+/// `None` or empty).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunJson {
+    /// dlxbench version.
+    pub version: Option<String>,
+    /// Git revision of the build.
+    pub git_revision: Option<String>,
+    /// CPU model.
+    pub cpu_model: Option<String>,
+    /// Start time (RFC 3339).
+    pub started: Option<String>,
+    /// Worker threads.
+    pub threads: Option<u64>,
+    /// Mode.
+    pub mode: Option<String>,
+    /// Solution limit (`None`: no limit).
+    pub limit: Option<u64>,
+    /// Passes per chunk.
+    pub passes: Option<u64>,
+    /// Shuffle seed.
+    pub shuffle_seed: Option<u64>,
+    /// Symmetry-image seed: a different one means different puzzles.
+    pub permute_seed: Option<u64>,
+    /// Solvers and their node budgets (`None`: unlimited).
+    pub solvers: Vec<(String, Option<u64>)>,
+    /// Corpora.
+    pub corpora: Vec<CorpusInfo>,
+}
+
+/// One run, read from a result directory or from one of its files.
+#[derive(Debug, Clone)]
+pub struct Run {
+    /// The path given (directory or file), for messages.
+    pub source: PathBuf,
+    /// The `summary.csv` read, if any.
+    pub summary_path: Option<PathBuf>,
+    /// The `puzzles.csv` read, if any.
+    pub puzzles_path: Option<PathBuf>,
+    /// The `run.json` read, if any.
+    pub run_json_path: Option<PathBuf>,
+    /// Its contents.
+    pub run_json: Option<RunJson>,
+    /// Corpus x solver groups, in order of first appearance.
+    pub groups: Vec<Group>,
+}
+
+impl Run {
+    /// The group of `corpus` x `solver`.
+    pub fn group(&self, corpus: &str, solver: &str) -> Option<&Group> {
+        self.groups
+            .iter()
+            .find(|g| g.corpus == corpus && g.solver == solver)
+    }
+
+    /// The run's mode, from `run.json` or `summary.csv`.
+    pub fn mode(&self) -> Option<&str> {
+        self.run_json
+            .as_ref()
+            .and_then(|j| j.mode.as_deref())
+            .or_else(|| {
+                self.groups
+                    .iter()
+                    .find_map(|g| g.summary.as_ref().and_then(|s| s.mode.as_deref()))
+            })
+    }
+
+    /// Worker threads, from `run.json` or `summary.csv`.
+    pub fn threads(&self) -> Option<u64> {
+        self.run_json.as_ref().and_then(|j| j.threads).or_else(|| {
+            self.groups
+                .iter()
+                .find_map(|g| g.summary.as_ref().and_then(|s| s.threads))
+        })
+    }
+
+    /// The node budget of `solver` (`Some(None)`: unlimited; `None`:
+    /// unknown), from `run.json` or `summary.csv`.
+    pub fn budget(&self, solver: &str) -> Option<Option<u64>> {
+        if let Some(j) = &self.run_json {
+            if let Some((_, b)) = j.solvers.iter().find(|(n, _)| n == solver) {
+                return Some(*b);
+            }
+        }
+        let mut rows = self
+            .groups
+            .iter()
+            .filter(|g| g.solver == solver)
+            .filter_map(|g| g.summary.as_ref());
+        rows.next().map(|s| s.budget_nodes)
+    }
+
+    /// Whether per-puzzle rows were read.
+    pub fn has_per_puzzle(&self) -> bool {
+        self.puzzles_path.is_some()
+    }
+}
+
+/// What kind of CSV a file is, from its header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CsvKind {
+    Summary,
+    Puzzles,
+}
+
+/// Reads the run at `path`: a result directory (its `summary.csv`,
+/// `puzzles.csv` and `run.json`, whichever exist, at least one CSV), a
+/// `summary.csv` (with the `run.json` next to it; per-puzzle data is
+/// deliberately not used), or a `puzzles.csv` (with the `summary.csv` and
+/// `run.json` next to it, if there). A CSV file is recognised by its
+/// header, whatever its name.
+pub fn load(path: &Path) -> Result<Run, CompareError> {
+    let meta = std::fs::metadata(path).map_err(|e| CompareError::Missing {
+        path: path.to_path_buf(),
+        what: if e.kind() == std::io::ErrorKind::NotFound {
+            "no such file or directory".into()
+        } else {
+            e.to_string()
+        },
+    })?;
+    let (dir, summary, puzzles) = if meta.is_dir() {
+        let s = path.join("summary.csv");
+        let p = path.join("puzzles.csv");
+        let (s, p) = (s.is_file().then_some(s), p.is_file().then_some(p));
+        if s.is_none() && p.is_none() {
+            return Err(CompareError::Missing {
+                path: path.to_path_buf(),
+                what: "no summary.csv or puzzles.csv: not a result directory of `dlxbench bench`"
+                    .into(),
+            });
+        }
+        (path.to_path_buf(), s, p)
+    } else {
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
+        match csv_kind(path)? {
+            CsvKind::Summary => (dir, Some(path.to_path_buf()), None),
+            CsvKind::Puzzles => {
+                let s = dir.join("summary.csv");
+                (dir, s.is_file().then_some(s), Some(path.to_path_buf()))
+            }
+        }
+    };
+    let run_json_path = Some(dir.join("run.json")).filter(|p| p.is_file());
+    let run_json = run_json_path.as_deref().map(read_run_json).transpose()?;
+    let mut groups: Vec<Group> = Vec::new();
+    if let Some(s) = summary.as_deref() {
+        for (corpus, solver, row) in read_summary(s)? {
+            groups.push(Group {
+                corpus,
+                solver,
+                summary: Some(row),
+                puzzles: None,
+            });
+        }
+    }
+    if let Some(p) = puzzles.as_deref() {
+        read_puzzles(p, &mut groups)?;
+    }
+    Ok(Run {
+        source: path.to_path_buf(),
+        summary_path: summary,
+        puzzles_path: puzzles,
+        run_json_path,
+        run_json,
+        groups,
+    })
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> CompareError {
+    CompareError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// A `csv` error as a [`CompareError::Csv`] naming the file and line.
+fn csv_error(path: &Path, e: csv::Error) -> CompareError {
+    let line = e.position().map_or(0, |p| p.line());
+    let message = match e.kind() {
+        csv::ErrorKind::Io(io) => io.to_string(),
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields where the header has {expected_len}"),
+        csv::ErrorKind::Utf8 { err, .. } => format!("not UTF-8: {err}"),
+        _ => e.to_string(),
+    };
+    CompareError::Csv {
+        path: path.to_path_buf(),
+        line,
+        message,
+    }
+}
+
+fn bad(path: &Path, line: u64, message: impl Into<String>) -> CompareError {
+    CompareError::Csv {
+        path: path.to_path_buf(),
+        line,
+        message: message.into(),
+    }
+}
+
+fn csv_kind(path: &Path) -> Result<CsvKind, CompareError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let mut r = csv::Reader::from_reader(file);
+    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?;
+    let has = |name: &[u8]| headers.iter().any(|h| h == name);
+    if has(b"line") && has(b"ns") && has(b"nodes") {
+        Ok(CsvKind::Puzzles)
+    } else if has(b"puzzles") && has(b"total_nodes") {
+        Ok(CsvKind::Summary)
+    } else {
+        Err(bad(
+            path,
+            1,
+            "neither a summary.csv nor a puzzles.csv of `dlxbench bench` (header lacks `line`, `ns`, `nodes` and `puzzles`, `total_nodes`)",
+        ))
+    }
+}
+
+/// Index of each wanted column; the required ones must be there.
+fn columns<const N: usize>(
+    path: &Path,
+    headers: &csv::ByteRecord,
+    required: [&str; N],
+) -> Result<[usize; N], CompareError> {
+    let mut out = [0usize; N];
+    for (slot, name) in out.iter_mut().zip(required) {
+        *slot = headers
+            .iter()
+            .position(|h| h == name.as_bytes())
+            .ok_or_else(|| bad(path, 1, format!("missing column `{name}`")))?;
+    }
+    Ok(out)
+}
+
+fn optional_column(headers: &csv::ByteRecord, name: &str) -> Option<usize> {
+    headers.iter().position(|h| h == name.as_bytes())
+}
+
+/// A decimal `u64`, without allocating.
+fn parse_u64(field: &[u8]) -> Option<u64> {
+    if field.is_empty() || field.len() > 20 {
+        return None;
+    }
+    let mut v = 0u64;
+    for &b in field {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(v)
+}
+
+fn parse_f64(field: &[u8]) -> Option<f64> {
+    std::str::from_utf8(field)
+        .ok()?
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
+fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, CompareError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let mut r = csv::Reader::from_reader(file);
+    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
+    let [corpus, solver, puzzles, solved, unsolvable, multiple, budget, invalid, mean, sd, p50, p99, rate, nodes] =
+        columns(
+            path,
+            &headers,
+            [
+                "corpus",
+                "solver",
+                "puzzles",
+                "solved",
+                "unsolvable",
+                "multiple",
+                "budget",
+                "invalid",
+                "mean_ns",
+                "stddev_ns",
+                "p50_ns",
+                "p99_ns",
+                "puzzles_per_s",
+                "total_nodes",
+            ],
+        )?;
+    let updates = optional_column(&headers, "total_updates");
+    let threads = optional_column(&headers, "threads");
+    let mode = optional_column(&headers, "mode");
+    let budget_nodes = optional_column(&headers, "budget_nodes");
+    let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match r.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(csv_error(path, e)),
+        }
+        let line = record.position().map_or(0, |p| p.line());
+        let text = |i: usize| -> Result<String, CompareError> {
+            String::from_utf8(record[i].to_vec()).map_err(|_| {
+                bad(
+                    path,
+                    line,
+                    format!("column `{}` is not UTF-8", name(&headers, i)),
+                )
+            })
+        };
+        let int = |i: usize| -> Result<u64, CompareError> {
+            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, &record, i))
+        };
+        let float = |i: usize| -> Result<f64, CompareError> {
+            parse_f64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, &record, i))
+        };
+        let opt_int = |i: Option<usize>| -> Result<Option<u64>, CompareError> {
+            match i {
+                Some(i) if !record[i].is_empty() => int(i).map(Some),
+                _ => Ok(None),
+            }
+        };
+        let (c, s) = (text(corpus)?, text(solver)?);
+        if out.iter().any(|(oc, os, _)| *oc == c && *os == s) {
+            return Err(bad(
+                path,
+                line,
+                format!("a second row for corpus `{c}` and solver `{s}`"),
+            ));
+        }
+        let row = SummaryRow {
+            puzzles: int(puzzles)?,
+            solved: int(solved)?,
+            unsolvable: int(unsolvable)?,
+            multiple: int(multiple)?,
+            budget: int(budget)?,
+            invalid: int(invalid)?,
+            mean_ns: float(mean)?,
+            stddev_ns: float(sd)?,
+            p50_ns: float(p50)?,
+            p99_ns: float(p99)?,
+            puzzles_per_s: float(rate)?,
+            total_nodes: int(nodes)?,
+            total_updates: opt_int(updates)?,
+            threads: opt_int(threads)?,
+            mode: match mode {
+                Some(i) if !record[i].is_empty() => Some(text(i)?),
+                _ => None,
+            },
+            budget_nodes: opt_int(budget_nodes)?,
+        };
+        out.push((c, s, row));
+    }
+    Ok(out)
+}
+
+fn name(headers: &csv::ByteRecord, i: usize) -> String {
+    String::from_utf8_lossy(&headers[i]).into_owned()
+}
+
+fn not_a_number(
+    path: &Path,
+    line: u64,
+    headers: &csv::ByteRecord,
+    record: &csv::ByteRecord,
+    i: usize,
+) -> CompareError {
+    bad(
+        path,
+        line,
+        format!(
+            "column `{}`: `{}` is not a number",
+            name(headers, i),
+            String::from_utf8_lossy(&record[i])
+        ),
+    )
+}
+
+/// Streams `puzzles.csv` into the groups (adding groups it alone has).
+fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {
+    let file = File::open(path).map_err(|e| io_error(path, e))?;
+    let mut r = csv::ReaderBuilder::new()
+        .buffer_capacity(1 << 20)
+        .from_reader(file);
+    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
+    let [corpus, line_col, solver, ns, solutions, nodes, status] = columns(
+        path,
+        &headers,
+        [
+            "corpus",
+            "line",
+            "solver",
+            "ns",
+            "solutions",
+            "nodes",
+            "status",
+        ],
+    )?;
+    let updates = optional_column(&headers, "updates");
+    // Per-puzzle rows land in these vectors first; groups get them at the end.
+    let mut rows: Vec<Vec<PuzzleRow>> = vec![Vec::new(); groups.len()];
+    // The current corpus (its name) and its solvers' group indices.
+    let mut current: Vec<u8> = Vec::new();
+    let mut solvers: Vec<(Vec<u8>, usize)> = Vec::new();
+    // Groups by (corpus, solver), for corpora seen again later.
+    let mut index: HashMap<(String, String), usize> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, g)| ((g.corpus.clone(), g.solver.clone()), i))
+        .collect();
+    let mut first_line: Vec<u64> = vec![0; groups.len()];
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match r.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(e) => return Err(csv_error(path, e)),
+        }
+        let line = record.position().map_or(0, |p| p.line());
+        if record[corpus] != current[..] {
+            current.clear();
+            current.extend_from_slice(&record[corpus]);
+            solvers.clear();
+        }
+        let slot = match solvers.iter().find(|(s, _)| *s == record[solver]) {
+            Some(&(_, g)) => g,
+            None => {
+                let text = |i: usize| {
+                    std::str::from_utf8(&record[i])
+                        .map(str::to_string)
+                        .map_err(|_| {
+                            bad(
+                                path,
+                                line,
+                                format!("column `{}` is not UTF-8", name(&headers, i)),
+                            )
+                        })
+                };
+                let key = (text(corpus)?, text(solver)?);
+                let g = match index.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        groups.push(Group {
+                            corpus: key.0.clone(),
+                            solver: key.1.clone(),
+                            summary: None,
+                            puzzles: None,
+                        });
+                        rows.push(Vec::new());
+                        first_line.push(0);
+                        index.insert(key, groups.len() - 1);
+                        groups.len() - 1
+                    }
+                };
+                if first_line[g] == 0 {
+                    first_line[g] = line;
+                }
+                solvers.push((record[solver].to_vec(), g));
+                g
+            }
+        };
+        let int = |i: usize| {
+            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, &record, i))
+        };
+        let status_text = &record[status];
+        let status = std::str::from_utf8(status_text)
+            .ok()
+            .and_then(PuzzleStatus::from_name)
+            .ok_or_else(|| {
+                bad(
+                    path,
+                    line,
+                    format!(
+                        "column `status`: unknown status `{}` (expected unique, multiple, solved, none, budget or invalid)",
+                        String::from_utf8_lossy(status_text)
+                    ),
+                )
+            })?;
+        rows[slot].push(PuzzleRow {
+            line: int(line_col)?,
+            ns: int(ns)?,
+            nodes: int(nodes)?,
+            updates: match updates {
+                Some(i) if !record[i].is_empty() => Some(int(i)?),
+                _ => None,
+            },
+            solutions: int(solutions)?,
+            status,
+        });
+    }
+    for (g, mut list) in rows.into_iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        list.sort_unstable_by_key(|r| r.line);
+        if let Some(w) = list.windows(2).find(|w| w[0].line == w[1].line) {
+            return Err(bad(
+                path,
+                first_line[g],
+                format!(
+                    "corpus `{}`, solver `{}`: line {} appears twice",
+                    groups[g].corpus, groups[g].solver, w[0].line
+                ),
+            ));
+        }
+        list.shrink_to_fit();
+        groups[g].puzzles = Some(list);
+    }
+    Ok(())
+}
+
+fn read_run_json(path: &Path) -> Result<RunJson, CompareError> {
+    let text = std::fs::read_to_string(path).map_err(|e| io_error(path, e))?;
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| CompareError::Json {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    if !v.is_object() {
+        return Err(CompareError::Json {
+            path: path.to_path_buf(),
+            message: "not a JSON object".into(),
+        });
+    }
+    let string =
+        |v: &serde_json::Value, k: &str| v.get(k).and_then(|x| x.as_str()).map(String::from);
+    let int = |v: &serde_json::Value, k: &str| v.get(k).and_then(serde_json::Value::as_u64);
+    let array = |k: &str| {
+        v.get(k)
+            .and_then(serde_json::Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    Ok(RunJson {
+        version: string(&v, "dlxbench_version"),
+        git_revision: string(&v, "git_revision"),
+        cpu_model: string(&v, "cpu_model"),
+        started: string(&v, "started"),
+        threads: int(&v, "threads"),
+        mode: string(&v, "mode"),
+        limit: int(&v, "limit"),
+        passes: int(&v, "passes"),
+        shuffle_seed: int(&v, "shuffle_seed"),
+        permute_seed: int(&v, "permute_seed"),
+        solvers: array("solvers")
+            .iter()
+            .filter_map(|s| Some((string(s, "name")?, int(s, "budget_nodes"))))
+            .collect(),
+        corpora: array("corpora")
+            .iter()
+            .filter_map(|c| {
+                Some(CorpusInfo {
+                    name: string(c, "name")?,
+                    sha256: string(c, "sha256"),
+                    path: string(c, "path"),
+                })
+            })
+            .collect(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    const PUZZLES: &str = "corpus,line,solver,ns,solutions,nodes,guesses,status,updates\n\
+        c,3,dlx,100,1,10,0,unique,55\n\
+        c,3,heuristic,90,1,12,1,unique,\n\
+        c,2,dlx,200,1,20,2,unique,66\n\
+        c,2,heuristic,80,2,8,0,multiple,\n\
+        d,1,dlx,50,0,5,0,budget,7\n";
+
+    #[test]
+    fn puzzles_csv_is_grouped_sorted_and_optional_columns_are_optional() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = write(dir.path(), "puzzles.csv", PUZZLES);
+        let run = load(&p).unwrap();
+        assert!(run.summary_path.is_none() && run.run_json.is_none());
+        assert_eq!(run.groups.len(), 3);
+        let dlx = run.group("c", "dlx").unwrap().puzzles.as_ref().unwrap();
+        assert_eq!(
+            dlx.iter().map(|r| (r.line, r.updates)).collect::<Vec<_>>(),
+            [(2, Some(66)), (3, Some(55))]
+        );
+        let h = run
+            .group("c", "heuristic")
+            .unwrap()
+            .puzzles
+            .as_ref()
+            .unwrap();
+        assert_eq!(h[0].status, PuzzleStatus::Multiple);
+        assert_eq!(h[0].updates, None);
+        let d = &run.group("d", "dlx").unwrap().puzzles.as_ref().unwrap()[0];
+        assert!(!d.timed());
+
+        // An older file without `updates`.
+        let old: String = PUZZLES
+            .lines()
+            .map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n")
+            .collect();
+        let p = write(dir.path(), "old.csv", &old);
+        let run = load(&p).unwrap();
+        let dlx = run.group("c", "dlx").unwrap();
+        assert!(dlx
+            .puzzles
+            .as_ref()
+            .unwrap()
+            .iter()
+            .all(|r| r.updates.is_none()));
+        assert_eq!(dlx.summary_or_derived(None).unwrap().total_updates, None);
+    }
+
+    #[test]
+    fn derived_summary_counts_and_quantiles() {
+        let rows: Vec<PuzzleRow> = (1..=100)
+            .map(|i| PuzzleRow {
+                line: i,
+                ns: i * 10,
+                nodes: 1,
+                updates: None,
+                solutions: 1,
+                status: if i == 100 {
+                    PuzzleStatus::Budget
+                } else {
+                    PuzzleStatus::Unique
+                },
+            })
+            .collect();
+        let s = SummaryRow::from_rows(&rows, Some(2));
+        assert_eq!((s.puzzles, s.solved, s.budget, s.timed()), (100, 99, 1, 99));
+        assert_eq!(s.p50_ns, 500.0);
+        assert_eq!(s.p99_ns, 990.0);
+        assert!((s.mean_ns - 500.0).abs() < 1e-9);
+        assert_eq!(s.total_nodes, 100);
+        // 100 puzzles x 2 threads over 50,500 ns.
+        assert!((s.puzzles_per_s - 200.0 * 1e9 / 50_500.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn bad_input_names_file_and_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = PUZZLES.replace("c,2,dlx,200", "c,2,dlx,2x0");
+        let p = write(dir.path(), "puzzles.csv", &text);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("puzzles.csv:4:") && e.contains("`ns`") && e.contains("2x0"),
+            "{e}"
+        );
+
+        let text = PUZZLES.replace("multiple", "maybe");
+        let p = write(dir.path(), "puzzles.csv", &text);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains(":5:") && e.contains("maybe"), "{e}");
+
+        let text = PUZZLES.replace("c,3,dlx,100,1,10,0,unique,55", "c,3,dlx,100");
+        let p = write(dir.path(), "puzzles.csv", &text);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("puzzles.csv:2:") && e.contains("fields"), "{e}");
+
+        let text = PUZZLES.replace("c,2,dlx,200", "c,3,dlx,200");
+        let p = write(dir.path(), "puzzles.csv", &text);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("line 3 appears twice"), "{e}");
+
+        let p = write(dir.path(), "other.csv", "a,b\n1,2\n");
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("other.csv:1:"), "{e}");
+
+        let e = load(&dir.path().join("nope")).unwrap_err().to_string();
+        assert!(e.contains("nope") && e.contains("no such file"), "{e}");
+
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let e = load(&empty).unwrap_err().to_string();
+        assert!(e.contains("no summary.csv or puzzles.csv"), "{e}");
+
+        let run_dir = dir.path().join("run");
+        std::fs::create_dir(&run_dir).unwrap();
+        write(&run_dir, "puzzles.csv", PUZZLES);
+        write(&run_dir, "run.json", "{not json");
+        let e = load(&run_dir).unwrap_err().to_string();
+        assert!(e.contains("run.json"), "{e}");
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(parse_u64(b"0"), Some(0));
+        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64(b"18446744073709551616"), None);
+        assert_eq!(parse_u64(b""), None);
+        assert_eq!(parse_u64(b"-1"), None);
+        assert_eq!(parse_f64(b"1.5"), Some(1.5));
+        assert_eq!(parse_f64(b"NaN"), None);
+    }
+}

@@ -1,0 +1,714 @@
+//! Output formats of a [`Comparison`]: an aligned terminal table
+//! ([`text`]), GitHub Markdown for a pull-request comment or a CI job
+//! summary ([`markdown`]), and JSON for machines ([`json()`]).
+//!
+//! # JSON fields
+//! ```text
+//! {
+//!   "format": "dlxbench-compare/1",
+//!   "baseline", "current": {"path", "per_puzzle", "version", "git_revision",
+//!                           "cpu_model", "started", "threads"},
+//!   "settings": {"threshold_pct", "metric", "allow_algorithm_change",
+//!                "bootstrap_resamples", "seed", "confidence"},
+//!   "mode": "unique",
+//!   "results": [{
+//!     "corpus", "solver",
+//!     "counters": {"scope": "per_puzzle" | "totals", "changed",
+//!                  "nodes": {"baseline", "current", "change_pct"},
+//!                  "updates": {"baseline", "current", "change_pct"} | null (not recorded),
+//!                  "counts": {"baseline": {...}, "current": {...}}
+//!                      (puzzles, solved, unsolvable, multiple, budget, invalid),
+//!                  "compared", "puzzles_changed", "nodes_changed",
+//!                  "updates_changed", "outcome_changed",
+//!                  "only_in_baseline", "only_in_current",
+//!                  "examples": [{"line", "nodes": [b, c], "updates": [b, c] | null,
+//!                                "status": [b, c], "solutions": [b, c]}]},
+//!     "time": {"method": "paired_bootstrap" | "ratio_of_means_normal" | null,
+//!              "puzzles", "ratio", "low", "high", "verdict":
+//!              "regression" | "improvement" | "no_change" | "not_enough_data"},
+//!     "reading": {"p50_ratio", "p99_ratio", "throughput_ratio"}
+//!   }],
+//!   "only_in_baseline", "only_in_current": [{"corpus", "solver"}],
+//!   "notes": ["..."],
+//!   "outcome": {"algorithm_changes", "time_regressions", "time_improvements",
+//!               "failed", "exit_status"}
+//! }
+//! ```
+//! Ratios are current / baseline (for throughput, above 1 is faster);
+//! `null` where a figure is not available.
+
+use serde_json::{json, Value};
+
+use super::{Comparison, Counters, Method, PairResult, Scope, Side, Verdict};
+use crate::report::thousands;
+
+/// A titled table.
+struct Table {
+    title: String,
+    headers: Vec<&'static str>,
+    /// Columns whose cells are left-aligned (text); the others are numbers.
+    text_columns: usize,
+    rows: Vec<Vec<String>>,
+}
+
+fn pct_change(b: u64, c: u64) -> String {
+    if b == c {
+        "0".into()
+    } else if b == 0 {
+        "new".into()
+    } else {
+        let pct = (c as f64 - b as f64) * 100.0 / b as f64;
+        if pct.abs() >= 0.01 {
+            format!("{pct:+.2}%")
+        } else {
+            // A change of a few nodes in millions still shows.
+            format!("{pct:+.1e}%")
+        }
+    }
+}
+
+/// `+3, +3.3e-4%`: the difference and its percentage.
+fn diff_and_pct(b: u64, c: u64) -> String {
+    let d = i128::from(c) - i128::from(b);
+    let sign = if d >= 0 { "+" } else { "-" };
+    format!(
+        "{sign}{}, {}",
+        thousands(d.unsigned_abs() as u64),
+        pct_change(b, c)
+    )
+}
+
+fn change_pct_value(b: u64, c: u64) -> Value {
+    if b == 0 {
+        if c == 0 {
+            json!(0.0)
+        } else {
+            Value::Null
+        }
+    } else {
+        json!((c as f64 - b as f64) * 100.0 / b as f64)
+    }
+}
+
+fn ratio(r: Option<f64>) -> String {
+    r.map_or_else(|| "-".into(), |r| format!("{r:.3}"))
+}
+
+fn threshold_text(c: &Comparison) -> String {
+    let pct = c.options.threshold * 100.0;
+    let s = format!("{pct:.4}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    format!("{s}%")
+}
+
+fn counter_verdict(c: &Comparison, k: &Counters) -> &'static str {
+    if !k.changed() {
+        "same"
+    } else if !c.options.metric.gates_nodes() {
+        "changed (not gating)"
+    } else if c.options.allow_algorithm_change {
+        "changed (allowed)"
+    } else {
+        "ALGORITHM CHANGE"
+    }
+}
+
+fn time_verdict(c: &Comparison, r: &PairResult) -> String {
+    let v = r.time.verdict;
+    if v == Verdict::Regression && !c.options.metric.gates_time() {
+        "regression (not gating)".into()
+    } else {
+        v.words().into()
+    }
+}
+
+fn counters_table(c: &Comparison) -> Table {
+    let rows = c
+        .results
+        .iter()
+        .map(|r| {
+            let k = &r.counters;
+            let (ub, uc, ud) = match k.updates {
+                Some((b, cur)) => (thousands(b), thousands(cur), pct_change(b, cur)),
+                None => ("-".into(), "-".into(), "not recorded".into()),
+            };
+            vec![
+                r.corpus.clone(),
+                r.solver.clone(),
+                thousands(k.counts.1.puzzles),
+                thousands(k.nodes.0),
+                thousands(k.nodes.1),
+                pct_change(k.nodes.0, k.nodes.1),
+                ub,
+                uc,
+                ud,
+                match k.scope {
+                    Scope::PerPuzzle => thousands(k.puzzles_changed),
+                    Scope::Totals => "-".into(),
+                },
+                counter_verdict(c, k).into(),
+            ]
+        })
+        .collect();
+    Table {
+        title:
+            "Deterministic counters (identical for the same corpus, solver and mode on any machine)"
+                .into(),
+        headers: vec![
+            "corpus",
+            "solver",
+            "puzzles",
+            "nodes before",
+            "nodes now",
+            "change",
+            "updates before",
+            "updates now",
+            "change",
+            "puzzles changed",
+            "result",
+        ],
+        text_columns: 2,
+        rows,
+    }
+}
+
+fn time_table(c: &Comparison) -> Table {
+    let rows = c
+        .results
+        .iter()
+        .map(|r| {
+            let t = &r.time;
+            let (est, interval, change) = match t.interval {
+                Some(i) => (
+                    format!("{:.3}", i.estimate),
+                    format!("{:.3} - {:.3}", i.low, i.high),
+                    format!("{:+.1}%", (i.estimate - 1.0) * 100.0),
+                ),
+                None => ("-".into(), "-".into(), "-".into()),
+            };
+            vec![
+                r.corpus.clone(),
+                r.solver.clone(),
+                match t.method {
+                    Some(Method::PairedBootstrap) => "paired".into(),
+                    Some(Method::RatioOfMeansNormal) => "means*".into(),
+                    None => "-".into(),
+                },
+                thousands(t.puzzles),
+                est,
+                interval,
+                change,
+                ratio(r.reading.p50),
+                ratio(r.reading.p99),
+                ratio(r.reading.throughput),
+                time_verdict(c, r),
+            ]
+        })
+        .collect();
+    Table {
+        title: format!(
+            "Time: current / baseline, geometric mean of per-puzzle times, {:.0}% bootstrap interval ({} resamples, seed {})",
+            c.options.confidence * 100.0,
+            thousands(c.options.resamples as u64),
+            c.options.seed
+        ),
+        headers: vec![
+            "corpus",
+            "solver",
+            "method",
+            "puzzles",
+            "ratio",
+            "interval",
+            "change",
+            "p50",
+            "p99",
+            "throughput",
+            "verdict",
+        ],
+        text_columns: 3,
+        rows,
+    }
+}
+
+/// Lines describing the changed puzzles and counts of each changed
+/// corpus x solver.
+fn change_details(c: &Comparison) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in c.results.iter().filter(|r| r.counters.changed()) {
+        let k = &r.counters;
+        let mut head = format!("{} x {}:", r.corpus, r.solver);
+        if k.nodes.0 != k.nodes.1 {
+            head.push_str(&format!(
+                " total nodes {} -> {} ({});",
+                thousands(k.nodes.0),
+                thousands(k.nodes.1),
+                diff_and_pct(k.nodes.0, k.nodes.1)
+            ));
+        }
+        if let Some((b, cur)) = k.updates.filter(|(b, cur)| b != cur) {
+            head.push_str(&format!(
+                " total updates {} -> {} ({});",
+                thousands(b),
+                thousands(cur),
+                diff_and_pct(b, cur)
+            ));
+        }
+        if k.scope == Scope::PerPuzzle {
+            head.push_str(&format!(
+                " {} of {} puzzles changed (nodes {}, updates {}, status or solutions {})",
+                thousands(k.puzzles_changed),
+                thousands(k.compared),
+                thousands(k.nodes_changed),
+                thousands(k.updates_changed),
+                thousands(k.outcome_changed)
+            ));
+        }
+        out.push(head.trim_end_matches(';').to_string());
+        let (b, cur) = (&k.counts.0, &k.counts.1);
+        if b != cur {
+            let mut parts = Vec::new();
+            for (name, x, y) in [
+                ("puzzles", b.puzzles, cur.puzzles),
+                ("solved", b.solved, cur.solved),
+                ("no solution", b.unsolvable, cur.unsolvable),
+                ("multiple", b.multiple, cur.multiple),
+                ("budget", b.budget, cur.budget),
+                ("invalid", b.invalid, cur.invalid),
+            ] {
+                if x != y {
+                    parts.push(format!("{name} {} -> {}", thousands(x), thousands(y)));
+                }
+            }
+            out.push(format!("  outcomes: {}", parts.join(", ")));
+        }
+        if k.only_in_baseline + k.only_in_current > 0 {
+            out.push(format!(
+                "  puzzle lines only in the baseline: {}, only in the current run: {}",
+                thousands(k.only_in_baseline),
+                thousands(k.only_in_current)
+            ));
+        }
+        for e in &k.examples {
+            let (x, y) = (&e.baseline, &e.current);
+            let mut parts = Vec::new();
+            if x.nodes != y.nodes {
+                parts.push(format!(
+                    "nodes {} -> {}",
+                    thousands(x.nodes),
+                    thousands(y.nodes)
+                ));
+            }
+            if let (Some(u), Some(v)) = (x.updates, y.updates) {
+                if u != v {
+                    parts.push(format!("updates {} -> {}", thousands(u), thousands(v)));
+                }
+            }
+            if x.status != y.status {
+                parts.push(format!(
+                    "status {} -> {}",
+                    x.status.as_str(),
+                    y.status.as_str()
+                ));
+            }
+            if x.solutions != y.solutions {
+                parts.push(format!("solutions {} -> {}", x.solutions, y.solutions));
+            }
+            out.push(format!("  line {}: {}", x.line, parts.join(", ")));
+        }
+        if k.puzzles_changed > k.examples.len() as u64 {
+            out.push(format!(
+                "  ... and {} more",
+                thousands(k.puzzles_changed - k.examples.len() as u64)
+            ));
+        }
+    }
+    out
+}
+
+/// `corpus (solver, solver), corpus (solver)`.
+fn grouped(pairs: &[(String, String)]) -> String {
+    let mut corpora: Vec<(&str, Vec<&str>)> = Vec::new();
+    for (corpus, solver) in pairs {
+        match corpora.iter_mut().find(|(c, _)| c == corpus) {
+            Some((_, s)) => s.push(solver),
+            None => corpora.push((corpus, vec![solver])),
+        }
+    }
+    corpora
+        .iter()
+        .map(|(c, s)| format!("{c} ({})", s.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn side_text(s: &Side) -> String {
+    let mut parts = Vec::new();
+    if let Some(r) = &s.git_revision {
+        parts.push(format!("rev {}", &r[..r.len().min(12)]));
+    }
+    if let Some(t) = &s.started {
+        parts.push(t.clone());
+    }
+    if let Some(t) = s.threads {
+        parts.push(format!("{t} threads"));
+    }
+    if parts.is_empty() {
+        s.path.clone()
+    } else {
+        format!("{} ({})", s.path, parts.join(", "))
+    }
+}
+
+fn gating_text(c: &Comparison) -> String {
+    match c.options.metric {
+        super::Metric::Both => "nodes and time gate".into(),
+        super::Metric::Nodes => "nodes gate; time is reported, not gating".into(),
+        super::Metric::Time => "time gates; counters are reported, not gating".into(),
+    }
+}
+
+fn settings_line(c: &Comparison) -> String {
+    format!(
+        "mode {}; threshold {}; {}{}",
+        c.mode.as_deref().unwrap_or("unknown"),
+        threshold_text(c),
+        gating_text(c),
+        if c.options.allow_algorithm_change {
+            "; algorithm changes allowed"
+        } else {
+            ""
+        }
+    )
+}
+
+fn outcome_line(c: &Comparison) -> String {
+    let changes = c.algorithm_changes();
+    let regressions = c.count(Verdict::Regression);
+    let improvements = c.count(Verdict::Improvement);
+    let counts = format!(
+        "{} algorithm change{}, {} time regression{}, {} improvement{}",
+        changes,
+        plural(changes),
+        regressions,
+        plural(regressions),
+        improvements,
+        plural(improvements)
+    );
+    if c.failed() {
+        let mut why = Vec::new();
+        if c.algorithm_change_fails() {
+            why.push("node counts changed: if intended, pass --allow-algorithm-change and refresh the baseline");
+        }
+        if c.time_regression_fails() {
+            why.push("slower beyond the threshold");
+        }
+        format!("FAILED ({counts}): {}", why.join("; "))
+    } else {
+        format!("OK ({counts})")
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn render_aligned(t: &Table, out: &mut String) {
+    let mut w: Vec<usize> = t.headers.iter().map(|h| h.chars().count()).collect();
+    for row in &t.rows {
+        for (i, cell) in row.iter().enumerate() {
+            w[i] = w[i].max(cell.chars().count());
+        }
+    }
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = String::from(" ");
+        for (i, cell) in cells.enumerate() {
+            let fill = " ".repeat(w[i] - cell.chars().count());
+            s.push(' ');
+            // The last column is text too (the verdict).
+            if i < t.text_columns || i + 1 == w.len() {
+                s.push_str(cell);
+                s.push_str(&fill);
+            } else {
+                s.push_str(&fill);
+                s.push_str(cell);
+            }
+            s.push(' ');
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        s
+    };
+    out.push_str(&t.title);
+    out.push('\n');
+    out.push_str(&line(&mut t.headers.iter().copied()));
+    for row in &t.rows {
+        out.push_str(&line(&mut row.iter().map(String::as_str)));
+    }
+}
+
+/// The terminal rendering.
+pub fn text(c: &Comparison) -> String {
+    let mut out = String::new();
+    out.push_str(&format!("baseline: {}\n", side_text(&c.baseline)));
+    out.push_str(&format!("current:  {}\n", side_text(&c.current)));
+    out.push_str(&settings_line(c));
+    out.push_str("\n\n");
+    if c.results.is_empty() {
+        out.push_str("No corpus x solver is present in both runs.\n\n");
+    } else {
+        render_aligned(&counters_table(c), &mut out);
+        for l in change_details(c) {
+            out.push_str("  ");
+            out.push_str(&l);
+            out.push('\n');
+        }
+        out.push('\n');
+        render_aligned(&time_table(c), &mut out);
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
+        {
+            out.push_str(
+                "  * ratio of mean times with a normal-approximation interval: no per-puzzle times on one side\n",
+            );
+        }
+        out.push_str("  p50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only\n\n");
+    }
+    if !c.only_in_baseline.is_empty() {
+        out.push_str(&format!(
+            "Only in the baseline: {}\n",
+            grouped(&c.only_in_baseline)
+        ));
+    }
+    if !c.only_in_current.is_empty() {
+        out.push_str(&format!(
+            "Only in the current run: {}\n",
+            grouped(&c.only_in_current)
+        ));
+    }
+    for n in &c.notes {
+        out.push_str(&format!("Note: {n}\n"));
+    }
+    out.push_str(&outcome_line(c));
+    out.push('\n');
+    out
+}
+
+fn md_escape(cell: &str) -> String {
+    cell.replace('|', "\\|")
+}
+
+fn render_markdown_table(t: &Table, out: &mut String) {
+    out.push_str(&format!(
+        "| {} |\n",
+        t.headers
+            .iter()
+            .map(|h| md_escape(h))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    ));
+    let align: Vec<&str> = (0..t.headers.len())
+        .map(|i| {
+            if i < t.text_columns || i + 1 == t.headers.len() {
+                "---"
+            } else {
+                "---:"
+            }
+        })
+        .collect();
+    out.push_str(&format!("|{}|\n", align.join("|")));
+    for row in &t.rows {
+        out.push_str(&format!(
+            "| {} |\n",
+            row.iter()
+                .map(|c| md_escape(c))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        ));
+    }
+}
+
+/// GitHub Markdown, for a pull-request comment or `$GITHUB_STEP_SUMMARY`.
+pub fn markdown(c: &Comparison) -> String {
+    let mut out = String::from("## dlxbench compare\n\n");
+    out.push_str(&format!("**{}**\n\n", md_escape(&outcome_line(c))));
+    out.push_str(&format!(
+        "- baseline: `{}`\n- current: `{}`\n- {}\n\n",
+        side_text(&c.baseline),
+        side_text(&c.current),
+        settings_line(c)
+    ));
+    if !c.results.is_empty() {
+        let t = counters_table(c);
+        out.push_str(&format!("### {}\n\n", t.title));
+        render_markdown_table(&t, &mut out);
+        let details = change_details(c);
+        if !details.is_empty() {
+            out.push_str("\n```text\n");
+            for l in details {
+                out.push_str(&l);
+                out.push('\n');
+            }
+            out.push_str("```\n");
+        }
+        out.push('\n');
+        let t = time_table(c);
+        out.push_str(&format!("### {}\n\n", t.title));
+        render_markdown_table(&t, &mut out);
+        out.push_str("\np50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only.");
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
+        {
+            out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
+        }
+        out.push_str("\n\n");
+    }
+    if !c.only_in_baseline.is_empty() {
+        out.push_str(&format!(
+            "- Only in the baseline: {}\n",
+            md_escape(&grouped(&c.only_in_baseline))
+        ));
+    }
+    if !c.only_in_current.is_empty() {
+        out.push_str(&format!(
+            "- Only in the current run: {}\n",
+            md_escape(&grouped(&c.only_in_current))
+        ));
+    }
+    for n in &c.notes {
+        out.push_str(&format!("- Note: {}\n", md_escape(n)));
+    }
+    out
+}
+
+fn side_json(s: &Side) -> Value {
+    json!({
+        "path": s.path,
+        "per_puzzle": s.per_puzzle,
+        "version": s.version,
+        "git_revision": s.git_revision,
+        "cpu_model": s.cpu_model,
+        "started": s.started,
+        "threads": s.threads,
+    })
+}
+
+fn counts_json(c: &super::Counts) -> Value {
+    json!({
+        "puzzles": c.puzzles,
+        "solved": c.solved,
+        "unsolvable": c.unsolvable,
+        "multiple": c.multiple,
+        "budget": c.budget,
+        "invalid": c.invalid,
+    })
+}
+
+fn pairs_json(pairs: &[(String, String)]) -> Value {
+    pairs
+        .iter()
+        .map(|(c, s)| json!({"corpus": c, "solver": s}))
+        .collect()
+}
+
+/// The JSON document (fields in the module documentation).
+pub fn json(c: &Comparison) -> Value {
+    let results: Vec<Value> = c
+        .results
+        .iter()
+        .map(|r| {
+            let k = &r.counters;
+            let examples: Vec<Value> = k
+                .examples
+                .iter()
+                .map(|e| {
+                    let (x, y) = (&e.baseline, &e.current);
+                    json!({
+                        "line": x.line,
+                        "nodes": [x.nodes, y.nodes],
+                        "updates": x.updates.zip(y.updates).map(|(u, v)| [u, v]),
+                        "status": [x.status.as_str(), y.status.as_str()],
+                        "solutions": [x.solutions, y.solutions],
+                    })
+                })
+                .collect();
+            json!({
+                "corpus": r.corpus,
+                "solver": r.solver,
+                "counters": {
+                    "scope": match k.scope { Scope::PerPuzzle => "per_puzzle", Scope::Totals => "totals" },
+                    "changed": k.changed(),
+                    "nodes": {"baseline": k.nodes.0, "current": k.nodes.1, "change_pct": change_pct_value(k.nodes.0, k.nodes.1)},
+                    "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
+                    "counts": {"baseline": counts_json(&k.counts.0), "current": counts_json(&k.counts.1)},
+                    "compared": k.compared,
+                    "puzzles_changed": k.puzzles_changed,
+                    "nodes_changed": k.nodes_changed,
+                    "updates_changed": k.updates_changed,
+                    "outcome_changed": k.outcome_changed,
+                    "only_in_baseline": k.only_in_baseline,
+                    "only_in_current": k.only_in_current,
+                    "examples": examples,
+                },
+                "time": {
+                    "method": r.time.method.map(Method::as_str),
+                    "puzzles": r.time.puzzles,
+                    "ratio": r.time.interval.map(|i| i.estimate),
+                    "low": r.time.interval.map(|i| i.low),
+                    "high": r.time.interval.map(|i| i.high),
+                    "verdict": r.time.verdict.as_str(),
+                },
+                "reading": {
+                    "p50_ratio": r.reading.p50,
+                    "p99_ratio": r.reading.p99,
+                    "throughput_ratio": r.reading.throughput,
+                },
+            })
+        })
+        .collect();
+    json!({
+        "format": "dlxbench-compare/1",
+        "baseline": side_json(&c.baseline),
+        "current": side_json(&c.current),
+        "settings": {
+            "threshold_pct": c.options.threshold * 100.0,
+            "metric": c.options.metric.as_str(),
+            "allow_algorithm_change": c.options.allow_algorithm_change,
+            "bootstrap_resamples": c.options.resamples,
+            "seed": c.options.seed,
+            "confidence": c.options.confidence,
+        },
+        "mode": c.mode,
+        "results": results,
+        "only_in_baseline": pairs_json(&c.only_in_baseline),
+        "only_in_current": pairs_json(&c.only_in_current),
+        "notes": c.notes,
+        "outcome": {
+            "algorithm_changes": c.algorithm_changes(),
+            "time_regressions": c.count(Verdict::Regression),
+            "time_improvements": c.count(Verdict::Improvement),
+            "failed": c.failed(),
+            "exit_status": u8::from(c.failed()),
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_keep_their_digits() {
+        assert_eq!(pct_change(100, 100), "0");
+        assert_eq!(pct_change(0, 5), "new");
+        assert_eq!(pct_change(200, 150), "-25.00%");
+        assert_eq!(pct_change(899_643, 899_646), "+3.3e-4%");
+        assert_eq!(diff_and_pct(899_643, 899_646), "+3, +3.3e-4%");
+        assert_eq!(diff_and_pct(10, 5), "-5, -50.00%");
+    }
+}

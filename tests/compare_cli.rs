@@ -1,0 +1,667 @@
+//! End-to-end tests of `dlxbench compare` and `bench --save-baseline`, on
+//! runs the tests make themselves with `dlxbench bench` and then copy and
+//! edit (times scaled, counters changed).
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn dlxbench() -> Command {
+    Command::cargo_bin("dlxbench").unwrap()
+}
+
+/// The first `n` puzzles of the embedded generated corpus.
+fn corpus_text(n: usize) -> String {
+    let text = std::str::from_utf8(dlxbench::datasets::DEFAULT_CORPUS).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(n)
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+/// Writes `fix.txt` (200 puzzles) in `dir`.
+fn corpus(dir: &Path) -> PathBuf {
+    let p = dir.join("fix.txt");
+    std::fs::write(&p, corpus_text(200)).unwrap();
+    p
+}
+
+/// Runs `bench` on `corpus` into `out` with dlx and singles (plus `extra`).
+fn bench(corpus: &Path, out: &Path, extra: &[&str]) {
+    dlxbench()
+        .args(["bench", "-q", "--threads", "2", "--solvers", "dlx,singles"])
+        .args(extra)
+        .arg("--out")
+        .arg(out)
+        .arg(corpus)
+        .assert()
+        .success();
+}
+
+fn copy_run(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+/// Rewrites a CSV file row by row: `f(headers, row)`.
+fn edit_csv(path: &Path, mut f: impl FnMut(&[String], &mut Vec<String>)) {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(String::from).collect())
+        .collect();
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(&headers).unwrap();
+    for mut row in rows {
+        f(&headers, &mut row);
+        w.write_record(&row).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+fn col(headers: &[String], name: &str) -> usize {
+    headers.iter().position(|h| h == name).unwrap()
+}
+
+/// Multiplies every time of the run in `dir` by `factor(line)` (per puzzle)
+/// and the summary's times by `summary_factor` (throughput divided).
+fn scale_times(dir: &Path, factor: impl Fn(u64) -> f64, summary_factor: f64) {
+    edit_csv(&dir.join("puzzles.csv"), |h, row| {
+        let line: u64 = row[col(h, "line")].parse().unwrap();
+        let i = col(h, "ns");
+        let ns: f64 = row[i].parse().unwrap();
+        row[i] = ((ns * factor(line)).round().max(1.0) as u64).to_string();
+    });
+    edit_csv(&dir.join("summary.csv"), |h, row| {
+        for name in [
+            "mean_ns",
+            "stddev_ns",
+            "p50_ns",
+            "p90_ns",
+            "p99_ns",
+            "p999_ns",
+            "max_ns",
+        ] {
+            let i = col(h, name);
+            let v: f64 = row[i].parse().unwrap();
+            row[i] = format!("{:.1}", v * summary_factor);
+        }
+        let i = col(h, "puzzles_per_s");
+        let v: f64 = row[i].parse().unwrap();
+        row[i] = format!("{:.1}", v / summary_factor);
+    });
+}
+
+/// A baseline run in `dir/base` and a copy of it in `dir/cur`.
+fn base_and_copy(dir: &Path) -> (PathBuf, PathBuf) {
+    let base = dir.join("base");
+    bench(&corpus(dir), &base, &[]);
+    let cur = dir.join("cur");
+    copy_run(&base, &cur);
+    (base, cur)
+}
+
+/// Runs `compare BASE CUR --format json ARGS`; returns the exit code and
+/// the document.
+fn compare_json(base: &Path, cur: &Path, args: &[&str]) -> (i32, Value) {
+    let out = dlxbench()
+        .arg("compare")
+        .arg(base)
+        .arg(cur)
+        .args(["--format", "json"])
+        .args(args)
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "exit {code}, not JSON ({e}): {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (code, doc)
+}
+
+fn results(doc: &Value) -> &Vec<Value> {
+    let r = doc["results"].as_array().unwrap();
+    assert_eq!(r.len(), 2, "dlx and singles on one corpus: {doc}");
+    r
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn identical_runs_pass_with_an_interval_containing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 0, "{doc}");
+    for r in results(&doc) {
+        let t = &r["time"];
+        assert_eq!(t["method"], "paired_bootstrap");
+        assert!(f(&t["low"]) <= 1.0 && 1.0 <= f(&t["high"]), "{t}");
+        assert_eq!(t["verdict"], "no_change");
+        assert_eq!(t["puzzles"], 200);
+        assert_eq!(r["counters"]["changed"], false);
+        assert_eq!(r["counters"]["compared"], 200);
+    }
+    assert_eq!(doc["outcome"]["exit_status"], 0);
+    // dlx records link updates, singles does not.
+    let dlx = &results(&doc)[0];
+    assert_eq!(dlx["solver"], "dlx");
+    assert!(dlx["counters"]["updates"]["baseline"].as_u64().unwrap() > 0);
+    assert!(results(&doc)[1]["counters"]["updates"].is_null());
+
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("fix "))
+        .stdout(predicate::str::contains("no significant change"))
+        .stdout(predicate::str::contains("OK (0 algorithm changes"));
+}
+
+#[test]
+fn two_real_runs_have_identical_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    // Another thread count and order: counters cannot depend on them.
+    bench(&c, &b, &["--shuffle", "3"]);
+    let (code, doc) = compare_json(&a, &b, &["--metric", "nodes"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["outcome"]["algorithm_changes"], 0);
+    for r in results(&doc) {
+        let k = &r["counters"];
+        assert_eq!(k["nodes"]["baseline"], k["nodes"]["current"]);
+        assert_eq!(k["puzzles_changed"], 0);
+    }
+}
+
+#[test]
+fn times_times_1_5_is_a_regression_with_the_right_ratio() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    scale_times(&cur, |_| 1.5, 1.5);
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 1, "{doc}");
+    for r in results(&doc) {
+        let t = &r["time"];
+        assert_eq!(t["verdict"], "regression", "{r}");
+        assert!((f(&t["ratio"]) - 1.5).abs() < 0.01, "{t}");
+        // Every puzzle is 1.5 times slower (up to rounding to whole ns).
+        assert!((f(&t["low"]) - 1.5).abs() < 0.01 && (f(&t["high"]) - 1.5).abs() < 0.01);
+        assert!((f(&r["reading"]["p50_ratio"]) - 1.5).abs() < 0.01);
+        assert!((f(&r["reading"]["throughput_ratio"]) - 1.0 / 1.5).abs() < 0.01);
+        assert_eq!(r["counters"]["changed"], false);
+    }
+    assert_eq!(doc["outcome"]["time_regressions"], 2);
+
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("REGRESSION"))
+        .stdout(predicate::str::contains("FAILED"));
+    // Time reported but not gating.
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .args(["--metric", "nodes"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("regression (not gating)"));
+    // A 60% threshold: 1.5 is within it. `60` and `60%` mean the same.
+    for t in ["60", "60%"] {
+        let (code, doc) = compare_json(&base, &cur, &["--threshold", t]);
+        assert_eq!(code, 0, "{t}");
+        assert_eq!(doc["settings"]["threshold_pct"], 60.0);
+        assert!(results(&doc)
+            .iter()
+            .all(|r| r["time"]["verdict"] == "no_change"));
+    }
+}
+
+#[test]
+fn times_times_0_7_is_an_improvement_and_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    scale_times(&cur, |_| 0.7, 0.7);
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 0, "{doc}");
+    for r in results(&doc) {
+        let t = &r["time"];
+        assert_eq!(t["verdict"], "improvement", "{r}");
+        assert!((f(&t["ratio"]) - 0.7).abs() < 0.01, "{t}");
+        assert!(f(&t["high"]) < 0.95);
+    }
+    assert_eq!(doc["outcome"]["time_improvements"], 2);
+}
+
+#[test]
+fn changed_nodes_on_one_puzzle_is_an_algorithm_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    // One dlx puzzle: one more node; one singles puzzle: a different outcome.
+    let mut dlx_line = None;
+    let mut singles_line = None;
+    edit_csv(&cur.join("puzzles.csv"), |h, row| {
+        let solver = row[col(h, "solver")].clone();
+        let line: u64 = row[col(h, "line")].parse().unwrap();
+        if solver == "dlx" && line > 100 && dlx_line.is_none() {
+            dlx_line = Some(line);
+            let i = col(h, "nodes");
+            row[i] = (row[i].parse::<u64>().unwrap() + 1).to_string();
+        }
+        if solver == "singles" && line > 150 && singles_line.is_none() {
+            singles_line = Some(line);
+            row[col(h, "status")] = "multiple".into();
+            row[col(h, "solutions")] = "2".into();
+        }
+    });
+    let (dlx_line, singles_line) = (dlx_line.unwrap(), singles_line.unwrap());
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 1, "{doc}");
+    let r = results(&doc);
+    let k = &r[0]["counters"];
+    assert_eq!(k["changed"], true);
+    assert_eq!(k["puzzles_changed"], 1);
+    assert_eq!(k["nodes_changed"], 1);
+    assert_eq!(
+        k["nodes"]["current"].as_u64().unwrap(),
+        k["nodes"]["baseline"].as_u64().unwrap() + 1
+    );
+    assert_eq!(k["examples"][0]["line"], dlx_line);
+    let s = &r[1]["counters"];
+    assert_eq!(s["outcome_changed"], 1);
+    assert_eq!(
+        s["examples"][0]["status"],
+        serde_json::json!(["unique", "multiple"])
+    );
+    assert_eq!(doc["outcome"]["algorithm_changes"], 2);
+
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("ALGORITHM CHANGE"))
+        .stdout(predicate::str::contains(format!("line {dlx_line}: nodes ")))
+        .stdout(predicate::str::contains(format!(
+            "line {singles_line}: status unique -> multiple, solutions 1 -> 2"
+        )));
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .arg("--allow-algorithm-change")
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("changed (allowed)"));
+    // Time gating only: reported, not failing.
+    let (code, _) = compare_json(&base, &cur, &["--metric", "time"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn different_mode_exits_2_naming_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    bench(&c, &b, &["--mode", "first"]);
+    dlxbench()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "different modes: baseline `unique`, current `first`",
+        ));
+}
+
+#[test]
+fn different_corpus_checksum_exits_2_naming_corpus_and_checksums() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).unwrap();
+    // The same name, one puzzle fewer.
+    let other = other_dir.join("fix.txt");
+    let text = corpus_text(200);
+    std::fs::write(&other, text.split_once('\n').unwrap().1).unwrap();
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    bench(&other, &b, &[]);
+    let sha = |run: &Path| {
+        let v: Value =
+            serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
+        v["corpora"][0]["sha256"].as_str().unwrap().to_string()
+    };
+    let (sa, sb) = (sha(&a), sha(&b));
+    assert_ne!(sa, sb);
+    dlxbench()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("corpus `fix` differs"))
+        .stderr(predicate::str::contains(&sa))
+        .stderr(predicate::str::contains(&sb));
+}
+
+#[test]
+fn different_budget_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    bench(&c, &b, &["--budget-nodes", "1000000"]);
+    dlxbench()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "solver `dlx` has different node budgets: baseline unlimited, current 1000000",
+        ));
+}
+
+#[test]
+fn bootstrap_interval_is_the_same_for_the_same_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    // Noisy per-puzzle ratios between 0.8 and 1.4.
+    scale_times(
+        &cur,
+        |line| 0.8 + 0.6 * ((line * 7919) % 101) as f64 / 100.0,
+        1.1,
+    );
+    let run = |seed: &str| compare_json(&base, &cur, &["--seed", seed, "--bootstrap", "500"]).1;
+    let (a, b, c) = (run("7"), run("7"), run("8"));
+    let intervals = |doc: &Value| -> Vec<(f64, f64, f64)> {
+        results(doc)
+            .iter()
+            .map(|r| {
+                let t = &r["time"];
+                (f(&t["ratio"]), f(&t["low"]), f(&t["high"]))
+            })
+            .collect()
+    };
+    assert_eq!(a, b);
+    let (ia, ic) = (intervals(&a), intervals(&c));
+    for (x, y) in ia.iter().zip(&ic) {
+        assert_eq!(x.0, y.0, "the estimate does not depend on the seed");
+        assert!(x.1 < x.0 && x.0 < x.2, "a real interval: {x:?}");
+    }
+    assert_ne!(ia, ic, "another seed, other resamples");
+    assert_eq!(a["settings"]["seed"], 7);
+    assert_eq!(a["settings"]["bootstrap_resamples"], 500);
+}
+
+#[test]
+fn summary_only_falls_back_to_a_ratio_of_means() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    scale_times(&cur, |_| 1.5, 1.5);
+    let (_, doc) = compare_json(&base.join("summary.csv"), &cur, &[]);
+    for r in results(&doc) {
+        assert_eq!(r["time"]["method"], "ratio_of_means_normal");
+        assert!((f(&r["time"]["ratio"]) - 1.5).abs() < 0.01, "{r}");
+        assert_eq!(r["counters"]["scope"], "totals");
+        assert_eq!(r["counters"]["changed"], false);
+    }
+    assert_eq!(doc["baseline"]["per_puzzle"], false);
+    assert!(doc["notes"][0].as_str().unwrap().contains("no puzzles.csv"));
+    dlxbench()
+        .arg("compare")
+        .arg(base.join("summary.csv"))
+        .arg(&cur)
+        .assert()
+        .stdout(predicate::str::contains("means*"))
+        .stdout(predicate::str::contains("normal-approximation"));
+    // Given puzzles.csv, per-puzzle data is used.
+    let (_, doc) = compare_json(&base.join("puzzles.csv"), &cur.join("puzzles.csv"), &[]);
+    assert!(results(&doc)
+        .iter()
+        .all(|r| r["time"]["method"] == "paired_bootstrap"));
+}
+
+#[test]
+fn runs_without_update_columns_read_as_not_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    // An older run: drop the columns.
+    for (file, column) in [("puzzles.csv", "updates"), ("summary.csv", "total_updates")] {
+        let path = base.join(file);
+        let mut r = csv::Reader::from_path(&path).unwrap();
+        let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let drop = col(&headers, column);
+        let rows: Vec<Vec<String>> = r
+            .records()
+            .map(|rec| rec.unwrap().iter().map(String::from).collect())
+            .collect();
+        let mut w = csv::Writer::from_path(&path).unwrap();
+        let keep = |row: &[String]| -> Vec<String> {
+            row.iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        w.write_record(keep(&headers)).unwrap();
+        for row in rows {
+            w.write_record(keep(&row)).unwrap();
+        }
+        w.flush().unwrap();
+    }
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 0, "{doc}");
+    assert!(results(&doc)
+        .iter()
+        .all(|r| r["counters"]["updates"].is_null()));
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("not recorded"));
+}
+
+#[test]
+fn pairs_on_one_side_are_listed_not_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    dlxbench()
+        .args(["bench", "-q", "--solvers", "dlx,heuristic", "--out"])
+        .arg(&b)
+        .arg(&c)
+        .assert()
+        .success();
+    dlxbench()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .args(["--metric", "nodes"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Only in the baseline: fix (singles)",
+        ))
+        .stdout(predicate::str::contains(
+            "Only in the current run: fix (heuristic)",
+        ));
+}
+
+#[test]
+fn unusable_input_exits_2_with_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(dir.path().join("missing"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing"))
+        .stderr(predicate::str::contains("no such file or directory"));
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    dlxbench()
+        .arg("compare")
+        .arg(&empty)
+        .arg(&cur)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("not a result directory"));
+    // A broken row: its file and line are named.
+    let mut n = 0;
+    edit_csv(&cur.join("puzzles.csv"), |h, row| {
+        n += 1;
+        if n == 10 {
+            row[col(h, "nodes")] = "many".into();
+        }
+    });
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "puzzles.csv:11: column `nodes`: `many`",
+        ));
+    for bad in ["abc", "-5", "100", "5%%"] {
+        dlxbench()
+            .arg("compare")
+            .arg(&base)
+            .arg(&base)
+            .arg(format!("--threshold={bad}"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("threshold"));
+    }
+}
+
+#[test]
+fn markdown_and_out_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    scale_times(&cur, |_| 1.5, 1.5);
+    let md = dir.path().join("compare.md");
+    dlxbench()
+        .arg("compare")
+        .arg(&base)
+        .arg(&cur)
+        .args(["--format", "markdown", "--out"])
+        .arg(&md)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::is_empty());
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.starts_with("## dlxbench compare\n"), "{text}");
+    assert!(text.contains("**FAILED"), "{text}");
+    assert!(text.contains("| corpus | solver | method | puzzles | ratio |"));
+    assert!(text.contains("| fix | dlx | paired | 200 | 1.50"), "{text}");
+    assert!(text.contains("|---|---|---|---:|"));
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn save_baseline_writes_results_name_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let run = |extra: &[&str]| {
+        let mut cmd = dlxbench();
+        cmd.current_dir(dir.path())
+            .args(["bench", "-q", "--solvers", "dlx", "--save-baseline", "main"])
+            .args(extra)
+            .arg(&c);
+        cmd
+    };
+    let results = dir.path().join("results");
+    let entries = || {
+        let mut v: Vec<String> = std::fs::read_dir(&results)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    run(&[]).assert().success();
+    assert_eq!(entries(), ["main"]);
+    let main = results.join("main");
+    for f in ["summary.csv", "puzzles.csv", "run.json"] {
+        assert!(main.join(f).is_file(), "{f}");
+    }
+    let run_json = |p: &Path| std::fs::read_to_string(p.join("run.json")).unwrap();
+    assert!(run_json(&main).contains("\"out_dir\": \"results/main\""));
+    std::fs::write(main.join("stale.txt"), "from the first run").unwrap();
+    // A second run replaces the whole directory.
+    run(&[]).assert().success();
+    assert_eq!(entries(), ["main"]);
+    assert!(!main.join("stale.txt").exists());
+    std::fs::write(main.join("stale.txt"), "kept").unwrap();
+
+    // A failed run (--strict with a malformed line) leaves it untouched.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, corpus_text(5) + "12345\n").unwrap();
+    dlxbench()
+        .current_dir(dir.path())
+        .args([
+            "bench",
+            "-q",
+            "--strict",
+            "--solvers",
+            "dlx",
+            "--save-baseline",
+            "main",
+        ])
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("baseline not saved"));
+    assert_eq!(entries(), ["main"]);
+    assert!(main.join("stale.txt").exists());
+
+    // Usage errors.
+    run(&["--out", "elsewhere"]).assert().code(2);
+    for name in ["../up", ".hidden", "a/b", ""] {
+        dlxbench()
+            .current_dir(dir.path())
+            .args(["bench", "-q", "--solvers", "dlx", "--save-baseline", name])
+            .arg(&c)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--save-baseline"));
+    }
+    assert_eq!(entries(), ["main"]);
+}
