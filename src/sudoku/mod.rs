@@ -31,6 +31,27 @@ use crate::exact_cover::Problem;
 /// uses `u128` candidate sets.
 pub const MAX_SIDE: usize = 128;
 
+/// [`BoxShape::for_side`] for every side up to [`MAX_SIDE`]: the most square
+/// factorisation `r x c` with `2 <= r <= c`, computed at compile time.
+const SHAPE_FOR_SIDE: [Option<BoxShape>; MAX_SIDE + 1] = {
+    let mut table = [None; MAX_SIDE + 1];
+    let mut side = 4;
+    while side <= MAX_SIDE {
+        let mut r = 2;
+        while r * r <= side {
+            if side % r == 0 {
+                table[side] = Some(BoxShape {
+                    rows: r as u8,
+                    cols: (side / r) as u8,
+                });
+            }
+            r += 1;
+        }
+        side += 1;
+    }
+    table
+};
+
 /// The shape of a box: `rows` by `cols` cells, so the grid's side is
 /// `rows * cols`. A 9x9 Sudoku has 3x3 boxes, a 6x6 one 2x3, a 12x12 one 3x4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -94,14 +115,11 @@ impl BoxShape {
     /// The usual shape for a side: the most square factorisation `r x c`
     /// with `r <= c` (9 -> 3x3, 6 -> 2x3, 12 -> 3x4, 10 -> 2x5).
     pub fn for_side(side: usize) -> Result<Self, ShapeError> {
-        let mut r = (side as f64).sqrt() as usize;
-        while r >= 2 {
-            if side.is_multiple_of(r) && side / r >= 2 {
-                return BoxShape::new(r, side / r);
-            }
-            r -= 1;
+        // A table: the parser asks for every puzzle.
+        match SHAPE_FOR_SIDE.get(side) {
+            Some(&Some(shape)) => Ok(shape),
+            _ => Err(ShapeError::NoShapeForSide { side }),
         }
-        Err(ShapeError::NoShapeForSide { side })
     }
 
     /// The standard 9x9 shape.
@@ -317,6 +335,17 @@ mod tests {
         }
         for bad in [0, 1, 2, 3, 5, 7, 11, 13, 129] {
             assert!(BoxShape::for_side(bad).is_err(), "{bad}");
+        }
+        // The table against the definition: the most square r x c, r <= c.
+        for side in 0..=MAX_SIDE + 1 {
+            let best = (2..=side)
+                .filter(|&r| r * r <= side && side % r == 0)
+                .max()
+                .map(|r| (r, side / r));
+            let got = BoxShape::for_side(side)
+                .ok()
+                .map(|s| (s.box_rows(), s.box_cols()));
+            assert_eq!(got, best.filter(|_| side <= MAX_SIDE), "side {side}");
         }
         assert!(BoxShape::new(1, 9).is_err());
         assert!(BoxShape::new(12, 11).is_err());

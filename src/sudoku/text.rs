@@ -392,18 +392,39 @@ pub fn parse_line_into(
         grid.reset(shape);
     }
     let n = grid.side() as u8;
-    let table = alphabet.table();
-    // Branch-free: whitespace and unknown bytes map above every side.
-    let mut bad = false;
-    for (&b, cell) in body.iter().zip(grid.cells_mut()) {
-        let v = table[b as usize];
-        bad |= v > n;
-        *cell = v;
-    }
+    let bad = if alphabet == Alphabet::Standard && n <= 9 {
+        digits_into(body, n, grid.cells_mut())
+    } else {
+        let table = alphabet.table();
+        // Branch-free: whitespace and unknown bytes map above every side.
+        let mut bad = false;
+        for (&b, cell) in body.iter().zip(grid.cells_mut()) {
+            let v = table[b as usize];
+            bad |= v > n;
+            *cell = v;
+        }
+        bad
+    };
     if bad {
         return not_symbols(line, start, end, options, grid, String::new());
     }
     Ok(())
+}
+
+/// [`parse_line_into`] for sides up to 9 in the standard alphabet (`1-9`,
+/// `.` or `0` blank), the common case: arithmetic instead of a table
+/// lookup, written so that the compiler turns it into vector code (16 or 32
+/// bytes a step). Returns whether some byte was not a symbol of the side.
+#[inline]
+fn digits_into(body: &[u8], n: u8, cells: &mut [u8]) -> bool {
+    let mut bad = false;
+    for (&b, cell) in body.iter().zip(cells) {
+        let d = b.wrapping_sub(b'0'); // '0' -> 0 (blank), '.' -> 254
+        let dot = b == b'.';
+        bad |= (d > n) & !dot;
+        *cell = if dot { 0 } else { d };
+    }
+    bad
 }
 
 /// The slow path of [`parse_line_into`]: a line of numbers, or an error

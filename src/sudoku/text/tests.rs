@@ -571,3 +571,31 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn digit_fast_path_matches_the_table() {
+    // Every byte in every position of a 4x4 and a 9x9 line: the arithmetic
+    // path (standard alphabet, sides up to 9) must accept and reject exactly
+    // what the table does, with the same values.
+    for side in [4usize, 9] {
+        let cells = side * side;
+        let base: Vec<u8> = std::iter::repeat_n(b'.', cells).collect();
+        for pos in [0, cells / 2, cells - 1] {
+            for byte in 0..=255u8 {
+                if byte == b'\n' || byte == b'\r' || byte == b' ' || byte == b'\t' {
+                    continue; // trimmed or a separator: other paths
+                }
+                let mut line = base.clone();
+                line[pos] = byte;
+                let mut grid = Grid::empty(BoxShape::for_side(side).unwrap());
+                let fast = parse_line_into(&line, ParseOptions::default(), &mut grid);
+                let table = Alphabet::Standard.table()[byte as usize];
+                let expected_ok = table <= side as u8;
+                assert_eq!(fast.is_ok(), expected_ok, "side {side}, byte {byte}");
+                if expected_ok {
+                    assert_eq!(grid.cells()[pos], table, "side {side}, byte {byte}");
+                }
+            }
+        }
+    }
+}
