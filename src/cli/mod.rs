@@ -7,6 +7,7 @@ pub mod check;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
+pub mod hanidoku;
 pub mod solve;
 
 /// Success.

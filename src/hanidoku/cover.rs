@@ -272,8 +272,7 @@ mod tests {
                         times[c] += 1;
                     }
                 }
-                let matrix_ok =
-                    times.iter().all(|&t| t <= 1) && own.iter().all(|&c| times[c] == 1);
+                let matrix_ok = times.iter().all(|&t| t <= 1) && own.iter().all(|&c| times[c] == 1);
                 let mut sorted = digits.clone();
                 sorted.sort_unstable();
                 let rule_ok = sorted.windows(2).all(|w| w[1] == w[0] + 1);

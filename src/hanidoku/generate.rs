@@ -60,7 +60,9 @@ pub enum GenerateError {
     },
     /// A clue can be blanked and the solution stays unique, according to
     /// the `backtrack` solver.
-    #[error("puzzle {index}: the backtrack solver finds it unique without the clue in cell {cell}")]
+    #[error(
+        "puzzle {index}: the backtrack solver finds it unique without the clue in cell {cell}"
+    )]
     NotMinimal {
         /// 0-based index of the puzzle in this generator's output.
         index: u64,
@@ -112,20 +114,18 @@ impl std::fmt::Debug for Generator {
 /// True when `puzzle` has exactly one solution for `solver` and blanking any
 /// one of its clues gives two or more.
 pub fn is_minimal_unique(puzzle: &Board, solver: &mut dyn Solver<Board>) -> bool {
-    minimality_failure(puzzle, solver).is_none()
-}
-
-/// Why `puzzle` is not minimal and unique for `solver`: `Some(None)` when it
-/// is not unique, `Some(Some(cell))` when the clue in `cell` can go.
-fn minimality_failure(puzzle: &Board, solver: &mut dyn Solver<Board>) -> Option<Option<usize>> {
     let mut scratch = Board::EMPTY;
-    if solver
+    solver
         .solve(puzzle, 2, Budget::UNLIMITED, &mut scratch)
         .solutions
-        != 1
-    {
-        return Some(None);
-    }
+        == 1
+        && removable_clue(puzzle, solver).is_none()
+}
+
+/// The first clue of `puzzle` (a puzzle with a unique solution) whose
+/// removal leaves the solution unique for `solver`, if any.
+fn removable_clue(puzzle: &Board, solver: &mut dyn Solver<Board>) -> Option<usize> {
+    let mut scratch = Board::EMPTY;
     let mut cut = *puzzle;
     for cell in 0..CELLS {
         let clue = puzzle.get(cell);
@@ -138,7 +138,7 @@ fn minimality_failure(puzzle: &Board, solver: &mut dyn Solver<Board>) -> Option<
             .solutions;
         cut.set(cell, clue);
         if solutions < 2 {
-            return Some(Some(cell));
+            return Some(cell);
         }
     }
     None
@@ -214,15 +214,8 @@ impl Generator {
                 differs,
             });
         }
-        if let Some(failure) = minimality_failure(puzzle, &mut self.verifier) {
-            return Err(match failure {
-                Some(cell) => GenerateError::NotMinimal { index, cell },
-                None => GenerateError::NotUnique {
-                    index,
-                    solutions: 2,
-                    differs: false,
-                },
-            });
+        if let Some(cell) = removable_clue(puzzle, &mut self.verifier) {
+            return Err(GenerateError::NotMinimal { index, cell });
         }
         self.produced += 1;
         Ok(stats)
@@ -272,17 +265,21 @@ mod tests {
         let spare = (0..CELLS).find(|&c| p.get(c) == 0).unwrap();
         p.set(spare, s.get(spare));
         let mut solver = solvers::backtrack::BacktrackSolver::new();
+        assert!(!is_minimal_unique(&p, &mut solver));
         // Some clue can go now (the spare one, or one it makes redundant).
-        let Some(Some(cell)) = minimality_failure(&p, &mut solver) else {
-            panic!("a puzzle with a spare clue is not minimal");
-        };
+        let cell = removable_clue(&p, &mut solver).expect("a spare clue");
         let mut cut = p;
         cut.set(cell, 0);
         let mut scratch = Board::EMPTY;
-        assert_eq!(solver.solve(&cut, 2, Budget::UNLIMITED, &mut scratch).solutions, 1);
+        assert_eq!(
+            solver
+                .solve(&cut, 2, Budget::UNLIMITED, &mut scratch)
+                .solutions,
+            1
+        );
         p.set(spare, 0);
         let cell = (0..CELLS).find(|&c| p.get(c) != 0).unwrap();
         p.set(cell, 0);
-        assert_eq!(minimality_failure(&p, &mut solver), Some(None));
+        assert!(!is_minimal_unique(&p, &mut solver), "not unique");
     }
 }

@@ -24,8 +24,9 @@
 //! ```
 //! use dlxbench::hanidoku::{self, Board, Verdict};
 //!
+//! // The first puzzle of the committed corpus (`DEFAULT_CORPUS`).
 //! let puzzle: Board =
-//!     "....8.4...6...8..5........8............2.....................".parse().unwrap();
+//!     ".6..........2..7...........3...........8.5...................".parse().unwrap();
 //! assert_eq!(puzzle.clues(), 6);
 //! let mut solver = hanidoku::solvers::dlx::DlxSolver::new();
 //! let mut solution = Board::EMPTY;
@@ -120,6 +121,14 @@ pub const LINES: usize = 27;
 pub const ROWS: usize = 9;
 /// Cells in each row, top to bottom.
 pub const ROW_LENGTHS: [usize; ROWS] = [5, 6, 7, 8, 9, 8, 7, 6, 5];
+
+/// A committed corpus of generated Hanidoku puzzles, embedded in the binary:
+/// what `dlxbench bench --kind hanidoku` runs when no corpus is given and
+/// none was fetched. Its first line is the command that made it.
+pub const DEFAULT_CORPUS: &[u8] =
+    include_bytes!("../../datasets/generated/hanidoku/gen_hanidoku_100.txt");
+/// The name of [`DEFAULT_CORPUS`] in reports.
+pub const DEFAULT_CORPUS_NAME: &str = "gen_hanidoku_100";
 
 /// The three directions of lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -98,7 +98,11 @@ mod tests {
             let map: Vec<usize> = (0..CELLS).map(|c| s.map_cell(c)).collect();
             let mut sorted = map.clone();
             sorted.sort_unstable();
-            assert_eq!(sorted, (0..CELLS).collect::<Vec<_>>(), "{s:?} is a permutation");
+            assert_eq!(
+                sorted,
+                (0..CELLS).collect::<Vec<_>>(),
+                "{s:?} is a permutation"
+            );
             if !s.reverses_digits() {
                 assert!(seen.insert(map.clone()), "{s:?} is new");
             }

@@ -79,8 +79,14 @@ fn geometry() {
     assert_eq!(cell_at(0, 5), None);
     assert_eq!(cell_at_coords([4, 4, -8]), None);
     assert_eq!(Line::from_id(27), None);
-    assert_eq!(Line::from_id(9).unwrap().to_string(), "down-right diagonal 1");
-    assert_eq!(Line::from_id(26).unwrap().to_string(), "down-left diagonal 9");
+    assert_eq!(
+        Line::from_id(9).unwrap().to_string(),
+        "down-right diagonal 1"
+    );
+    assert_eq!(
+        Line::from_id(26).unwrap().to_string(),
+        "down-left diagonal 9"
+    );
     assert_eq!(Line::from_id(2).unwrap().compulsory(), 3..=7);
 }
 
@@ -242,7 +248,11 @@ fn clashing_or_contradicting_clues_give_no_solution() {
         .unwrap();
     for info in REGISTRY {
         let mut solver = (info.make)();
-        for (name, puzzle) in [("repeat", repeat), ("far", far), ("contradiction", contradiction)] {
+        for (name, puzzle) in [
+            ("repeat", repeat),
+            ("far", far),
+            ("contradiction", contradiction),
+        ] {
             let (o, _) = solve_with(solver.as_mut(), &puzzle, 2);
             assert_eq!(o.solutions, 0, "{} {name}", info.name);
             assert!(!o.budget_exceeded);

@@ -190,13 +190,13 @@ impl State {
         // (line == NONE) or a (line, digit).
         const NONE: usize = usize::MAX;
         let (mut best, mut best_cell, mut best_line, mut best_digit) = (u32::MAX, 0, NONE, 0u8);
-        for cell in 0..CELLS {
+        for (cell, slot) in cand.iter_mut().enumerate() {
             if self.cells[cell] != 0 {
                 continue;
             }
             let [a, b, c] = self.lines_of[cell];
             let set = allow[usize::from(a)] & allow[usize::from(b)] & allow[usize::from(c)];
-            cand[cell] = set;
+            *slot = set;
             let count = set.count_ones();
             if count < best {
                 (best, best_cell) = (count, cell);
@@ -238,13 +238,13 @@ impl State {
                 must[l] = common & !used;
             }
             best = u32::MAX;
-            for cell in 0..CELLS {
+            for (cell, slot) in cand.iter_mut().enumerate() {
                 if self.cells[cell] != 0 {
                     continue;
                 }
                 let [a, b, c] = self.lines_of[cell].map(usize::from);
-                cand[cell] &= within[a] & within[b] & within[c];
-                let count = cand[cell].count_ones();
+                *slot &= within[a] & within[b] & within[c];
+                let count = slot.count_ones();
                 if count < best {
                     (best, best_cell) = (count, cell);
                 }
