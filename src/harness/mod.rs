@@ -19,8 +19,13 @@
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
 //!   the `solve` call with [`Instant`]. Validation of a returned solution
-//!   ([`crate::sudoku::is_solution_of`]) and the cross-check of the solvers'
-//!   capped solution counts happen after the timed call.
+//!   ([`crate::sudoku::is_solution_of`], [`crate::hanidoku::is_solution_of`])
+//!   and the cross-check of the solvers' capped solution counts happen
+//!   after the timed call.
+//! * A run holds one [`PuzzleKind`] ([`Config::kind`]): the worker loop is
+//!   generic over the [`Puzzle`] type (Sudoku [`Grid`]s or Hanidoku
+//!   [`Board`]s), which brings its parser, rule check and symmetries, and
+//!   every solver of the run must solve that kind.
 //! * `passes` passes are made over each chunk's parsed puzzles, and each
 //!   puzzle keeps its minimum time per solver (chunks hold hundreds of
 //!   puzzles, so other puzzles run between two solves of the same one).
