@@ -230,7 +230,7 @@ fn bad_usage_is_refused_clearly() {
         ),
         (
             &["bench", "--kind", "hanidoku", "--solvers", "naive"][..],
-            "unknown hanidoku solver `naive` (known: dlx, backtrack)",
+            "unknown solver `naive` (known for hanidoku: dlx, backtrack)",
         ),
         (
             &["solve", "--solver", "backtrack"][..],

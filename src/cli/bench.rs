@@ -168,7 +168,11 @@ fn pick<P>(registry: &'static [SolverInfo<P>], args: &Args) -> anyhow::Result<Ve
     let mut infos: Vec<SolverInfo<P>> = Vec::new();
     for name in &names {
         let info = registry.iter().find(|s| s.name == name).with_context(|| {
-            format!("unknown {} solver `{name}` (known: {})", args.kind, known())
+            let kind = match args.kind {
+                PuzzleKind::Sudoku => String::new(),
+                kind => format!(" for {kind}"),
+            };
+            format!("unknown solver `{name}` (known{kind}: {})", known())
         })?;
         if infos.iter().any(|i| i.name == info.name) {
             bail!("solver `{name}` given twice");
