@@ -33,12 +33,16 @@ pub struct Args {
         long,
         default_value = "dlx",
         value_parser = clap::builder::PossibleValuesParser::new(
-            solvers::REGISTRY.iter().map(|info| info.name).chain(
-                dlxbench::hanidoku::solvers::REGISTRY
-                    .iter()
-                    .map(|info| info.name)
-                    .filter(|name| solvers::by_name(name).is_none())
-            )
+            solvers::REGISTRY
+                .iter()
+                .map(|info| clap::builder::PossibleValue::new(info.name))
+                .chain(
+                    // Hanidoku-only solvers: accepted, listed in the doc line.
+                    dlxbench::hanidoku::solvers::REGISTRY
+                        .iter()
+                        .filter(|info| solvers::by_name(info.name).is_none())
+                        .map(|info| clap::builder::PossibleValue::new(info.name).hide(true))
+                )
         )
     )]
     solver: String,
