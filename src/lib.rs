@@ -8,6 +8,8 @@
 //!   to a limit, node budgets and machine-independent cost counters.
 //! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
 //!   the rule checker.
+//! * [`hanidoku`]: the hexagonal puzzle: board, rules, text format, its
+//!   exact-cover encoding, two solvers and a generator.
 //! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
 //!   `dlx`, `heuristic`, `singles` and `naive`.
 //! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.
@@ -25,6 +27,7 @@ pub mod corpus;
 pub mod datasets;
 pub mod exact_cover;
 pub mod generate;
+pub mod hanidoku;
 pub mod harness;
 pub mod report;
 pub mod solvers;

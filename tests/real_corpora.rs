@@ -165,3 +165,52 @@ fn fetched_corpora_have_the_catalogue_line_counts() {
         datasets_dir().display()
     );
 }
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn hanidoku_corpus_is_unique_for_both_solvers_and_the_solutions_pass_the_rules() {
+    use dlxbench::hanidoku::{self, Board, Puzzles, Verdict};
+    let (c, bytes) = corpus("hanidoku_172");
+    let puzzles: Vec<Board> = Puzzles::new(&bytes)
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")).1)
+        .collect();
+    assert_eq!(puzzles.len(), c.puzzles);
+    let mut first: Option<Vec<Board>> = None;
+    for info in hanidoku::solvers::REGISTRY {
+        let mut solver = (info.make)();
+        let mut solution = Board::EMPTY;
+        let solutions: Vec<Board> = puzzles
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let o = solver.solve(p, 2, Budget::UNLIMITED, &mut solution);
+                assert_eq!(
+                    o.solutions,
+                    1,
+                    "line {}: {} solutions ({})",
+                    i + 1,
+                    o.solutions,
+                    info.name
+                );
+                // The rule check, independent of both solvers.
+                assert_eq!(
+                    hanidoku::check(&solution),
+                    Verdict::Complete,
+                    "line {}",
+                    i + 1
+                );
+                assert!(hanidoku::is_solution_of(&solution, p), "line {}", i + 1);
+                solution
+            })
+            .collect();
+        match &first {
+            None => first = Some(solutions),
+            Some(f) => assert!(f == &solutions, "{} disagrees", info.name),
+        }
+    }
+    let expected = c.solutions.unwrap();
+    assert_eq!(
+        (expected.none, expected.unique, expected.multiple),
+        (0, 172, 0)
+    );
+}

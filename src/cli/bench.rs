@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use dlxbench::corpus::{self, Corpus};
-use dlxbench::harness::{self, Config, Mode, Progress, RecordSink};
+use dlxbench::harness::{self, Config, Mode, Progress, PuzzleKind, RecordSink};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
-use dlxbench::solvers::{self, Budget};
+use dlxbench::solvers::{self, Budget, SolverInfo};
 use dlxbench::sudoku::{Alphabet, BoxShape, ParseOptions};
 
 /// `--mode` values.
@@ -34,6 +34,9 @@ pub struct Args {
     /// Corpus files (one puzzle per line), directories (every *.txt in them) or `-` for standard input.
     #[arg(value_name = "CORPUS")]
     pub corpora: Vec<PathBuf>,
+    /// Puzzle kind of the corpora: `sudoku` or `hanidoku` (61-symbol lines; solvers dlx, backtrack).
+    #[arg(long, default_value = "sudoku")]
+    pub kind: PuzzleKind,
     /// Solvers to run, comma-separated (default: all registered).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub solvers: Option<Vec<String>>,
@@ -58,7 +61,8 @@ pub struct Args {
     /// Shuffle the puzzle order reproducibly (chunk order and order within chunks).
     #[arg(long, value_name = "SEED")]
     pub shuffle: Option<u64>,
-    /// Replace each puzzle by a random symmetry image (relabel, permute bands/stacks, rows/columns, transpose).
+    /// Replace each puzzle by a random symmetry image (Sudoku: relabel, permute bands/stacks, rows/columns,
+    /// transpose; Hanidoku: the hexagon's rotations and reflections, and digits reversed).
     #[arg(long, value_name = "SEED")]
     pub permute: Option<u64>,
     /// Solver that relative speeds are quoted against.
@@ -100,18 +104,33 @@ fn embedded_corpus() -> anyhow::Result<Corpus> {
     )?)
 }
 
-/// Opens the corpora named on the command line (or the defaults), giving
-/// each a unique name.
-fn open_corpora(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
+/// Whether `path` is a Hanidoku corpus of the catalogue.
+fn is_hanidoku_corpus(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str());
+    dlxbench::datasets::CATALOGUE
+        .iter()
+        .any(|c| Some(c.file) == name && c.grid.starts_with("hanidoku"))
+}
+
+/// Opens the corpora named on the command line (or the defaults: the
+/// fetched corpora of the kind, else the embedded one), giving each a
+/// unique name.
+fn open_corpora(specs: &[PathBuf], kind: PuzzleKind) -> anyhow::Result<Vec<Corpus>> {
     let mut corpora = Vec::new();
     if specs.is_empty() {
         let dir = Path::new("datasets");
-        let files = if dir.is_dir() {
+        let mut files = if dir.is_dir() {
             corpus::txt_files(dir)?
         } else {
             Vec::new()
         };
-        if files.is_empty() {
+        files.retain(|f| is_hanidoku_corpus(f) == (kind == PuzzleKind::Hanidoku));
+        if files.is_empty() && kind == PuzzleKind::Hanidoku {
+            corpora.push(Corpus::from_static(
+                dlxbench::hanidoku::DEFAULT_CORPUS_NAME,
+                dlxbench::hanidoku::DEFAULT_CORPUS,
+            )?);
+        } else if files.is_empty() {
             corpora.push(embedded_corpus()?);
         } else {
             for f in files {
@@ -137,40 +156,62 @@ fn open_corpora(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
     Ok(corpora)
 }
 
-/// Builds the harness configuration from the arguments.
-fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
+/// The solvers of `registry` named by `--solvers` (all by default).
+fn pick<P>(registry: &'static [SolverInfo<P>], args: &Args) -> anyhow::Result<Vec<SolverInfo<P>>> {
+    let known = || {
+        registry
+            .iter()
+            .map(|s| s.name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let names: Vec<String> = match &args.solvers {
         Some(list) => list.iter().map(|s| s.trim().to_string()).collect(),
-        None => solvers::REGISTRY
-            .iter()
-            .map(|s| s.name.to_string())
-            .collect(),
+        None => registry.iter().map(|s| s.name.to_string()).collect(),
     };
-    let mut infos = Vec::new();
+    let mut infos: Vec<SolverInfo<P>> = Vec::new();
     for name in &names {
-        let info = solvers::by_name(name)
-            .with_context(|| format!("unknown solver `{name}` (known: {})", solvers::names()))?;
-        if infos
-            .iter()
-            .any(|i: &solvers::SolverInfo| i.name == info.name)
-        {
+        let info = registry.iter().find(|s| s.name == name).with_context(|| {
+            let kind = match args.kind {
+                PuzzleKind::Sudoku => String::new(),
+                kind => format!(" for {kind}"),
+            };
+            format!("unknown solver `{name}` (known{kind}: {})", known())
+        })?;
+        if infos.iter().any(|i| i.name == info.name) {
             bail!("solver `{name}` given twice");
         }
         infos.push(*info);
     }
     if infos.is_empty() {
-        bail!("no solvers selected (known: {})", solvers::names());
+        bail!("no solvers selected (known: {})", known());
     }
-    let reference = match infos.iter().find(|i| i.name == args.reference) {
+    Ok(infos)
+}
+
+/// Builds the harness configuration from the arguments.
+fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
+    let mut config = match args.kind {
+        PuzzleKind::Sudoku => Config::new(pick(solvers::REGISTRY, args)?),
+        PuzzleKind::Hanidoku => {
+            super::hanidoku::reject_sudoku_options(args.alphabet, args.shape)?;
+            Config::new(pick(dlxbench::hanidoku::solvers::REGISTRY, args)?)
+        }
+    };
+    let reference = match config.solvers.iter().find(|i| i.name == args.reference) {
         Some(i) => i.name,
-        None if args.reference == "dlx" => infos[0].name,
+        None if args.reference == "dlx" => config.solvers[0].name,
         None => bail!(
             "--reference {}: not among the selected solvers ({})",
             args.reference,
-            names.join(", ")
+            config
+                .solvers
+                .iter()
+                .map(|s| s.name)
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     };
-    let mut config = Config::new(infos);
     if let Some(n) = args.budget_nodes {
         config.budgets = vec![Budget::nodes(n); config.solvers.len()];
     }
@@ -245,7 +286,7 @@ fn parse_only(args: &Args, mut config: Config, corpora: &[Corpus]) -> anyhow::Re
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (config, reference) = config(&args)?;
     corpus::install_sigbus_handler();
-    let corpora = open_corpora(&args.corpora)?;
+    let corpora = open_corpora(&args.corpora, args.kind)?;
     if args.parse_only {
         return parse_only(&args, config, &corpora);
     }

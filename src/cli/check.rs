@@ -8,6 +8,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use dlxbench::harness::PuzzleKind;
 use dlxbench::sudoku::{self, Alphabet, BoxShape, GridError, ParseOptions, Puzzles, Verdict};
 
 use super::solve::{finish, read_input};
@@ -16,6 +17,9 @@ use super::{EXIT_FAILURE, EXIT_OK};
 /// Arguments of `dlxbench check`.
 #[derive(clap::Args)]
 pub struct Args {
+    /// Puzzle kind: `sudoku` or `hanidoku` (61-symbol lines).
+    #[arg(long, default_value = "sudoku")]
+    kind: PuzzleKind,
     /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based`
     /// (0-9, A-Z; `.` blank).
     #[arg(long, default_value = "standard")]
@@ -30,6 +34,10 @@ pub struct Args {
 
 /// Runs `dlxbench check`: exits 1 when any puzzle is invalid or unreadable.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.kind == PuzzleKind::Hanidoku {
+        super::hanidoku::reject_sudoku_options(args.alphabet, args.shape)?;
+        return super::hanidoku::check(args.file.as_deref());
+    }
     let (name, text) = read_input(args.file.as_deref())?;
     let options = ParseOptions {
         alphabet: args.alphabet,

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use dlxbench::generate::{GenerateOptions, Generator};
+use dlxbench::harness::PuzzleKind;
 use dlxbench::sudoku::{self, Alphabet, BoxShape, Format, Grid};
 
 use super::{EXIT_FAILURE, EXIT_OK};
@@ -24,6 +25,10 @@ pub enum OutFormat {
 /// Arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    /// Puzzle kind: `sudoku` or `hanidoku` (minimal unique puzzles; only
+    /// --count, --seed and --out apply).
+    #[arg(long, default_value = "sudoku")]
+    pub kind: PuzzleKind,
     /// Number of puzzles.
     #[arg(long, default_value_t = 1)]
     pub count: u64,
@@ -112,6 +117,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             nanos ^ u64::from(std::process::id()).rotate_left(32)
         }
     };
+    if args.kind == PuzzleKind::Hanidoku {
+        if args.shape != BoxShape::NINE
+            || args.min_clues > 0
+            || args.symmetric
+            || args.check_nodes.is_some()
+            || args.verify_nodes.is_some()
+            || args.format != OutFormat::Line
+        {
+            anyhow::bail!(
+                "--kind hanidoku takes --count, --seed and --out only (its puzzles are minimal)"
+            );
+        }
+        if args.seed.is_none() {
+            eprintln!("dlxbench generate: --seed {seed}");
+        }
+        return super::hanidoku::generate(args.count, seed, args.out.as_ref());
+    }
     let mut options = GenerateOptions::new(args.shape);
     options.min_clues = args.min_clues;
     options.symmetric = args.symmetric;

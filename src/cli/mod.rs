@@ -8,6 +8,7 @@ pub mod compare;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
+pub mod hanidoku;
 pub mod solve;
 
 /// Success.

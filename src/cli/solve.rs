@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use dlxbench::harness::PuzzleKind;
 use dlxbench::solvers::{self, Budget, SolverInfo};
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, Puzzles};
 
@@ -23,12 +24,25 @@ use super::{EXIT_FAILURE, EXIT_OK};
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Solver to use (see the README's solver list).
+    /// Puzzle kind: `sudoku` or `hanidoku` (61-symbol lines).
+    #[arg(long, default_value = "sudoku")]
+    kind: PuzzleKind,
+    /// Solver to use (see the README's solver list; `dlx` or `backtrack`
+    /// for Hanidoku).
     #[arg(
         long,
         default_value = "dlx",
         value_parser = clap::builder::PossibleValuesParser::new(
-            solvers::REGISTRY.iter().map(|info| info.name)
+            solvers::REGISTRY
+                .iter()
+                .map(|info| clap::builder::PossibleValue::new(info.name))
+                .chain(
+                    // Hanidoku-only solvers: accepted, listed in the doc line.
+                    dlxbench::hanidoku::solvers::REGISTRY
+                        .iter()
+                        .filter(|info| solvers::by_name(info.name).is_none())
+                        .map(|info| clap::builder::PossibleValue::new(info.name).hide(true))
+                )
         )
     )]
     solver: String,
@@ -105,7 +119,7 @@ pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
 /// The note for a puzzle with `found` solutions when counting up to
 /// `limit`, or `None` when there is nothing to say beyond the solution.
 /// `gave_up` is the node budget when the search hit it.
-fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String> {
+pub(crate) fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String> {
     match (found, gave_up) {
         (0, Some(nodes)) => Some(format!("undecided: no solution within {nodes} nodes")),
         (n, Some(nodes)) => Some(format!(
@@ -120,6 +134,16 @@ fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String
 
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.kind == PuzzleKind::Hanidoku {
+        super::hanidoku::reject_sudoku_options(args.alphabet, args.shape)?;
+        return super::hanidoku::solve(
+            &args.solver,
+            args.limit,
+            args.max_nodes,
+            args.format,
+            args.file.as_deref(),
+        );
+    }
     let info = solver_by_name(&args.solver)?;
     let (name, text) = read_input(args.file.as_deref())?;
     let options = ParseOptions {

@@ -19,8 +19,13 @@
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
 //!   the `solve` call with [`Instant`]. Validation of a returned solution
-//!   ([`crate::sudoku::is_solution_of`]) and the cross-check of the solvers'
-//!   capped solution counts happen after the timed call.
+//!   ([`crate::sudoku::is_solution_of`], [`crate::hanidoku::is_solution_of`])
+//!   and the cross-check of the solvers' capped solution counts happen
+//!   after the timed call.
+//! * A run holds one [`PuzzleKind`] ([`Config::kind`]): the worker loop is
+//!   generic over the [`Puzzle`] type (Sudoku [`Grid`]s or Hanidoku
+//!   [`Board`]s), which brings its parser, rule check and symmetries, and
+//!   every solver of the run must solve that kind.
 //! * `passes` passes are made over each chunk's parsed puzzles, and each
 //!   puzzle keeps its minimum time per solver (chunks hold hundreds of
 //!   puzzles, so other puzzles run between two solves of the same one).
@@ -39,6 +44,7 @@
 //!
 //! [`Instant`]: std::time::Instant
 
+mod kind;
 pub mod permute;
 mod stats;
 mod worker;
@@ -49,11 +55,13 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+pub use kind::{MakeSolver, Puzzle, PuzzleKind, RunSolver};
 pub use stats::{SolverStats, HIST_SIGFIG};
 
 use crate::corpus::Corpus;
+use crate::hanidoku::Board;
 use crate::solvers::{Budget, SolverInfo};
-use crate::sudoku::ParseOptions;
+use crate::sudoku::{Grid, ParseOptions};
 
 /// Default node budget for the `naive` solver when `--budget-nodes` is not
 /// given: plain backtracking takes minutes on some hard puzzles, and ten
@@ -86,8 +94,10 @@ impl Mode {
 /// What to run.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The solvers, in report order.
-    pub solvers: Vec<SolverInfo>,
+    /// The kind of puzzle the corpora hold.
+    pub kind: PuzzleKind,
+    /// The solvers, in report order; all of them for [`Config::kind`].
+    pub solvers: Vec<RunSolver>,
     /// One node budget per solver.
     pub budgets: Vec<Budget>,
     /// Worker threads (0: all cores).
@@ -110,9 +120,11 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults for `solvers`: mode `unique`, no budget except
-    /// [`DEFAULT_NAIVE_BUDGET`] for `naive`, all cores, one pass.
-    pub fn new(solvers: Vec<SolverInfo>) -> Self {
+    /// Defaults for `solvers` (Sudoku or Hanidoku ones: the kind follows):
+    /// mode `unique`, no budget except [`DEFAULT_NAIVE_BUDGET`] for
+    /// `naive`, all cores, one pass.
+    pub fn new<P: Puzzle>(solvers: Vec<SolverInfo<P>>) -> Self {
+        let solvers: Vec<RunSolver> = solvers.into_iter().map(P::run_solver).collect();
         let budgets = solvers
             .iter()
             .map(|s| {
@@ -124,6 +136,7 @@ impl Config {
             })
             .collect();
         Config {
+            kind: P::KIND,
             solvers,
             budgets,
             threads: 0,
@@ -402,6 +415,27 @@ pub fn run(
     sink: Option<Box<dyn RecordSink>>,
     progress: Option<&dyn Progress>,
 ) -> Result<RunResult, HarnessError> {
+    if let Some(s) = config.solvers.iter().find(|s| s.kind() != config.kind) {
+        return Err(HarnessError::Config(format!(
+            "solver `{}` solves {}, but the run is {}",
+            s.name,
+            s.kind(),
+            config.kind
+        )));
+    }
+    match config.kind {
+        PuzzleKind::Sudoku => run_kind::<Grid>(corpora, config, sink, progress),
+        PuzzleKind::Hanidoku => run_kind::<Board>(corpora, config, sink, progress),
+    }
+}
+
+/// [`run`] for puzzles of type `P`.
+fn run_kind<P: Puzzle>(
+    corpora: &[Corpus],
+    config: &Config,
+    sink: Option<Box<dyn RecordSink>>,
+    progress: Option<&dyn Progress>,
+) -> Result<RunResult, HarnessError> {
     if config.solvers.len() != config.budgets.len() {
         return Err(HarnessError::Config(
             "one budget per solver is needed".into(),
@@ -418,7 +452,7 @@ pub fn run(
         .build()?;
     let threads = pool.current_num_threads();
     let created = AtomicU64::new(0);
-    let states: Vec<Mutex<Option<worker::Worker>>> =
+    let states: Vec<Mutex<Option<worker::Worker<P>>>> =
         (0..threads).map(|_| Mutex::new(None)).collect();
 
     // Batches written so far (over all corpora), for the reorder window.

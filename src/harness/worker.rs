@@ -4,15 +4,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
 
-use super::permute::{symmetry_image, SplitMix};
+use super::permute::SplitMix;
 use super::stats::SolverStats;
 use super::{
-    Batch, Config, Malformed, Problem, ProblemKind, Progress, PuzzleStatus, Record,
+    Batch, Config, Malformed, Problem, ProblemKind, Progress, Puzzle, PuzzleStatus, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::corpus::Corpus;
 use crate::solvers::{Outcome, Solver};
-use crate::sudoku::{self, BoxShape, Grid};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a> {
@@ -77,24 +76,26 @@ struct LineRef {
 
 /// A parsed puzzle of the current chunk; its cells are in `Worker::cells`.
 #[derive(Clone, Copy)]
-struct Parsed {
+struct Parsed<S> {
     number: u64,
     offset: u64,
-    shape: BoxShape,
+    shape: S,
     start: usize,
+    end: usize,
 }
 
-/// State owned by one worker thread for the whole run.
-pub(super) struct Worker {
-    solvers: Vec<Box<dyn Solver>>,
+/// State owned by one worker thread for the whole run, for puzzles of
+/// type `P`.
+pub(super) struct Worker<P: Puzzle> {
+    solvers: Vec<Box<dyn Solver<P>>>,
     /// The parsed puzzle.
-    puzzle: Grid,
+    puzzle: P,
     /// Its symmetry image (with `permute`).
-    image: Grid,
-    solution: Grid,
+    image: P,
+    solution: P,
     lines: Vec<LineRef>,
     /// The chunk's parsed puzzles, and their cells back to back.
-    parsed: Vec<Parsed>,
+    parsed: Vec<Parsed<P::Shape>>,
     cells: Vec<u8>,
     /// Reused when records are not sent anywhere.
     records: Vec<Record>,
@@ -107,14 +108,19 @@ pub(super) struct Worker {
     problems: Vec<Problem>,
 }
 
-impl Worker {
-    /// Creates the solvers (once per worker thread).
+impl<P: Puzzle> Worker<P> {
+    /// Creates the solvers (once per worker thread). Every solver of the
+    /// config solves `P` ([`super::run`] checks this first).
     pub(super) fn new(config: &Config) -> Self {
         Worker {
-            solvers: config.solvers.iter().map(|s| (s.make)()).collect(),
-            puzzle: Grid::empty(BoxShape::NINE),
-            image: Grid::empty(BoxShape::NINE),
-            solution: Grid::empty(BoxShape::NINE),
+            solvers: config
+                .solvers
+                .iter()
+                .map(|s| P::make(s).expect("run checked the solvers' kind"))
+                .collect(),
+            puzzle: P::blank(),
+            image: P::blank(),
+            solution: P::blank(),
             lines: Vec::new(),
             parsed: Vec::new(),
             cells: Vec::new(),
@@ -180,7 +186,7 @@ impl Worker {
             let grid = prepare(config, &self.puzzle, &mut self.image, line.offset);
             for (i, solver) in self.solvers.iter_mut().enumerate() {
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
-                if out.solutions > 0 && !sudoku::is_solution_of(&self.solution, grid) {
+                if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
                     self.problems.push(Problem {
                         corpus: job.corpus.name().to_string(),
                         line: line.number,
@@ -221,21 +227,22 @@ impl Worker {
             let text = &bytes[line.start..line.end];
             match parse(text, config, &mut self.puzzle) {
                 Ok(()) => {
+                    let start = self.cells.len();
+                    self.cells.extend_from_slice(self.puzzle.cells());
                     self.parsed.push(Parsed {
                         number: line.number,
                         offset: line.start as u64,
                         shape: self.puzzle.shape(),
-                        start: self.cells.len(),
+                        start,
+                        end: self.cells.len(),
                     });
-                    self.cells.extend_from_slice(self.puzzle.cells());
                 }
                 Err(e) => {
                     self.malformed += 1;
                     if self.malformed_examples.len() < MALFORMED_EXAMPLES {
-                        let e = e.at_line(line.number as usize);
                         self.malformed_examples.push(Malformed {
                             line: line.number,
-                            message: e.to_string(),
+                            message: P::message(e, line.number),
                             text: excerpt(text),
                         });
                     }
@@ -258,10 +265,7 @@ impl Worker {
         for pass in 0..config.passes.max(1) {
             for j in 0..self.parsed.len() {
                 let p = self.parsed[j];
-                self.puzzle.reset(p.shape);
-                self.puzzle
-                    .cells_mut()
-                    .copy_from_slice(&self.cells[p.start..p.start + p.shape.cells()]);
+                self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
                 let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
                 for (i, solver) in self.solvers.iter_mut().enumerate() {
                     let t = Instant::now();
@@ -274,7 +278,7 @@ impl Worker {
                         continue;
                     }
                     let mut status = status_of(config, &out);
-                    if out.solutions > 0 && !sudoku::is_solution_of(&self.solution, grid) {
+                    if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
                         status = PuzzleStatus::Invalid;
                     }
                     records.push(Record {
@@ -367,16 +371,16 @@ fn excerpt(text: &[u8]) -> String {
 
 /// Parses one puzzle line.
 #[inline]
-fn parse(text: &[u8], config: &Config, grid: &mut Grid) -> Result<(), sudoku::GridError> {
-    sudoku::parse_line_into(text, config.parse, grid)
+fn parse<P: Puzzle>(text: &[u8], config: &Config, puzzle: &mut P) -> Result<(), P::Error> {
+    P::parse_line(text, config.parse, puzzle)
 }
 
-/// The grid to solve: the puzzle, or its seeded symmetry image.
+/// The puzzle to solve: the puzzle, or its seeded symmetry image.
 #[inline]
-fn prepare<'g>(config: &Config, puzzle: &'g Grid, image: &'g mut Grid, offset: u64) -> &'g Grid {
+fn prepare<'g, P: Puzzle>(config: &Config, puzzle: &'g P, image: &'g mut P, offset: u64) -> &'g P {
     match config.permute {
         Some(seed) => {
-            symmetry_image(puzzle, image, &mut SplitMix::for_item(seed, offset));
+            P::symmetry_image(puzzle, image, &mut SplitMix::for_item(seed, offset));
             image
         }
         None => puzzle,

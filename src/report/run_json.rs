@@ -125,6 +125,7 @@ impl Report for RunJson {
             "cpu_model": cpu_model(),
             "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
             "threads": run.threads,
+            "kind": config.kind.as_str(),
             "mode": config.mode.as_str(),
             "limit": (config.limit != u64::MAX).then_some(config.limit),
             "passes": config.passes,

@@ -145,6 +145,9 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if let Some(seed) = config.permute {
         settings.push_str(&format!(", symmetry images (seed {seed})"));
     }
+    if config.kind != crate::harness::PuzzleKind::Sudoku {
+        settings.push_str(&format!(", {} puzzles", config.kind));
+    }
     notes.push(settings);
     notes.push(format!(
         "Latencies are per solve call; mean and percentiles exclude over-budget solves{}.",

@@ -107,8 +107,10 @@ impl Outcome {
     }
 }
 
-/// A Sudoku solver that the harness can drive.
-pub trait Solver: Send {
+/// A solver that the harness can drive, for puzzles of type `P`: Sudoku
+/// [`Grid`]s by default, or another kind such as
+/// [`crate::hanidoku::Board`].
+pub trait Solver<P = Grid>: Send {
     /// The registry name.
     fn name(&self) -> &'static str;
 
@@ -118,21 +120,29 @@ pub trait Solver: Send {
     /// unspecified.
     ///
     /// Clues that break the rules give zero solutions, never a panic.
-    fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome;
+    fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome;
 }
 
-/// A registry entry: a name, a one-line description and a constructor.
-#[derive(Clone, Copy)]
-pub struct SolverInfo {
+/// A registry entry: a name, a one-line description and a constructor (for
+/// solvers of puzzles of type `P`, Sudoku grids by default).
+pub struct SolverInfo<P: 'static = Grid> {
     /// Name used on the command line and in result files.
     pub name: &'static str,
     /// One line for `--help` and the README.
     pub description: &'static str,
     /// Makes a fresh solver (with empty working memory).
-    pub make: fn() -> Box<dyn Solver>,
+    pub make: fn() -> Box<dyn Solver<P>>,
 }
 
-impl std::fmt::Debug for SolverInfo {
+impl<P> Clone for SolverInfo<P> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<P> Copy for SolverInfo<P> {}
+
+impl<P> std::fmt::Debug for SolverInfo<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SolverInfo")
             .field("name", &self.name)
