@@ -192,10 +192,10 @@ pub const PENTOMINOES: [(char, &str); 12] = [
     ('Z', "##./.#./.##"),
 ];
 
-/// The piece whose orientations [`pentominoes`] restricts to remove the
-/// board's symmetries: F has eight distinct orientations, so no symmetry
-/// maps a placement of it onto another of the same orientation.
-pub const SYMMETRY_PIECE: char = 'F';
+/// The order in which [`pentominoes`] tries pieces for the symmetry
+/// reduction: X first (its few placements, restricted, prune the search
+/// most), then the others. F, L, N, P and Y always qualify.
+const SYMMETRY_PREFERENCE: &str = "XFLNPYTUVWZI";
 
 /// A cell as (row, column).
 type Cell = (i32, i32);
@@ -353,6 +353,94 @@ impl Board {
     }
 }
 
+/// A symmetry of a board as a map of cells: symmetry `t` of the square
+/// (see [`orientations`]), then a shift back onto the board.
+#[derive(Debug, Clone, Copy)]
+struct CellMap {
+    t: usize,
+    shift: Cell,
+}
+
+impl CellMap {
+    fn apply(self, cell: Cell) -> Cell {
+        let (r, c) = transform(self.t, cell);
+        (r + self.shift.0, c + self.shift.1)
+    }
+}
+
+impl Board {
+    /// The board's symmetries as maps of its cells.
+    fn cell_maps(&self) -> Vec<CellMap> {
+        let open = self.open_cells();
+        let corner = |cells: &mut dyn Iterator<Item = Cell>| {
+            cells.fold((i32::MAX, i32::MAX), |m, p| (m.0.min(p.0), m.1.min(p.1)))
+        };
+        let base = corner(&mut open.iter().copied());
+        self.symmetries()
+            .into_iter()
+            .map(|t| {
+                let moved = corner(&mut open.iter().map(|&p| transform(t, p)));
+                CellMap {
+                    t,
+                    shift: (base.0 - moved.0, base.1 - moved.1),
+                }
+            })
+            .collect()
+    }
+}
+
+/// Every placement of every piece on `board`: per piece, the sorted cell
+/// lists, orientation by orientation, anchors in reading order.
+fn placements(board: &Board) -> Vec<Vec<Vec<Cell>>> {
+    let open = board.open_cells();
+    PENTOMINOES
+        .iter()
+        .map(|&(_, drawing)| {
+            let mut out = Vec::new();
+            for orientation in orientations(drawing) {
+                for &(r0, c0) in &open {
+                    // Anchor the orientation's first cell on (r0, c0).
+                    let (dr, dc) = (r0 - orientation[0].0, c0 - orientation[0].1);
+                    let cells: Vec<Cell> =
+                        orientation.iter().map(|&(r, c)| (r + dr, c + dc)).collect();
+                    if cells.iter().all(|&(r, c)| board.is_open(r, c)) {
+                        out.push(cells);
+                    }
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// A placement's image under a board symmetry, sorted.
+fn mapped(map: CellMap, cells: &[Cell]) -> Vec<Cell> {
+    let mut out: Vec<Cell> = cells.iter().map(|&p| map.apply(p)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// The piece [`pentominoes`] restricts to remove `board`'s symmetries: the
+/// first of X, F, L, N, P, Y, ... none of whose placements is mapped onto
+/// itself by a symmetry other than the identity. On the 6x10 rectangle
+/// that is X; on 3x20, where X on the middle row is its own mirror image,
+/// and on the holed 8x8 square, F.
+pub fn symmetry_piece(board: &Board) -> char {
+    let maps = board.cell_maps();
+    let all = placements(board);
+    SYMMETRY_PREFERENCE
+        .chars()
+        .find(|&name| {
+            let piece = PENTOMINOES.iter().position(|p| p.0 == name).unwrap_or(0);
+            all[piece].iter().all(|p| {
+                maps.iter()
+                    .filter(|m| m.t != 0)
+                    .all(|&m| mapped(m, p) != *p)
+            })
+        })
+        .unwrap_or('F')
+}
+
 impl fmt::Display for Board {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if *self == Board::square_with_centre_hole() {
@@ -367,12 +455,16 @@ impl fmt::Display for Board {
 ///
 /// Columns: the twelve pieces (`F`, `I`, ...), then the board's cells
 /// (`r{row}c{col}`), all primary. Each row places one piece in one
-/// orientation at one position. With `reduce_symmetry`, the
-/// [`SYMMETRY_PIECE`] keeps only one orientation out of each class of
-/// orientations that the board's symmetries map onto each other: every
-/// solution then stands for exactly `board.symmetries().len()` solutions
-/// (which are all different, since the symmetry piece looks different in
-/// each), and the count is the number of solutions up to symmetry.
+/// orientation at one position.
+///
+/// With `reduce_symmetry`, the placements of one piece
+/// ([`symmetry_piece`]) are cut down to one out of each set of placements
+/// that the board's symmetries map onto each other (the least, as sorted
+/// cell lists). That piece is chosen so that no symmetry but the identity
+/// maps any of its placements onto itself, so the symmetries of any
+/// tiling are all different tilings and exactly one of them keeps the
+/// piece in a kept placement: the count is the number of tilings up to
+/// symmetry, the full count divided by `board.symmetries().len()`.
 ///
 /// ```
 /// use dlxbench::exact_cover::puzzles::{pentominoes, Board};
@@ -388,8 +480,8 @@ pub fn pentominoes(board: &Board, reduce_symmetry: bool) -> Result<CoverPuzzle, 
         return Err(PuzzleError::BoardCells { cells });
     }
     let open = board.open_cells();
-    let index_of = |(r, c): Cell| {
-        open.binary_search(&(r, c))
+    let index_of = |cell: &Cell| {
+        open.binary_search(cell)
             .expect("placements stay on open cells")
     };
     let primary = PENTOMINOES
@@ -398,38 +490,21 @@ pub fn pentominoes(board: &Board, reduce_symmetry: bool) -> Result<CoverPuzzle, 
         .chain(open.iter().map(|(r, c)| format!("r{r}c{c}")))
         .collect();
     let mut puzzle = CoverPuzzle::new(primary, Vec::new());
-    let symmetries = board.symmetries();
+    let maps = board.cell_maps();
+    let restricted = reduce_symmetry.then(|| symmetry_piece(board));
     let mut columns = Vec::with_capacity(6);
-    for (piece, &(name, drawing)) in PENTOMINOES.iter().enumerate() {
-        let all = orientations(drawing);
-        let kept: Vec<&Vec<Cell>> = all
-            .iter()
-            .enumerate()
-            .filter(|&(i, o)| {
-                // Keep an orientation when none of its images under the
-                // board's symmetries comes earlier in the list.
-                !(reduce_symmetry && name == SYMMETRY_PIECE)
-                    || symmetries.iter().all(|&t| {
-                        let j = all.iter().position(|p| *p == image(t, o)).unwrap_or(i);
-                        j >= i
-                    })
-            })
-            .map(|(_, o)| o)
-            .collect();
-        for orientation in kept {
-            for &(r0, c0) in &open {
-                // Anchor the orientation's first cell on (r0, c0).
-                let (dr, dc) = (r0 - orientation[0].0, c0 - orientation[0].1);
-                if orientation
-                    .iter()
-                    .all(|&(r, c)| board.is_open(r + dr, c + dc))
-                {
-                    columns.clear();
-                    columns.push(piece);
-                    columns.extend(orientation.iter().map(|&(r, c)| 12 + index_of((r + dr, c + dc))));
-                    puzzle.problem.add_row(&columns)?;
-                }
+    for (piece, placements) in placements(board).into_iter().enumerate() {
+        let restrict = restricted == Some(PENTOMINOES[piece].0);
+        for cells in placements {
+            let mut sorted = cells.clone();
+            sorted.sort_unstable();
+            if restrict && maps.iter().any(|&m| mapped(m, &sorted) < sorted) {
+                continue;
             }
+            columns.clear();
+            columns.push(piece);
+            columns.extend(cells.iter().map(|cell| 12 + index_of(cell)));
+            puzzle.problem.add_row(&columns)?;
         }
     }
     Ok(puzzle)
@@ -579,6 +654,17 @@ mod tests {
         assert_eq!(Board::rectangle(6, 10).unwrap().symmetries().len(), 4);
         assert_eq!(Board::rectangle(3, 20).unwrap().symmetries().len(), 4);
         assert_eq!(Board::square_with_centre_hole().symmetries().len(), 8);
+        assert_eq!(symmetry_piece(&Board::rectangle(6, 10).unwrap()), 'X');
+        assert_eq!(symmetry_piece(&Board::rectangle(3, 20).unwrap()), 'F');
+        assert_eq!(symmetry_piece(&Board::square_with_centre_hole()), 'F');
+        // Every symmetry maps the board's cells onto its cells.
+        let b = Board::rectangle(5, 12).unwrap();
+        for m in b.cell_maps() {
+            for cell in b.open_cells() {
+                let (r, c) = m.apply(cell);
+                assert!(b.is_open(r, c), "{m:?} {cell:?}");
+            }
+        }
         let b = Board::parse("6x10").unwrap();
         assert_eq!((b.height(), b.width(), b.cells()), (6, 10, 60));
         assert_eq!(b.to_string(), "6x10");
