@@ -22,6 +22,7 @@ pub mod datasets;
 pub mod exact_cover;
 pub mod generate;
 pub mod harness;
+pub mod rate;
 pub mod report;
 pub mod solvers;
 pub mod sudoku;

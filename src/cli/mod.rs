@@ -4,9 +4,11 @@
 
 pub mod bench;
 pub mod check;
+pub mod convert;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
+pub mod rate;
 pub mod solve;
 
 /// Success.

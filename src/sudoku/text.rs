@@ -557,6 +557,23 @@ pub struct Formatted<'a> {
     grid: &'a Grid,
     format: Format,
     alphabet: Alphabet,
+    blank: char,
+}
+
+impl Formatted<'_> {
+    /// The same with `blank` written for empty cells in the line and grid
+    /// formats (default `.`; `0` reads back with the standard alphabet
+    /// only). Lines of numbers and the numeric format always write `0`.
+    ///
+    /// ```
+    /// use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid};
+    /// let grid = Grid::empty(BoxShape::new(2, 2).unwrap());
+    /// let line = grid.display(Format::Line, Alphabet::Standard).with_blank('0');
+    /// assert_eq!(line.to_string(), "0000000000000000");
+    /// ```
+    pub fn with_blank(self, blank: char) -> Self {
+        Formatted { blank, ..self }
+    }
 }
 
 impl Grid {
@@ -567,6 +584,7 @@ impl Grid {
             grid: self,
             format,
             alphabet,
+            blank: '.',
         }
     }
 }
@@ -615,7 +633,10 @@ impl fmt::Display for Formatted<'_> {
         let n = grid.side();
         let shape = grid.shape();
         let spell = n <= self.alphabet.max_side();
-        let symbol = |v: u8| self.alphabet.symbol(v).unwrap_or('?');
+        let symbol = |v: u8| match v {
+            0 => self.blank,
+            _ => self.alphabet.symbol(v).unwrap_or('?'),
+        };
         match self.format {
             Format::Line if spell => {
                 for &v in grid.cells() {
@@ -677,7 +698,7 @@ impl fmt::Display for Formatted<'_> {
                         if spell {
                             f.write_char(symbol(v))?;
                         } else if v == 0 {
-                            write!(f, "{:>width$}", '.')?;
+                            write!(f, "{:>width$}", self.blank)?;
                         } else {
                             write!(f, "{v:>width$}")?;
                         }
