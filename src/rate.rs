@@ -10,9 +10,9 @@
 //! | class     | `singles` guesses | meaning                                                |
 //! |-----------|-------------------|--------------------------------------------------------|
 //! | `easy`    | 0                 | naked and hidden singles alone solve it                |
-//! | `medium`  | 1 to 3            | a few guesses (typical of newspaper "hard" puzzles)    |
-//! | `hard`    | 4 to 30           | the bulk of the 17-clue puzzles                        |
-//! | `extreme` | 31 and more       | the forum's hardest lists                              |
+//! | `medium`  | 1 to 9            | a few guesses: most of `kr_1011_sudokus`               |
+//! | `hard`    | 10 to 59          | most of magictour's `top1465`                          |
+//! | `extreme` | 60 and more       | 98% of the forum's hardest (`tdoku_puzzles5`)          |
 //!
 //! The thresholds ([`MEDIUM_FROM`], [`HARD_FROM`], [`EXTREME_FROM`]) were
 //! chosen from the distribution of `singles` guesses on the public corpora
@@ -49,9 +49,9 @@ use crate::sudoku::{BoxShape, Grid};
 /// Fewest `singles` guesses of a [`Difficulty::Medium`] puzzle.
 pub const MEDIUM_FROM: u64 = 1;
 /// Fewest `singles` guesses of a [`Difficulty::Hard`] puzzle.
-pub const HARD_FROM: u64 = 4;
+pub const HARD_FROM: u64 = 10;
 /// Fewest `singles` guesses of a [`Difficulty::Extreme`] puzzle.
-pub const EXTREME_FROM: u64 = 31;
+pub const EXTREME_FROM: u64 = 60;
 
 /// A difficulty class; see the [module docs](self) for the thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -189,12 +189,10 @@ impl Rater {
         let budget = Budget::nodes(self.max_nodes);
         let dlx = self.dlx.solve(puzzle, 2, budget, &mut self.scratch);
         let singles = self.singles.solve(puzzle, 2, budget, &mut self.scratch);
-        let naive = self
-            .naive_budget
-            .map(|nodes| {
-                self.naive
-                    .solve(puzzle, 2, Budget::nodes(nodes), &mut self.scratch)
-            });
+        let naive = self.naive_budget.map(|nodes| {
+            self.naive
+                .solve(puzzle, 2, Budget::nodes(nodes), &mut self.scratch)
+        });
         let decided = !dlx.budget_exceeded && !singles.budget_exceeded;
         Rating {
             clues: puzzle.clues(),
@@ -286,7 +284,8 @@ mod tests {
 
     #[test]
     fn parallel_ratings_are_the_sequential_ones_in_order() {
-        let solved = "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
+        let solved =
+            "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
         let puzzles: Vec<Grid> = (0..200)
             .map(|k| {
                 let mut line: Vec<u8> = solved.bytes().collect();
@@ -334,7 +333,8 @@ mod tests {
     fn a_singles_puzzle_is_easy_and_a_hard_one_is_not() {
         // The solution with every cell of the first row blanked: singles
         // finish it.
-        let solved = "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
+        let solved =
+            "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
         let easy = format!("{}{}", ".".repeat(9), &solved[9..]);
         let r = Rater::new(Some(1000), None).rate(&grid(&easy));
         assert_eq!(r.clues, 72);
@@ -342,7 +342,8 @@ mod tests {
         assert_eq!(r.singles.guesses, 0);
         assert_eq!(r.difficulty, Some(Difficulty::Easy));
         assert_eq!(r.naive.unwrap().solutions, 1);
-        let hard = ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+        let hard =
+            ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
         let r = Rater::new(Some(1000), None).rate(&grid(hard));
         assert!(r.singles.guesses >= 1);
         assert!(r.difficulty > Some(Difficulty::Easy));
@@ -361,7 +362,8 @@ mod tests {
         let rating = r.rate(&clash);
         assert_eq!((rating.solutions, rating.difficulty), (0, None));
         // A budget too small to finish: no class either.
-        let hard = ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+        let hard =
+            ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
         let rating = Rater::new(None, Some(3)).rate(&grid(hard));
         assert!(rating.dlx.budget_exceeded);
         assert_eq!(rating.difficulty, None);

@@ -130,7 +130,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (name, input) = open_input(args.file.as_deref())?;
     let mut output = match &args.out {
         Some(path) => Output::File(
-            AtomicFile::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+            AtomicFile::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?,
         ),
         None => Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
     };
