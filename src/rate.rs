@@ -33,7 +33,7 @@
 //! let mut puzzle = Grid::empty(BoxShape::NINE);
 //! parse_line_into(line, ParseOptions::default(), &mut puzzle).unwrap();
 //! let rating = Rater::new(Some(1_000_000), None).rate(&puzzle);
-//! assert_eq!((rating.clues, rating.solutions), (20, 1));
+//! assert_eq!((rating.clues, rating.solutions), (18, 1));
 //! assert!(rating.difficulty.is_some());
 //! ```
 
