@@ -28,6 +28,12 @@
 //!    `heuristic` solver, the verifier before, needs seconds to minutes per
 //!    16x16 puzzle.)
 //!
+//! 4. **Targets.** [`GenerateOptions::minimal`] has the verifier also
+//!    confirm that blanking any one clue leaves several solutions.
+//!    [`GenerateOptions::max_clues`] and [`GenerateOptions::difficulty`]
+//!    run a local search over minimal puzzles until one is on target; see
+//!    [`target`].
+//!
 //! # Large grids
 //!
 //! A uniqueness check on a 9x9 puzzle takes microseconds whatever the clue

@@ -14,6 +14,11 @@
 //! * [`harness`]: the batch runner behind `dlxbench bench` (rayon workers,
 //!   per-worker solver states, latency histograms, cross-checking).
 //! * [`report`]: the result files and the terminal table.
+//! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
+//!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
+//!   classes.
+//! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
+//!   built with the exact-cover API.
 
 #![warn(missing_docs)]
 

@@ -290,9 +290,9 @@ mod tests {
             .map(|k| {
                 let mut line: Vec<u8> = solved.bytes().collect();
                 // Blank a different set of cells in each.
-                for i in 0..81 {
+                for (i, cell) in line.iter_mut().enumerate() {
                     if (i * 7 + k * 13) % 5 < 3 {
-                        line[i] = b'.';
+                        *cell = b'.';
                     }
                 }
                 grid(std::str::from_utf8(&line).unwrap())

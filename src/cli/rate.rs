@@ -21,6 +21,7 @@ use dlxbench::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::report::AtomicFile;
 use dlxbench::solvers::Status;
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
+use hdrhistogram::Histogram;
 
 use super::convert::open_input;
 use super::solve::{finish, puzzles};
@@ -91,6 +92,39 @@ fn write_row(out: &mut dyn Write, line: usize, grid: &Grid, r: &Rating) -> io::R
     }
 }
 
+/// Distributions of the unique puzzles' costs, for the summary.
+struct Spread {
+    guesses: Histogram<u64>,
+    nodes: Histogram<u64>,
+}
+
+impl Spread {
+    fn new() -> Self {
+        let make = || Histogram::new_with_bounds(1, 1 << 50, 3).expect("valid histogram bounds");
+        Spread {
+            guesses: make(),
+            nodes: make(),
+        }
+    }
+
+    fn record(&mut self, r: &Rating) {
+        if r.difficulty.is_some() {
+            self.guesses.saturating_record(r.singles.guesses);
+            self.nodes.saturating_record(r.dlx.nodes);
+        }
+    }
+
+    /// `p10 0, p25 1, ..., max 34` (values to 3 significant figures).
+    fn line(h: &Histogram<u64>) -> String {
+        let mut parts: Vec<String> = [10.0, 25.0, 50.0, 75.0, 90.0, 99.0]
+            .iter()
+            .map(|&p| format!("p{p} {}", h.value_at_quantile(p / 100.0)))
+            .collect();
+        parts.push(format!("max {}", h.max()));
+        parts.join(", ")
+    }
+}
+
 /// The batch being filled: grids (reused) and their lines.
 struct Batch {
     grids: Vec<Grid>,
@@ -106,10 +140,12 @@ impl Batch {
         rater: &ParallelRater,
         out: &mut dyn Write,
         classes: &mut [u64; 5],
+        spread: &mut Spread,
     ) -> io::Result<()> {
         rater.rate_all(&self.grids[..self.len], &mut self.ratings);
         for ((grid, &line), rating) in self.grids.iter().zip(&self.lines).zip(&self.ratings) {
             classes[rating.difficulty.map_or(4, |d| d as usize)] += 1;
+            spread.record(rating);
             write_row(out, line, grid, rating)?;
         }
         self.len = 0;
@@ -156,6 +192,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ratings: Vec::with_capacity(BATCH),
     };
     let mut classes = [0u64; 5]; // easy, medium, hard, extreme, unclassified
+    let mut spread = Spread::new();
     let mut bad = 0u64;
     let mut written = writeln!(out, "{HEADER}");
     let read = PuzzleReader::new(input, options).for_each(|item| {
@@ -169,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 batch.lines.push(line);
                 batch.len += 1;
                 if batch.len == BATCH && written.is_ok() {
-                    written = batch.flush(&rater, out, &mut classes);
+                    written = batch.flush(&rater, out, &mut classes, &mut spread);
                 }
             }
             Err(e) => {
@@ -185,7 +222,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     read.with_context(|| format!("cannot read {name}"))?;
     let result = written
-        .and_then(|()| batch.flush(&rater, out, &mut classes))
+        .and_then(|()| batch.flush(&rater, out, &mut classes, &mut spread))
         .and_then(|()| out.flush())
         .and_then(|()| match file {
             Some(f) => f.commit().map(drop),
@@ -208,5 +245,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         classes[4],
         rater.threads()
     );
+    if spread.guesses.len() > 0 {
+        eprintln!(
+            "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
+            Spread::line(&spread.guesses),
+            Spread::line(&spread.nodes)
+        );
+    }
     finish(result.map(|()| if bad > 0 { EXIT_FAILURE } else { EXIT_OK }))
 }

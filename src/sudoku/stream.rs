@@ -17,8 +17,9 @@ use super::{BoxShape, Grid, GridError, ParseOptions, Puzzles};
 /// 128x128 numeric grid takes about 64 KiB).
 pub const READER_WINDOW: usize = 1 << 20;
 
-/// Reads puzzles from a stream, window by window; see the
-/// [module docs](self).
+/// Reads puzzles from any [`Read`] in windows of [`READER_WINDOW`] bytes,
+/// in constant memory, with the formats and errors of [`Puzzles`]; one
+/// grid is reused for every puzzle.
 ///
 /// ```
 /// use std::ops::ControlFlow;
