@@ -245,7 +245,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         classes[4],
         rater.threads()
     );
-    if spread.guesses.len() > 0 {
+    if !spread.guesses.is_empty() {
         eprintln!(
             "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
             Spread::line(&spread.guesses),
