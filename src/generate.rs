@@ -28,6 +28,12 @@
 //!    `heuristic` solver, the verifier before, needs seconds to minutes per
 //!    16x16 puzzle.)
 //!
+//! 4. **Targets.** [`GenerateOptions::minimal`] has the verifier also
+//!    confirm that blanking any one clue leaves several solutions.
+//!    [`GenerateOptions::max_clues`] and [`GenerateOptions::difficulty`]
+//!    run a local search over minimal puzzles until one is on target; see
+//!    [`target`].
+//!
 //! # Large grids
 //!
 //! A uniqueness check on a 9x9 puzzle takes microseconds whatever the clue
@@ -64,6 +70,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
+use crate::rate::Difficulty;
 use crate::solvers::dlx::DlxSolver;
 use crate::solvers::singles::SinglesSolver;
 use crate::solvers::{Budget, Solver};
@@ -77,6 +84,12 @@ pub const VERIFIER: &str = "singles";
 
 /// Default node bound of the verifying solve for sides above 12.
 pub const VERIFY_NODES_LARGE: u64 = 10_000_000;
+
+/// Largest side for clue and difficulty targets.
+pub const TARGET_MAX_SIDE: usize = 12;
+
+/// Default of [`GenerateOptions::max_steps`].
+pub const DEFAULT_MAX_STEPS: u64 = 10_000_000;
 
 /// Options for [`Generator`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +110,20 @@ pub struct GenerateOptions {
     /// [`GenerateStats::unverified`]; it is still proven unique by the DLX
     /// checks.
     pub verify_nodes: u64,
+    /// Every clue is needed: removal runs to the end with unbounded checks,
+    /// and [`VERIFIER`] confirms that blanking any one clue leaves two or
+    /// more solutions.
+    pub minimal: bool,
+    /// Search until the puzzle has at most this many clues (`0`: no
+    /// target); see [`target`].
+    pub max_clues: usize,
+    /// Search until the puzzle is of this [`Difficulty`] class (9x9 only);
+    /// see [`target`].
+    pub difficulty: Option<Difficulty>,
+    /// With a clue or difficulty target: give up (with
+    /// [`GenerateError::TargetNotReached`]) after this many local-search
+    /// steps for one puzzle (`u64::MAX`: never).
+    pub max_steps: u64,
 }
 
 impl GenerateOptions {
@@ -109,7 +136,73 @@ impl GenerateOptions {
             symmetric: false,
             check_nodes: Self::default_check_nodes(shape),
             verify_nodes: Self::default_verify_nodes(shape),
+            minimal: false,
+            max_clues: 0,
+            difficulty: None,
+            max_steps: DEFAULT_MAX_STEPS,
         }
+    }
+
+    /// True when a clue or difficulty target asks for the local search.
+    pub fn has_target(&self) -> bool {
+        self.max_clues > 0 || self.difficulty.is_some()
+    }
+
+    /// Checks that the options go together; [`Generator::new`] calls it.
+    pub fn validate(&self) -> Result<(), GenerateError> {
+        let side = self.shape.side();
+        if side > MAX_GENERATE_SIDE {
+            return Err(GenerateError::TooLarge { side });
+        }
+        let bad = |message: String| Err(GenerateError::BadOptions(message));
+        let target = if self.max_clues > 0 {
+            "a clue target (--max-clues)"
+        } else {
+            "a difficulty target (--difficulty)"
+        };
+        if self.has_target() || self.minimal {
+            let what = if self.has_target() {
+                target
+            } else {
+                "minimal puzzles (--minimal)"
+            };
+            if self.symmetric {
+                return bad(format!(
+                    "{what} cannot be combined with --symmetric: single clues are added \
+                     and removed, which breaks the symmetry"
+                ));
+            }
+            if self.min_clues > 0 {
+                return bad(format!(
+                    "{what} cannot be combined with --min-clues, which stops removal early"
+                ));
+            }
+            if self.check_nodes != u64::MAX {
+                return bad(format!(
+                    "{what} needs unbounded uniqueness checks (--check-nodes 0): a check \
+                     that runs out of nodes keeps a clue that may not be needed"
+                ));
+            }
+        }
+        if self.has_target() && side > TARGET_MAX_SIDE {
+            return bad(format!(
+                "{target} is supported up to {TARGET_MAX_SIDE}x{TARGET_MAX_SIDE} grids, \
+                 where a uniqueness check takes microseconds; this grid is {side}x{side}"
+            ));
+        }
+        if self.difficulty.is_some() && self.shape != BoxShape::NINE {
+            return bad(format!(
+                "difficulty classes are calibrated on 9x9 corpora; this grid is {side}x{side}"
+            ));
+        }
+        if self.shape == BoxShape::NINE && self.max_clues > 0 && self.max_clues < 17 {
+            return bad(format!(
+                "no 9x9 puzzle with fewer than 17 clues has a unique solution \
+                 (McGuire, Tugemann and Civario, 2012): --max-clues {} cannot be met",
+                self.max_clues
+            ));
+        }
+        Ok(())
     }
 
     /// The default node bound of the verifying solve: none up to side 12;
@@ -161,6 +254,34 @@ pub enum GenerateError {
         /// The verifier's solution differed from the generated grid.
         differs: bool,
     },
+    /// With [`GenerateOptions::minimal`], the verifying solver found that a
+    /// clue could go: a bug.
+    #[error(
+        "puzzle {index}: not minimal: the {VERIFIER} solver finds a unique solution \
+         without the clue in cell {cell}"
+    )]
+    NotMinimal {
+        /// 0-based index of the puzzle in this generator's output.
+        index: u64,
+        /// The clue that is not needed (0-based cell in reading order).
+        cell: usize,
+    },
+    /// Options that do not go together, or a target that cannot be met.
+    #[error("{0}")]
+    BadOptions(String),
+    /// The local search gave up on a clue or difficulty target.
+    #[error(
+        "no puzzle met the target within {steps} local-search steps \
+         (best: {best_clues} clues, {best_guesses} singles guesses)"
+    )]
+    TargetNotReached {
+        /// Steps made.
+        steps: u64,
+        /// Clues of the closest puzzle found.
+        best_clues: usize,
+        /// `singles` guesses of the closest puzzle found.
+        best_guesses: u64,
+    },
 }
 
 /// Work done for one puzzle.
@@ -177,6 +298,13 @@ pub struct GenerateStats {
     /// The verifying solve hit [`GenerateOptions::verify_nodes`] before
     /// finishing, so the puzzle was not independently verified.
     pub unverified: bool,
+    /// With a target: minimal puzzles made from fresh grids.
+    pub starts: u32,
+    /// With a target: local-search steps (moves tried).
+    pub steps: u64,
+    /// The `singles` guesses of the finished puzzle, when a difficulty
+    /// target or [`GenerateOptions::minimal`] measured them (else 0).
+    pub guesses: u64,
 }
 
 /// A uniform integer in `0..n` (`n >= 1`) from the 32-bit outputs of `rng`
@@ -404,6 +532,8 @@ pub struct Generator {
     order: Vec<usize>,
     scratch: Grid,
     produced: u64,
+    /// Working memory of the local search for clue and difficulty targets.
+    search: target::Search,
 }
 
 impl std::fmt::Debug for Generator {
@@ -418,10 +548,7 @@ impl std::fmt::Debug for Generator {
 impl Generator {
     /// A generator for `options`, seeded with `seed`.
     pub fn new(seed: u64, options: GenerateOptions) -> Result<Self, GenerateError> {
-        let side = options.shape.side();
-        if side > MAX_GENERATE_SIDE {
-            return Err(GenerateError::TooLarge { side });
-        }
+        options.validate()?;
         let cells = options.shape.cells();
         let order = if options.symmetric {
             // A cell and its image `cells - 1 - i`; the centre (odd side) is
@@ -439,6 +566,7 @@ impl Generator {
             order,
             scratch: Grid::empty(options.shape),
             produced: 0,
+            search: target::Search::new(options.shape),
         })
     }
 
@@ -454,10 +582,21 @@ impl Generator {
         puzzle: &mut Grid,
         solution: &mut Grid,
     ) -> Result<GenerateStats, GenerateError> {
-        let mut stats = GenerateStats {
-            fill_restarts: self.filler.fill(&mut self.rng, solution),
-            ..GenerateStats::default()
-        };
+        let mut stats = GenerateStats::default();
+        if self.options.has_target() {
+            self.search_target(puzzle, solution, &mut stats)?;
+        } else {
+            self.carve(puzzle, solution, &mut stats);
+        }
+        self.verify(puzzle, solution, &mut stats)?;
+        self.produced += 1;
+        Ok(stats)
+    }
+
+    /// A random full grid into `solution`, and clues removed from it into
+    /// `puzzle` as the options say.
+    fn carve(&mut self, puzzle: &mut Grid, solution: &mut Grid, stats: &mut GenerateStats) {
+        stats.fill_restarts += self.filler.fill(&mut self.rng, solution);
         puzzle.copy_from(solution);
         let cells = self.options.shape.cells();
         shuffle(&mut self.rng, &mut self.order);
@@ -469,7 +608,7 @@ impl Generator {
             budget: Budget::nodes(self.options.check_nodes),
             symmetric: self.options.symmetric,
             clues: cells,
-            stats: &mut stats,
+            stats,
         };
         // Units are tried in batches that grow while whole batches go and
         // shrink when they fail; see `Removal::remove`.
@@ -500,8 +639,18 @@ impl Generator {
             }
             pos = end;
         }
-        let clues = removal.clues;
-        stats.clues = clues;
+    }
+
+    /// The independent checks of a finished puzzle: [`VERIFIER`] must find
+    /// exactly its solution, and with [`GenerateOptions::minimal`] two or
+    /// more solutions once any clue is blanked.
+    fn verify(
+        &mut self,
+        puzzle: &mut Grid,
+        solution: &Grid,
+        stats: &mut GenerateStats,
+    ) -> Result<(), GenerateError> {
+        stats.clues = puzzle.clues();
         let outcome = self.verifier.solve(
             puzzle,
             2,
@@ -519,10 +668,30 @@ impl Generator {
                 differs,
             });
         }
-        self.produced += 1;
-        Ok(stats)
+        if self.options.minimal {
+            let budget = Budget::nodes(self.options.verify_nodes);
+            for cell in 0..puzzle.cells().len() {
+                let clue = puzzle.cells()[cell];
+                if clue == 0 {
+                    continue;
+                }
+                puzzle.cells_mut()[cell] = 0;
+                let outcome = self.verifier.solve(puzzle, 2, budget, &mut self.scratch);
+                puzzle.cells_mut()[cell] = clue;
+                stats.unverified |= outcome.budget_exceeded;
+                if outcome.solutions < 2 && !outcome.budget_exceeded {
+                    return Err(GenerateError::NotMinimal {
+                        index: self.produced,
+                        cell,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 }
+
+pub mod target;
 
 #[cfg(test)]
 mod tests {
@@ -674,6 +843,155 @@ mod tests {
         assert!(stats.clues < 256 / 2, "{stats:?}");
         assert!(is_solution_of(&s, &p));
         assert_eq!(count_solutions(&p), 1);
+    }
+
+    fn is_minimal(p: &Grid) -> bool {
+        (0..p.cells().len())
+            .filter(|&c| p.cells()[c] != 0)
+            .all(|c| {
+                let mut q = p.clone();
+                q.cells_mut()[c] = 0;
+                count_solutions(&q) == 2
+            })
+    }
+
+    #[test]
+    fn minimal_puzzles_are_verified_minimal() {
+        for s in [shape(2, 3), shape(3, 3), shape(3, 4)] {
+            let o = GenerateOptions {
+                minimal: true,
+                check_nodes: u64::MAX,
+                ..GenerateOptions::new(s)
+            };
+            for (p, sol) in generate(17, o, 3) {
+                assert!(is_solution_of(&sol, &p));
+                assert_eq!(count_solutions(&p), 1, "{s}");
+                assert!(is_minimal(&p), "{s}: {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn clue_targets_are_met_with_unique_minimal_puzzles() {
+        for (s, k) in [(shape(3, 3), 21), (shape(2, 3), 9), (shape(2, 2), 4)] {
+            let o = GenerateOptions {
+                max_clues: k,
+                check_nodes: u64::MAX,
+                ..GenerateOptions::new(s)
+            };
+            let puzzles = generate(5, o, 4);
+            for (p, sol) in &puzzles {
+                assert!(p.clues() <= k, "{s}: {} clues", p.clues());
+                assert!(is_solution_of(sol, p));
+                assert_eq!(count_solutions(p), 1);
+                assert!(is_minimal(p), "{s}: {p}");
+            }
+            // Seeded: the same puzzles again.
+            assert_eq!(puzzles, generate(5, o, 4));
+        }
+    }
+
+    #[test]
+    fn difficulty_targets_are_met() {
+        use crate::rate::Rater;
+        let mut rater = Rater::new(None, None);
+        for class in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            let o = GenerateOptions {
+                difficulty: Some(class),
+                check_nodes: u64::MAX,
+                ..GenerateOptions::new(BoxShape::NINE)
+            };
+            let mut g = Generator::new(8, o).unwrap();
+            let (mut p, mut s) = (Grid::empty(o.shape), Grid::empty(o.shape));
+            for _ in 0..3 {
+                let stats = g.next_into(&mut p, &mut s).unwrap();
+                let rating = rater.rate(&p);
+                assert_eq!(rating.difficulty, Some(class), "{p}");
+                assert_eq!(rating.singles.guesses, stats.guesses);
+                assert!(is_minimal(&p));
+            }
+        }
+    }
+
+    #[test]
+    #[ignore = "several seconds per extreme puzzle: run with --include-ignored"]
+    fn extreme_puzzles_with_few_clues() {
+        use crate::rate::Rater;
+        let o = GenerateOptions {
+            difficulty: Some(Difficulty::Extreme),
+            max_clues: 23,
+            check_nodes: u64::MAX,
+            ..GenerateOptions::new(BoxShape::NINE)
+        };
+        for (p, _) in generate(3, o, 1) {
+            assert!(p.clues() <= 23);
+            let rating = Rater::new(None, None).rate(&p);
+            assert_eq!(rating.difficulty, Some(Difficulty::Extreme), "{p}");
+        }
+    }
+
+    #[test]
+    fn targets_that_cannot_be_met_or_combined_are_errors() {
+        let nine = GenerateOptions {
+            check_nodes: u64::MAX,
+            ..GenerateOptions::new(BoxShape::NINE)
+        };
+        let bad = |o: GenerateOptions| match Generator::new(1, o) {
+            Err(GenerateError::BadOptions(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        let m = bad(GenerateOptions {
+            max_clues: 16,
+            ..nine
+        });
+        assert!(m.contains("17 clues"), "{m}");
+        let m = bad(GenerateOptions {
+            max_clues: 22,
+            symmetric: true,
+            ..nine
+        });
+        assert!(m.contains("--symmetric"), "{m}");
+        let m = bad(GenerateOptions {
+            minimal: true,
+            min_clues: 30,
+            ..nine
+        });
+        assert!(m.contains("--min-clues"), "{m}");
+        let m = bad(GenerateOptions {
+            minimal: true,
+            check_nodes: 1000,
+            ..nine
+        });
+        assert!(m.contains("unbounded"), "{m}");
+        let m = bad(GenerateOptions {
+            difficulty: Some(Difficulty::Hard),
+            check_nodes: u64::MAX,
+            ..GenerateOptions::new(shape(2, 3))
+        });
+        assert!(m.contains("9x9"), "{m}");
+        let m = bad(GenerateOptions {
+            max_clues: 90,
+            check_nodes: u64::MAX,
+            ..GenerateOptions::new(shape(4, 4))
+        });
+        assert!(m.contains("12x12"), "{m}");
+        // A search that runs out of steps says how close it came.
+        let o = GenerateOptions {
+            max_clues: 17,
+            max_steps: 50,
+            ..nine
+        };
+        let mut g = Generator::new(1, o).unwrap();
+        let (mut p, mut s) = (Grid::empty(o.shape), Grid::empty(o.shape));
+        match g.next_into(&mut p, &mut s) {
+            Err(GenerateError::TargetNotReached {
+                steps, best_clues, ..
+            }) => {
+                assert_eq!(steps, 50);
+                assert!(best_clues > 17);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

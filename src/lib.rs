@@ -19,6 +19,11 @@
 //! * [`compare`]: regression tracking between two runs (`dlxbench
 //!   compare`): deterministic counters, and time ratios with bootstrap
 //!   confidence intervals.
+//! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
+//!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
+//!   classes.
+//! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
+//!   built with the exact-cover API.
 
 #![warn(missing_docs)]
 
@@ -29,6 +34,7 @@ pub mod exact_cover;
 pub mod generate;
 pub mod hanidoku;
 pub mod harness;
+pub mod rate;
 pub mod report;
 pub mod solvers;
 pub mod sudoku;

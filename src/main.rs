@@ -30,6 +30,10 @@ enum Command {
     Datasets(cli::datasets::Args),
     /// Generate random puzzles with unique solutions from a seed.
     Generate(cli::generate::Args),
+    /// Convert puzzles between the one-line, grid and numeric formats.
+    Convert(cli::convert::Args),
+    /// Rate puzzles: solver costs and a difficulty class per puzzle, as CSV.
+    Rate(cli::rate::Args),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +46,8 @@ fn main() -> ExitCode {
         Command::Cover(args) => cli::cover::run(args),
         Command::Datasets(args) => cli::datasets::run(args),
         Command::Generate(args) => cli::generate::run(args),
+        Command::Convert(args) => cli::convert::run(args),
+        Command::Rate(args) => cli::rate::run(args),
     };
     match result {
         Ok(code) => code,

@@ -63,6 +63,23 @@ pub struct Args {
     /// whose verification runs out are reported as unverified.
     #[arg(long, value_name = "N")]
     pub verify_nodes: Option<u64>,
+    /// Minimal puzzles: removing any one clue leaves several solutions
+    /// (checked again by the `singles` solver). Uniqueness checks are then
+    /// unbounded on every size.
+    #[arg(long)]
+    pub minimal: bool,
+    /// Keep searching until the puzzle has at most K clues (a local search
+    /// over minimal puzzles; sides up to 12).
+    #[arg(long, value_name = "K")]
+    pub max_clues: Option<usize>,
+    /// Keep searching until the puzzle is of this class (9x9 only; the
+    /// classes of `dlxbench rate`, by the singles solver's guesses).
+    #[arg(long, value_name = "CLASS", value_parser = ["easy", "medium", "hard", "extreme"])]
+    pub difficulty: Option<String>,
+    /// With --max-clues or --difficulty: fail after N local-search moves
+    /// for one puzzle.
+    #[arg(long, value_name = "N", default_value_t = dlxbench::generate::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutFormat::Line)]
     pub format: OutFormat,
@@ -85,7 +102,26 @@ impl Args {
         if self.symmetric {
             s += " --symmetric";
         }
-        if options.check_nodes != GenerateOptions::default_check_nodes(self.shape) {
+        if self.minimal {
+            s += " --minimal";
+        }
+        if options.max_clues > 0 {
+            s += &format!(" --max-clues {}", options.max_clues);
+        }
+        if let Some(d) = options.difficulty {
+            s += &format!(" --difficulty {d}");
+        }
+        let searches = options.max_clues > 0 || options.difficulty.is_some();
+        if searches && options.max_steps != dlxbench::generate::DEFAULT_MAX_STEPS {
+            s += &format!(" --max-steps {}", options.max_steps);
+        }
+        let unbounded = self.minimal || searches;
+        let default_check = if unbounded {
+            u64::MAX
+        } else {
+            GenerateOptions::default_check_nodes(self.shape)
+        };
+        if options.check_nodes != default_check {
             s += &format!(" --check-nodes {}", options.check_nodes);
         }
         if self.format == OutFormat::Numeric {
@@ -137,6 +173,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut options = GenerateOptions::new(args.shape);
     options.min_clues = args.min_clues;
     options.symmetric = args.symmetric;
+    options.minimal = args.minimal;
+    options.max_clues = args.max_clues.unwrap_or(0);
+    if args.max_clues == Some(0) {
+        anyhow::bail!("--max-clues must be at least 1");
+    }
+    options.difficulty = args
+        .difficulty
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    options.max_steps = args.max_steps;
+    if options.minimal || options.has_target() {
+        // Only unbounded checks prove that a clue is needed.
+        options.check_nodes = u64::MAX;
+    }
     if let Some(nodes) = args.check_nodes {
         options.check_nodes = if nodes == 0 { u64::MAX } else { nodes };
     }
@@ -163,12 +215,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut solution = Grid::empty(args.shape);
     let mut clues = 0u64;
     let mut unverified = 0u64;
+    let (mut starts, mut steps) = (0u64, 0u64);
     let result = (|| -> anyhow::Result<()> {
         writeln!(out, "# {header}")?;
         for _ in 0..args.count {
             let stats = generator.next_into(&mut puzzle, &mut solution)?;
             clues += stats.clues as u64;
             unverified += u64::from(stats.unverified);
+            starts += u64::from(stats.starts);
+            steps += stats.steps;
             write_puzzle(&mut out, &puzzle, args.format)?;
         }
         out.flush()?;
@@ -191,8 +246,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         fs::rename(temp, path).with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.count > 0 {
+        let search = if options.has_target() {
+            format!(" ({starts} minimal puzzles from fresh grids, {steps} local-search moves)")
+        } else {
+            String::new()
+        };
         eprintln!(
-            "generated {} {}x{} puzzles, {:.1} clues on average, in {:.2} s",
+            "generated {} {}x{} puzzles, {:.1} clues on average, in {:.2} s{search}",
             args.count,
             args.shape.side(),
             args.shape.side(),

@@ -5,10 +5,12 @@
 pub mod bench;
 pub mod check;
 pub mod compare;
+pub mod convert;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
 pub mod hanidoku;
+pub mod rate;
 pub mod solve;
 
 /// Success.

@@ -37,6 +37,7 @@
 //! ```
 
 mod dlx;
+pub mod puzzles;
 mod text;
 
 pub use dlx::{ColumnChoice, Dlx, SearchOptions, SearchStats, NODE_BYTES};

@@ -578,6 +578,23 @@ pub struct Formatted<'a> {
     grid: &'a Grid,
     format: Format,
     alphabet: Alphabet,
+    blank: char,
+}
+
+impl Formatted<'_> {
+    /// The same with `blank` written for empty cells in the line and grid
+    /// formats (default `.`; `0` reads back with the standard alphabet
+    /// only). Lines of numbers and the numeric format always write `0`.
+    ///
+    /// ```
+    /// use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid};
+    /// let grid = Grid::empty(BoxShape::new(2, 2).unwrap());
+    /// let line = grid.display(Format::Line, Alphabet::Standard).with_blank('0');
+    /// assert_eq!(line.to_string(), "0000000000000000");
+    /// ```
+    pub fn with_blank(self, blank: char) -> Self {
+        Formatted { blank, ..self }
+    }
 }
 
 impl Grid {
@@ -588,6 +605,7 @@ impl Grid {
             grid: self,
             format,
             alphabet,
+            blank: '.',
         }
     }
 }
@@ -636,7 +654,10 @@ impl fmt::Display for Formatted<'_> {
         let n = grid.side();
         let shape = grid.shape();
         let spell = n <= self.alphabet.max_side();
-        let symbol = |v: u8| self.alphabet.symbol(v).unwrap_or('?');
+        let symbol = |v: u8| match v {
+            0 => self.blank,
+            _ => self.alphabet.symbol(v).unwrap_or('?'),
+        };
         match self.format {
             Format::Line if spell => {
                 for &v in grid.cells() {
@@ -698,7 +719,7 @@ impl fmt::Display for Formatted<'_> {
                         if spell {
                             f.write_char(symbol(v))?;
                         } else if v == 0 {
-                            write!(f, "{:>width$}", '.')?;
+                            write!(f, "{:>width$}", self.blank)?;
                         } else {
                             write!(f, "{v:>width$}")?;
                         }
@@ -760,6 +781,8 @@ impl fmt::Display for Formatted<'_> {
 #[derive(Debug, Clone)]
 pub struct Puzzles<'a> {
     text: &'a [u8],
+    /// Bytes skipped before `text` (a byte-order mark).
+    skipped: usize,
     at: Cursor,
     options: ParseOptions,
     scratch: Grid,
@@ -944,6 +967,19 @@ fn parse_row(
     Ok(())
 }
 
+/// The next line at `at` (without its `\n`) and its number; advances `at`.
+fn read_line<'a>(text: &'a [u8], at: &mut Cursor) -> Option<(usize, &'a [u8])> {
+    if at.pos >= text.len() {
+        return None;
+    }
+    let rest = &text[at.pos..];
+    let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+    let line = (at.line, &rest[..len]);
+    at.pos += (len + 1).min(rest.len());
+    at.line += 1;
+    Some(line)
+}
+
 impl<'a> Puzzles<'a> {
     /// Puzzles of a text.
     pub fn new(text: &'a str, options: ParseOptions) -> Self {
@@ -953,41 +989,37 @@ impl<'a> Puzzles<'a> {
     /// Puzzles of a text that need not be UTF-8 (errors quote bad bytes).
     /// A leading UTF-8 byte-order mark is skipped.
     pub fn from_bytes(text: &'a [u8], options: ParseOptions) -> Self {
+        let body = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
         Puzzles {
-            text: text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text),
+            text: body,
+            skipped: text.len() - body.len(),
             at: Cursor { pos: 0, line: 1 },
             options,
             scratch: Grid::empty(BoxShape::NINE),
         }
     }
 
-    fn read_line(&self, at: &mut Cursor) -> Option<(usize, &'a [u8])> {
-        if at.pos >= self.text.len() {
-            return None;
-        }
-        let rest = &self.text[at.pos..];
-        let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-        let line = (at.line, &rest[..len]);
-        at.pos += (len + 1).min(rest.len());
-        at.line += 1;
-        Some(line)
-    }
-
-    /// The next `count` rows after the cursor, if they are contiguous rows
+    /// Whether the next `count` lines after the cursor are contiguous rows
     /// (separators and comments between them allowed) of `n` cells written
-    /// as `cells`; `None` otherwise.
-    fn rows_ahead(&self, count: usize, n: usize, cells: Cells) -> Option<Vec<&'a [u8]>> {
+    /// as `cells`: `None` if not, else whether any of them fails
+    /// `parse_line_into` as a one-line puzzle. Allocates nothing.
+    fn rows_ahead(&mut self, count: usize, n: usize, cells: Cells) -> Option<bool> {
         let mut at = self.at;
-        let mut rows = Vec::with_capacity(count);
-        while rows.len() < count {
-            let (_, line) = self.read_line(&mut at)?;
+        let mut rows = 0;
+        let mut any_fails = false;
+        while rows < count {
+            let (_, line) = read_line(self.text, &mut at)?;
             match line_kind(line) {
                 LineKind::Comment | LineKind::Separator => {}
-                LineKind::Row if classify_row(line) == (cells, n) => rows.push(line),
+                LineKind::Row if classify_row(line) == (cells, n) => {
+                    rows += 1;
+                    any_fails = any_fails
+                        || parse_line_into(line, self.options, &mut self.scratch).is_err();
+                }
                 _ => return None,
             }
         }
-        Some(rows)
+        Some(any_fails)
     }
 
     fn shape_for(&self, n: usize) -> Result<BoxShape, String> {
@@ -997,30 +1029,30 @@ impl<'a> Puzzles<'a> {
         }
     }
 
-    /// Reads a puzzle whose first content line is `first` (a row).
-    fn puzzle_from_row(&mut self, line_no: usize, line: &'a [u8]) -> Result<Grid, GridError> {
+    /// Reads a puzzle whose first content line is `first` (a row) into `out`.
+    fn puzzle_from_row(
+        &mut self,
+        line_no: usize,
+        line: &'a [u8],
+        out: &mut Grid,
+    ) -> Result<(), GridError> {
         let (cells, m) = classify_row(line);
         let has_bar = line.contains(&b'|');
         let row_side = m >= 4
             && BoxShape::for_side(m).is_ok()
             && (cells == Cells::Numbers || m <= self.options.alphabet.max_side());
         if !has_bar {
-            let one_line = parse_line_into(line, self.options, &mut self.scratch);
+            let one_line = parse_line_into(line, self.options, out);
             let grid = match one_line {
                 Ok(()) if row_side && m <= 61 => {
                     // 16 or 36 cells: a one-line puzzle or a grid's first row.
-                    let options = self.options;
-                    let mut scratch = Grid::empty(BoxShape::NINE);
-                    let is_grid = self.rows_ahead(m - 1, m, cells).is_some_and(|rows| {
-                        rows.iter()
-                            .any(|row| parse_line_into(row, options, &mut scratch).is_err())
-                    });
+                    let is_grid = self.rows_ahead(m - 1, m, cells) == Some(true);
                     if !is_grid {
-                        return Ok(self.scratch.clone());
+                        return Ok(());
                     }
                     None
                 }
-                Ok(()) => return Ok(self.scratch.clone()),
+                Ok(()) => return Ok(()),
                 Err(e) => Some(e),
             };
             if let Some(e) = grid {
@@ -1042,7 +1074,7 @@ impl<'a> Puzzles<'a> {
         let shape = self
             .shape_for(m)
             .map_err(|m| GridError::new(0, m).at_line(line_no))?;
-        self.read_rows(line_no, Some(line), shape, cells)
+        self.read_rows(line_no, Some(line), shape, cells, out)
     }
 
     /// Reads the rows of a grid of `shape`, starting with `first` if given,
@@ -1053,10 +1085,11 @@ impl<'a> Puzzles<'a> {
         first: Option<&'a [u8]>,
         shape: BoxShape,
         cells: Cells,
-    ) -> Result<Grid, GridError> {
+        grid: &mut Grid,
+    ) -> Result<(), GridError> {
         let n = shape.side();
         let alphabet = self.options.alphabet;
-        let mut grid = Grid::empty(shape);
+        grid.reset(shape);
         let mut error: Option<GridError> = None;
         let mut rows = 0;
         let mut note = |result: Result<(), GridError>, line_no: usize| {
@@ -1074,7 +1107,7 @@ impl<'a> Puzzles<'a> {
         let mut last_line = start_line;
         while rows < n {
             let mut at = self.at;
-            let Some((line_no, line)) = self.read_line(&mut at) else {
+            let Some((line_no, line)) = read_line(self.text, &mut at) else {
                 break;
             };
             match line_kind(line) {
@@ -1103,8 +1136,42 @@ impl<'a> Puzzles<'a> {
         }
         match error {
             Some(e) => Err(e),
-            None => Ok(grid),
+            None => Ok(()),
         }
+    }
+}
+
+impl Puzzles<'_> {
+    /// The next puzzle, read into `grid` (reusing its buffer): `Some(Ok(line))`
+    /// with the 1-based line where it starts, `Some(Err(_))` for a puzzle
+    /// that could not be read (reading goes on after it), `None` at the
+    /// end. This is [`Iterator::next`] without a new grid per puzzle: after
+    /// the first puzzle of a size it allocates nothing.
+    pub fn next_into(&mut self, grid: &mut Grid) -> Option<Result<usize, GridError>> {
+        loop {
+            let mut at = self.at;
+            let (line_no, line) = read_line(self.text, &mut at)?;
+            self.at = at;
+            let result = match line_kind(line) {
+                LineKind::Blank | LineKind::Comment | LineKind::Separator => continue,
+                LineKind::Header(shape) => {
+                    self.read_rows(line_no, None, shape, Cells::Numbers, grid)
+                }
+                LineKind::Row => self.puzzle_from_row(line_no, line, grid),
+            };
+            return Some(result.map(|()| line_no));
+        }
+    }
+
+    /// Bytes of the text read so far, a byte-order mark included (the
+    /// next puzzle, or the blank and comment lines before it, starts here).
+    pub fn offset(&self) -> usize {
+        self.skipped + self.at.pos
+    }
+
+    /// The 1-based number of the next line to read.
+    pub fn next_line(&self) -> usize {
+        self.at.line
     }
 }
 
@@ -1112,17 +1179,9 @@ impl Iterator for Puzzles<'_> {
     type Item = Result<(usize, Grid), GridError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            let mut at = self.at;
-            let (line_no, line) = self.read_line(&mut at)?;
-            self.at = at;
-            let result = match line_kind(line) {
-                LineKind::Blank | LineKind::Comment | LineKind::Separator => continue,
-                LineKind::Header(shape) => self.read_rows(line_no, None, shape, Cells::Numbers),
-                LineKind::Row => self.puzzle_from_row(line_no, line),
-            };
-            return Some(result.map(|grid| (line_no, grid)));
-        }
+        let mut grid = Grid::empty(self.scratch.shape());
+        self.next_into(&mut grid)
+            .map(|result| result.map(|line| (line, grid)))
     }
 }
 

@@ -1,0 +1,256 @@
+//! `dlxbench rate`: per-puzzle solver costs and a difficulty class, as CSV.
+//!
+//! One CSV row per readable puzzle, in input order:
+//! `line,side,clues,status,dlx_nodes,dlx_guesses,dlx_updates,singles_nodes,
+//! singles_guesses,naive_nodes,naive_finished,difficulty`. `status` is
+//! `unique`, `multiple`, `none` or `budget` (the Dancing Links count, up to
+//! 2); the naive columns are empty with `--naive-nodes 0`; `difficulty` is
+//! empty unless the puzzle has exactly one solution. The classes and their
+//! thresholds are in [`dlxbench::rate`]. Puzzles are rated in batches on
+//! all cores; unreadable ones are reported on standard error with their
+//! line and skipped (exit status 1).
+
+use std::io::{self, BufWriter, Write};
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use dlxbench::rate::{Difficulty, ParallelRater, Rating};
+use dlxbench::report::AtomicFile;
+use dlxbench::solvers::Status;
+use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
+use hdrhistogram::Histogram;
+
+use super::convert::open_input;
+use super::solve::{finish, puzzles};
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// Puzzles rated per parallel batch.
+const BATCH: usize = 2048;
+
+/// The CSV header.
+pub const HEADER: &str = "line,side,clues,status,dlx_nodes,dlx_guesses,dlx_updates,\
+singles_nodes,singles_guesses,naive_nodes,naive_finished,difficulty";
+
+/// Arguments of `dlxbench rate`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Node budget of the naive solver per puzzle; 0 skips it.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    naive_nodes: u64,
+    /// Node budget of the Dancing Links and singles searches per puzzle
+    /// (0, the default: none). A puzzle that exhausts it gets status
+    /// `budget` and no difficulty.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    max_nodes: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or
+    /// `zero-based` (0-9, A-Z; `.` blank).
+    #[arg(long, default_value = "standard")]
+    alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it.
+    #[arg(long = "box", value_name = "RxC")]
+    shape: Option<BoxShape>,
+    /// Write the CSV to FILE (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Puzzle file (any format); `-` or nothing for standard input.
+    file: Option<PathBuf>,
+}
+
+/// Writes one CSV row.
+fn write_row(out: &mut dyn Write, line: usize, grid: &Grid, r: &Rating) -> io::Result<()> {
+    let status = match r.dlx.status() {
+        Status::Unique => "unique",
+        Status::Multiple => "multiple",
+        Status::NoSolution => "none",
+        Status::Budget => "budget",
+    };
+    write!(
+        out,
+        "{line},{},{},{status},{},{},{},{},{},",
+        grid.side(),
+        r.clues,
+        r.dlx.nodes,
+        r.dlx.guesses,
+        r.dlx.updates.unwrap_or(0),
+        r.singles.nodes,
+        r.singles.guesses
+    )?;
+    if let Some(naive) = r.naive {
+        write!(out, "{},{}", naive.nodes, !naive.budget_exceeded)?;
+    } else {
+        write!(out, ",")?;
+    }
+    match r.difficulty {
+        Some(d) => writeln!(out, ",{d}"),
+        None => writeln!(out, ","),
+    }
+}
+
+/// Distributions of the unique puzzles' costs, for the summary.
+struct Spread {
+    guesses: Histogram<u64>,
+    nodes: Histogram<u64>,
+}
+
+impl Spread {
+    fn new() -> Self {
+        let make = || Histogram::new_with_bounds(1, 1 << 50, 3).expect("valid histogram bounds");
+        Spread {
+            guesses: make(),
+            nodes: make(),
+        }
+    }
+
+    fn record(&mut self, r: &Rating) {
+        if r.difficulty.is_some() {
+            self.guesses.saturating_record(r.singles.guesses);
+            self.nodes.saturating_record(r.dlx.nodes);
+        }
+    }
+
+    /// `p10 0, p25 1, ..., max 34` (values to 3 significant figures).
+    fn line(h: &Histogram<u64>) -> String {
+        let mut parts: Vec<String> = [10.0, 25.0, 50.0, 75.0, 90.0, 99.0]
+            .iter()
+            .map(|&p| format!("p{p} {}", h.value_at_quantile(p / 100.0)))
+            .collect();
+        parts.push(format!("max {}", h.max()));
+        parts.join(", ")
+    }
+}
+
+/// The batch being filled: grids (reused) and their lines.
+struct Batch {
+    grids: Vec<Grid>,
+    lines: Vec<usize>,
+    len: usize,
+    ratings: Vec<Rating>,
+}
+
+impl Batch {
+    /// Rates the batch and writes its rows; counts the classes.
+    fn flush(
+        &mut self,
+        rater: &ParallelRater,
+        out: &mut dyn Write,
+        classes: &mut [u64; 5],
+        spread: &mut Spread,
+    ) -> io::Result<()> {
+        rater.rate_all(&self.grids[..self.len], &mut self.ratings);
+        for ((grid, &line), rating) in self.grids.iter().zip(&self.lines).zip(&self.ratings) {
+            classes[rating.difficulty.map_or(4, |d| d as usize)] += 1;
+            spread.record(rating);
+            write_row(out, line, grid, rating)?;
+        }
+        self.len = 0;
+        self.lines.clear();
+        Ok(())
+    }
+}
+
+/// Runs `dlxbench rate`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let rater = ParallelRater::new(
+        args.threads.unwrap_or(0),
+        (args.naive_nodes > 0).then_some(args.naive_nodes),
+        (args.max_nodes > 0).then_some(args.max_nodes),
+    )?;
+    let (name, input) = open_input(args.file.as_deref())?;
+    let (mut file, mut stdout) = match &args.out {
+        Some(path) => (
+            Some(
+                AtomicFile::create(path)
+                    .with_context(|| format!("cannot create {}", path.display()))?,
+            ),
+            None,
+        ),
+        None => (None, Some(BufWriter::new(io::stdout().lock()))),
+    };
+    let out: &mut dyn Write = match (&mut file, &mut stdout) {
+        (Some(f), _) => f,
+        (_, Some(s)) => s,
+        _ => unreachable!("one output is open"),
+    };
+    let options = ParseOptions {
+        alphabet: args.alphabet,
+        shape: args.shape,
+    };
+    let started = Instant::now();
+    let mut batch = Batch {
+        grids: Vec::new(),
+        lines: Vec::with_capacity(BATCH),
+        len: 0,
+        ratings: Vec::with_capacity(BATCH),
+    };
+    let mut classes = [0u64; 5]; // easy, medium, hard, extreme, unclassified
+    let mut spread = Spread::new();
+    let mut bad = 0u64;
+    let mut written = writeln!(out, "{HEADER}");
+    let read = PuzzleReader::new(input, options).for_each(|item| {
+        match item {
+            Ok((line, grid)) => {
+                if batch.len == batch.grids.len() {
+                    batch.grids.push(grid.clone());
+                } else {
+                    batch.grids[batch.len].copy_from(grid);
+                }
+                batch.lines.push(line);
+                batch.len += 1;
+                if batch.len == BATCH && written.is_ok() {
+                    written = batch.flush(&rater, out, &mut classes, &mut spread);
+                }
+            }
+            Err(e) => {
+                bad += 1;
+                eprintln!("dlxbench: {name}: {e}");
+            }
+        }
+        if written.is_err() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    read.with_context(|| format!("cannot read {name}"))?;
+    let result = written
+        .and_then(|()| batch.flush(&rater, out, &mut classes, &mut spread))
+        .and_then(|()| out.flush())
+        .and_then(|()| match file {
+            Some(f) => f.commit().map(drop),
+            None => Ok(()),
+        });
+    if let (Err(e), Some(path)) = (&result, &args.out) {
+        bail!("cannot write {}: {e}", path.display());
+    }
+    let rated: u64 = classes.iter().sum();
+    let seconds = started.elapsed().as_secs_f64();
+    let counts: Vec<String> = Difficulty::ALL
+        .iter()
+        .map(|d| format!("{} {d}", classes[*d as usize]))
+        .collect();
+    eprintln!(
+        "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {bad} unreadable, \
+         in {seconds:.2} s on {} threads",
+        puzzles(rated as usize),
+        counts.join(", "),
+        classes[4],
+        rater.threads()
+    );
+    if !spread.guesses.is_empty() {
+        eprintln!(
+            "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
+            Spread::line(&spread.guesses),
+            Spread::line(&spread.nodes)
+        );
+    }
+    finish(result.map(|()| if bad > 0 { EXIT_FAILURE } else { EXIT_OK }))
+}
