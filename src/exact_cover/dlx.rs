@@ -66,6 +66,7 @@
 //! column list, as Knuth's programs report them. Both are independent of the
 //! machine and are what a regression gate can compare exactly.
 
+use std::hint::select_unpredictable;
 use std::ops::ControlFlow;
 
 use super::Problem;
@@ -729,15 +730,6 @@ impl Links {
         }
     }
 
-    /// True when primary column `c` is active.
-    #[inline(always)]
-    unsafe fn is_open(self, c: u32) -> bool {
-        // A deactivated column keeps its old position, which either lies past
-        // the active ones or now holds another column.
-        let pos = (*self.col(c)).pos;
-        pos < self.open() && *self.active(pos) == c
-    }
-
     /// Picks the column to branch on (at least one must be active). With
     /// MRV, first the columns recorded on the forced stack at `since..`,
     /// newest first (a dead column of length 0 wins at once), then a scan.
@@ -746,23 +738,28 @@ impl Links {
         if !MRV {
             return *self.active(0);
         }
-        let mut single = 0;
+        // Newest first, without a branch per entry: most entries are stale
+        // (covered since, or grown back), in no pattern a predictor could
+        // learn. Key 0: open and dead, 1: open and forced, 2: neither; the
+        // newest entry of the least key wins.
+        let open = self.open();
+        let mut best = 0;
+        let mut best_key = 2;
         let mut i = forced.len;
         while i > since {
             i -= 1;
             let c = *forced.buf.add(i);
-            let len = (*self.col(c)).len;
-            if len <= 1 && self.is_open(c) {
-                if len == 0 {
-                    return c;
-                }
-                if single == 0 {
-                    single = c;
-                }
-            }
+            let Col { len, pos } = *self.col(c);
+            // `select_unpredictable`, not `if`: the compiler would make
+            // branches, mispredicted on every other entry.
+            let listed = pos < open;
+            let at = *self.active(select_unpredictable(listed, pos, 0));
+            let key = select_unpredictable(listed & (at == c) & (len <= 1), len, 2);
+            best = select_unpredictable(key < best_key, c, best);
+            best_key = best_key.min(key);
         }
-        if single != 0 {
-            return single;
+        if best_key < 2 {
+            return best;
         }
         let open = self.open();
         let mut best = *self.active(0);
