@@ -4,6 +4,9 @@
 use super::{human_ns, human_rate, reference_index, thousands, RunMeta};
 use crate::harness::{Config, CorpusResult, RunResult};
 
+/// Corpora smaller than this get no reader throughput in the notes.
+const READER_MIN_BYTES: u64 = 1 << 20;
+
 /// Column headers.
 pub const HEADERS: [&str; 14] = [
     "solver",
@@ -161,15 +164,26 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         "puzzles/s = puzzles x threads / total solve time (parsing and validation excluded); speed relative to {}.",
         meta.reference
     ));
-    notes.push(format!(
-        "Clock overhead: {:.0} ns per timestamp pair. Reader (find lines + parse): {}.",
-        run.clock_overhead_ns,
-        run.corpora
-            .iter()
-            .map(|c| format!("{:.0} MB/s", c.reader_mb_per_s()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
+    // The reader's rate on a small corpus is mostly page faults and timer
+    // noise: quote it only where there is enough to measure.
+    let reader: Vec<String> = run
+        .corpora
+        .iter()
+        .filter(|c| c.bytes >= READER_MIN_BYTES)
+        .map(|c| format!("{} {:.0} MB/s", c.name, c.reader_mb_per_s()))
+        .collect();
+    notes.push(if reader.is_empty() {
+        format!(
+            "Clock overhead: {:.0} ns per timestamp pair.",
+            run.clock_overhead_ns
+        )
+    } else {
+        format!(
+            "Clock overhead: {:.0} ns per timestamp pair. Reader (find lines + parse, per thread): {}.",
+            run.clock_overhead_ns,
+            reader.join(", ")
+        )
+    });
     if super::clock_overhead_too_high(run) {
         notes.push(format!(
             "WARNING: the clock overhead ({:.0} ns) exceeds 2% of the fastest median latency ({}); short latencies are inflated.",
