@@ -46,20 +46,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = (|| -> io::Result<u8> {
-        let mut counts = [0usize; 4]; // complete, incomplete, invalid, unreadable
+        let mut tally = CheckTally::default();
         for puzzle in Puzzles::from_bytes(&text, options) {
             match puzzle {
                 Ok((line, grid)) => {
                     let verdict = sudoku::check(&grid);
-                    counts[match verdict {
-                        Verdict::Complete => 0,
-                        Verdict::Incomplete { .. } => 1,
-                        Verdict::Invalid { .. } => 2,
-                    }] += 1;
+                    tally.verdict(
+                        matches!(verdict, Verdict::Complete),
+                        matches!(verdict, Verdict::Invalid { .. }),
+                    );
                     writeln!(out, "line {line}: {verdict}")?;
                 }
                 Err(e) => {
-                    counts[3] += 1;
+                    tally.unreadable();
                     // The message is on standard output already.
                     let line = e.line;
                     let at = GridError { line: 0, ..e };
@@ -68,17 +67,55 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         out.flush()?;
-        let [complete, incomplete, invalid, unreadable] = counts;
+        Ok(tally.finish(&name, ""))
+    })();
+    finish(result)
+}
+
+/// What `check` found over a file, for its summary line and exit status;
+/// shared by every puzzle kind.
+#[derive(Debug, Default)]
+pub(crate) struct CheckTally {
+    complete: usize,
+    incomplete: usize,
+    invalid: usize,
+    unreadable: usize,
+}
+
+impl CheckTally {
+    /// Counts a verdict: complete, invalid, or (neither) incomplete.
+    pub(crate) fn verdict(&mut self, complete: bool, invalid: bool) {
+        match (complete, invalid) {
+            (true, _) => self.complete += 1,
+            (false, true) => self.invalid += 1,
+            (false, false) => self.incomplete += 1,
+        }
+    }
+
+    /// Counts a line that did not parse.
+    pub(crate) fn unreadable(&mut self) {
+        self.unreadable += 1;
+    }
+
+    /// Prints the summary line of file `name` (`kind` after the puzzle
+    /// count) and returns the exit status: failure when a puzzle was invalid
+    /// or unreadable.
+    pub(crate) fn finish(&self, name: &str, kind: &str) -> u8 {
+        let Self {
+            complete,
+            incomplete,
+            invalid,
+            unreadable,
+        } = *self;
         eprintln!(
-            "dlxbench: {name}: {}: {complete} complete, {incomplete} incomplete, \
+            "dlxbench: {name}: {}{kind}: {complete} complete, {incomplete} incomplete, \
              {invalid} invalid, {unreadable} unreadable",
             super::solve::puzzles(complete + incomplete + invalid + unreadable)
         );
-        Ok(if invalid + unreadable > 0 {
+        if invalid + unreadable > 0 {
             EXIT_FAILURE
         } else {
             EXIT_OK
-        })
-    })();
-    finish(result)
+        }
+    }
 }

@@ -10,10 +10,11 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use dlxbench::hanidoku::generate::Generator;
 use dlxbench::hanidoku::{self, solvers, Board, Puzzles, Verdict};
-use dlxbench::solvers::{Budget, SolverInfo};
+use dlxbench::solvers::SolverInfo;
 use dlxbench::sudoku::{Alphabet, BoxShape, Format};
 
-use super::solve::{finish, puzzles, read_input, solutions_note};
+use super::check::CheckTally;
+use super::solve::{budget, finish, read_input, solutions_note, SolveTally};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Fails on Sudoku-only options given with `--kind hanidoku`.
@@ -63,21 +64,18 @@ pub(crate) fn solve(
     let info = solver_by_name(solver)?;
     let (name, text) = read_input(file)?;
     let limit = if limit == 0 { u64::MAX } else { limit };
-    let budget = match max_nodes {
-        0 => Budget::UNLIMITED,
-        n => Budget::nodes(n),
-    };
+    let budget = budget(max_nodes);
     let mut solver = (info.make)();
     let mut solution = Board::EMPTY;
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let mut counts = [0usize; 5]; // solved, multiple, none, unreadable, undecided
+    let mut tally = SolveTally::default();
     let result = (|| -> io::Result<u8> {
         for puzzle in Puzzles::new(&text) {
             let (line, board) = match puzzle {
                 Ok(p) => p,
                 Err(e) => {
-                    counts[3] += 1;
+                    tally.unreadable();
                     out.flush()?;
                     eprintln!("dlxbench: {name}: {e}");
                     writeln!(out, "# line {}: unreadable", e.line)?;
@@ -87,12 +85,7 @@ pub(crate) fn solve(
             let outcome = solver.solve(&board, limit, budget, &mut solution);
             let found = outcome.solutions;
             let gave_up = outcome.budget_exceeded.then_some(max_nodes);
-            counts[match (found, gave_up) {
-                (0, Some(_)) => 4,
-                (0, None) => 2,
-                (1, _) => 0,
-                _ => 1,
-            }] += 1;
+            tally.solved(found, outcome.budget_exceeded);
             if let Some(note) = solutions_note(found, limit, gave_up) {
                 writeln!(out, "# line {line}: {note}")?;
             }
@@ -101,23 +94,7 @@ pub(crate) fn solve(
             }
         }
         out.flush()?;
-        let [solved, multiple, none, unreadable, undecided] = counts;
-        let undecided_note = if undecided > 0 || max_nodes > 0 {
-            format!(", {undecided} undecided")
-        } else {
-            String::new()
-        };
-        eprintln!(
-            "dlxbench: {name}: {} (Hanidoku): {solved} solved, {multiple} with several solutions, \
-             {none} without solution, {unreadable} unreadable{undecided_note} ({} solver)",
-            puzzles(counts.iter().sum()),
-            info.name
-        );
-        Ok(if none + unreadable + undecided > 0 {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        })
+        Ok(tally.finish(&name, " (Hanidoku)", info.name, max_nodes > 0))
     })();
     finish(result)
 }
@@ -128,37 +105,26 @@ pub(crate) fn check(file: Option<&Path>) -> anyhow::Result<ExitCode> {
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let result = (|| -> io::Result<u8> {
-        let mut counts = [0usize; 4]; // complete, incomplete, invalid, unreadable
+        let mut tally = CheckTally::default();
         for puzzle in Puzzles::new(&text) {
             match puzzle {
                 Ok((line, board)) => {
                     let verdict = hanidoku::check(&board);
-                    counts[match verdict {
-                        Verdict::Complete => 0,
-                        Verdict::Incomplete { .. } => 1,
-                        Verdict::Invalid { .. } => 2,
-                    }] += 1;
+                    tally.verdict(
+                        matches!(verdict, Verdict::Complete),
+                        matches!(verdict, Verdict::Invalid { .. }),
+                    );
                     writeln!(out, "line {line}: {verdict}")?;
                 }
                 Err(e) => {
-                    counts[3] += 1;
+                    tally.unreadable();
                     let line = e.line;
                     writeln!(out, "line {line}: unreadable: {}", e.at_line(0))?;
                 }
             }
         }
         out.flush()?;
-        let [complete, incomplete, invalid, unreadable] = counts;
-        eprintln!(
-            "dlxbench: {name}: {} (Hanidoku): {complete} complete, {incomplete} incomplete, \
-             {invalid} invalid, {unreadable} unreadable",
-            puzzles(complete + incomplete + invalid + unreadable)
-        );
-        Ok(if invalid + unreadable > 0 {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        })
+        Ok(tally.finish(&name, " (Hanidoku)"))
     })();
     finish(result)
 }

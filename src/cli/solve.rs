@@ -132,6 +132,72 @@ pub(crate) fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Op
     }
 }
 
+/// What `solve` found over a file, for its summary line and exit status;
+/// shared by every puzzle kind.
+#[derive(Debug, Default)]
+pub(crate) struct SolveTally {
+    solved: usize,
+    multiple: usize,
+    none: usize,
+    unreadable: usize,
+    undecided: usize,
+}
+
+impl SolveTally {
+    /// Counts a puzzle with `found` solutions; `gave_up` when the node
+    /// budget stopped the search.
+    pub(crate) fn solved(&mut self, found: u64, gave_up: bool) {
+        match (found, gave_up) {
+            (0, true) => self.undecided += 1,
+            (0, false) => self.none += 1,
+            (1, _) => self.solved += 1,
+            _ => self.multiple += 1,
+        }
+    }
+
+    /// Counts a line that did not parse.
+    pub(crate) fn unreadable(&mut self) {
+        self.unreadable += 1;
+    }
+
+    /// Prints the summary line of file `name` (`kind` after the puzzle
+    /// count, e.g. ` (Hanidoku)`) and returns the exit status: failure when
+    /// a puzzle had no solution, was unreadable or undecided. `bounded`: a
+    /// node budget was set, so "undecided" is always shown.
+    pub(crate) fn finish(&self, name: &str, kind: &str, solver: &str, bounded: bool) -> u8 {
+        let Self {
+            solved,
+            multiple,
+            none,
+            unreadable,
+            undecided,
+        } = *self;
+        let undecided_note = if undecided > 0 || bounded {
+            format!(", {undecided} undecided")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "dlxbench: {name}: {}{kind}: {solved} solved, {multiple} with several solutions, \
+             {none} without solution, {unreadable} unreadable{undecided_note} ({solver} solver)",
+            puzzles(solved + multiple + none + unreadable + undecided),
+        );
+        if none + unreadable + undecided > 0 {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        }
+    }
+}
+
+/// The budget for `--max-nodes N` (0: none).
+pub(crate) fn budget(max_nodes: u64) -> Budget {
+    match max_nodes {
+        0 => Budget::UNLIMITED,
+        n => Budget::nodes(n),
+    }
+}
+
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.kind == PuzzleKind::Hanidoku {
@@ -159,17 +225,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut solution = Grid::empty(BoxShape::NINE);
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    let budget = match args.max_nodes {
-        0 => Budget::UNLIMITED,
-        n => Budget::nodes(n),
-    };
-    let mut counts = [0usize; 5]; // solved, multiple, none, unreadable, undecided
+    let budget = budget(args.max_nodes);
+    let mut tally = SolveTally::default();
     let result = (|| -> io::Result<u8> {
         for puzzle in Puzzles::from_bytes(&text, options) {
             let (line, grid) = match puzzle {
                 Ok(p) => p,
                 Err(e) => {
-                    counts[3] += 1;
+                    tally.unreadable();
                     out.flush()?;
                     eprintln!("dlxbench: {name}: {e}");
                     writeln!(out, "# line {}: unreadable", e.line)?;
@@ -179,12 +242,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let outcome = solver.solve(&grid, limit, budget, &mut solution);
             let found = outcome.solutions;
             let gave_up = outcome.budget_exceeded.then_some(args.max_nodes);
-            counts[match (found, gave_up) {
-                (0, Some(_)) => 4,
-                (0, None) => 2,
-                (1, _) => 0,
-                _ => 1,
-            }] += 1;
+            tally.solved(found, outcome.budget_exceeded);
             if let Some(note) = solutions_note(found, limit, gave_up) {
                 writeln!(out, "# line {line}: {note}")?;
             }
@@ -197,23 +255,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
         out.flush()?;
-        let [solved, multiple, none, unreadable, undecided] = counts;
-        let undecided_note = if undecided > 0 || args.max_nodes > 0 {
-            format!(", {undecided} undecided")
-        } else {
-            String::new()
-        };
-        eprintln!(
-            "dlxbench: {name}: {}: {solved} solved, {multiple} with several solutions, \
-             {none} without solution, {unreadable} unreadable{undecided_note} ({} solver)",
-            puzzles(counts.iter().sum()),
-            info.name
-        );
-        Ok(if none + unreadable + undecided > 0 {
-            EXIT_FAILURE
-        } else {
-            EXIT_OK
-        })
+        Ok(tally.finish(&name, "", info.name, args.max_nodes > 0))
     })();
     finish(result)
 }
