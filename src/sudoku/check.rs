@@ -77,7 +77,8 @@ pub fn check(grid: &Grid) -> Verdict {
             ((u / r) * r + i / c) * n + (u % r) * c + i % c
         }
     };
-    let mut seen = vec![false; n + 1];
+    let mut seen = [false; MAX_SIDE + 1];
+    let seen = &mut seen[..=n];
     let kinds: [fn(usize) -> Unit; 3] = [Unit::Row, Unit::Column, Unit::Box];
     for kind in kinds {
         for u in 0..n {
