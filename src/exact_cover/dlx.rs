@@ -232,10 +232,9 @@ pub struct Dlx {
     select_updates: u64,
     /// True once a selection clashed: no solution until reset.
     conflict: bool,
-    /// How many of the `selected` rows (a prefix) were placed by
-    /// [`Dlx::select_all`]'s rebuild, which cannot be undone by uncovering:
-    /// when non-zero, [`Dlx::reset`] rebuilds.
-    rebuilt: usize,
+    /// Rows were placed by [`Dlx::select_all`]'s rebuild, which uncovering
+    /// cannot undo: [`Dlx::reset`] rebuilds instead.
+    rebuilt: bool,
     /// Per column, the `epoch` of the last [`Dlx::select_all`] that covered
     /// it (index 0 unused).
     covered_in: Vec<u32>,
@@ -393,7 +392,7 @@ impl Dlx {
             solution: Vec::with_capacity(primary + 1),
             select_updates: 0,
             conflict: false,
-            rebuilt: 0,
+            rebuilt: false,
             covered_in: vec![0; n + 1],
             epoch: 0,
         })
@@ -959,7 +958,7 @@ impl Dlx {
         }
         with_width!(self.width, W => self.rebuild::<W>());
         self.conflict = conflict;
-        self.rebuilt = rows.len();
+        self.rebuilt = !rows.is_empty();
         !conflict
     }
 
@@ -1034,9 +1033,8 @@ impl Dlx {
     /// covered, not to the arena's size, unless rows were placed with
     /// [`Dlx::select_all`]: then it rebuilds the arena.
     pub fn reset(&mut self) {
-        if self.rebuilt > 0 {
+        if self.rebuilt {
             self.select_all(&[]);
-            self.rebuilt = 0;
         }
         while let Some(row) = self.selected.pop() {
             let links = self.links();
