@@ -238,9 +238,19 @@ pub struct Dlx {
     /// Per column, the `epoch` of the last [`Dlx::select_all`] that covered
     /// it (index 0 unused).
     covered_in: Vec<u32>,
-    /// Stamp of the current [`Dlx::select_all`], so that `covered_in` never
-    /// needs clearing.
+    /// Per row, the `epoch` of the last [`Dlx::select_all`] that ruled it
+    /// out (it meets a covered column).
+    dead_in: Vec<u32>,
+    /// Stamp of the current [`Dlx::select_all`], so that `covered_in` and
+    /// `dead_in` never need clearing.
     epoch: u32,
+    /// The pristine column lists, for [`Dlx::select_all`]: column `c`'s
+    /// nodes, top to bottom, are `members[member_start[c]..member_start[c + 1]]`.
+    members: Vec<u32>,
+    member_start: Vec<u32>,
+    /// Spacer layout only: the row of each entry of `members` (the uniform
+    /// layout computes it).
+    member_rows: Vec<u32>,
 }
 
 /// Two arenas are equal when their links, lengths and selections are: the
@@ -364,6 +374,29 @@ impl Dlx {
         debug_assert_eq!(p + 1, total);
 
         let primary = problem.primary();
+        // The column lists as built: node indices ascend down every column.
+        let mut member_start = vec![0u32; n + 2];
+        for c in 1..=n {
+            member_start[c + 1] = member_start[c] + cols[c].len;
+        }
+        let mut next = member_start.clone();
+        let mut members = vec![0u32; problem.entries()];
+        let mut member_rows = vec![0u32; if width > 0 { 0 } else { problem.entries() }];
+        let mut row = 0;
+        for (q, &top) in tops.iter().enumerate().skip(1 + n + pad) {
+            if top <= 0 {
+                // A spacer: `-top` rows lie before it.
+                row = (-top) as u32;
+                continue;
+            }
+            let slot = &mut next[top as usize];
+            members[*slot as usize] = q as u32;
+            if width == 0 {
+                member_rows[*slot as usize] = row;
+            }
+            *slot += 1;
+        }
+
         cols[0].len = primary as u32;
         for col in &mut cols[primary + 1..] {
             col.len += SECONDARY_BIAS;
@@ -394,7 +427,11 @@ impl Dlx {
             conflict: false,
             rebuilt: false,
             covered_in: vec![0; n + 1],
+            dead_in: vec![0; rows],
             epoch: 0,
+            members,
+            member_start,
+            member_rows,
         })
     }
 
@@ -905,14 +942,14 @@ impl Dlx {
     /// active columns are in column order, and the forced-column stack lists
     /// the short columns in column order.
     ///
-    /// Rather than covering column after column, it marks the columns the
-    /// rows cover and rebuilds every column list in one pass over the rows,
-    /// linking only the rows that meet no covered column. That costs one
-    /// pass over the matrix whatever the selection, where covering costs
-    /// time in proportion to the rows removed and as much again to undo;
-    /// with a rebuild there is nothing to undo, since the next
-    /// `select_all` rebuilds from scratch. For a 9x9 Sudoku with 17 to 30
-    /// clues it is the cheaper way to place them.
+    /// Rather than covering column after column, it marks the rows that
+    /// meet a selected row's column (walking the pristine column lists) and
+    /// relinks every column list in one pass over the matrix, skipping the
+    /// marked rows. That pass costs the same whatever the selection, where
+    /// covering costs time in proportion to the rows removed and as much
+    /// again to undo; with a rebuild there is nothing to undo, since the
+    /// next `select_all` rebuilds from scratch. For a 9x9 Sudoku with 17 to
+    /// 30 clues it is the cheaper way to place them.
     ///
     /// Returns `false` when two of the rows share a column; every search
     /// then finds no solution until the next `select_all` or `reset`.
@@ -942,90 +979,146 @@ impl Dlx {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.covered_in.fill(0);
+            self.dead_in.fill(0);
             self.epoch = 1;
         }
-        let epoch = self.epoch;
         let mut conflict = false;
         self.selected.clear();
+        self.select_updates = 0;
         for &row in rows {
             assert!(row < self.rows(), "row {row} out of range");
-            for q in self.row_nodes(row) {
-                let c = self.top(q) as usize;
-                conflict |= self.covered_in[c] == epoch;
-                self.covered_in[c] = epoch;
-            }
             self.selected.push(row as u32);
         }
-        with_width!(self.width, W => self.rebuild::<W>());
+        with_width!(self.width, W => {
+            for &row in rows {
+                for q in self.row_nodes(row) {
+                    conflict |= !self.cover_for_rebuild::<W>(self.top(q) as usize);
+                }
+            }
+            self.rebuild::<W>();
+        });
         self.conflict = conflict;
         self.rebuilt = !rows.is_empty();
         !conflict
     }
 
-    /// The rebuild behind [`Dlx::select_all`]: columns whose
-    /// `covered_in` is the current epoch are covered.
+    /// The row of member `q` (the `i`-th entry of `members`): computed in the
+    /// uniform layout, looked up in the spacer layout.
+    ///
+    /// # Safety
+    /// `i < self.members.len()` and `q == self.members[i]`.
+    #[inline(always)]
+    unsafe fn member_row<const W: usize>(
+        member_rows: *const u32,
+        base: u32,
+        i: usize,
+        q: u32,
+    ) -> usize {
+        if W > 0 {
+            ((q - base) / W as u32) as usize
+        } else {
+            *member_rows.add(i) as usize
+        }
+    }
+
+    /// Marks column `c` covered and the rows of its pristine list dead for
+    /// [`Dlx::rebuild`], counting in `select_updates` the link updates
+    /// covering would have made (a removed row's other nodes). Returns
+    /// `false` if `c` was already covered.
+    fn cover_for_rebuild<const W: usize>(&mut self, c: usize) -> bool {
+        let epoch = self.epoch;
+        if self.covered_in[c] == epoch {
+            return false;
+        }
+        self.covered_in[c] = epoch;
+        let range = self.member_start[c] as usize..self.member_start[c + 1] as usize;
+        let (members, member_rows) = (self.members.as_ptr(), self.member_rows.as_ptr());
+        let dead_in = self.dead_in.as_mut_ptr();
+        let mut removed = 0;
+        for i in range {
+            // SAFETY: `i` is inside `members` (`member_start` ends at its
+            // length) and a member's row is below `rows`, the length of
+            // `dead_in`.
+            unsafe {
+                let q = *members.add(i);
+                let row = Self::member_row::<W>(member_rows, self.base, i, q);
+                // Branch-free: a row may meet several covered columns.
+                let fresh = *dead_in.add(row) != epoch;
+                *dead_in.add(row) = epoch;
+                let others = if W > 0 {
+                    W as u64 - 1
+                } else {
+                    self.row_nodes(row).len() as u64 - 1
+                };
+                removed += u64::from(fresh) * others;
+            }
+        }
+        self.select_updates += removed;
+        true
+    }
+
+    /// The rebuild behind [`Dlx::select_all`]: relinks every column list
+    /// from `members`, leaving out the rows whose `dead_in` is the current
+    /// epoch, and rebuilds the active set (in column order) and the forced
+    /// stack (the short active columns, in column order).
     fn rebuild<const W: usize>(&mut self) {
         let epoch = self.epoch;
         let primary = self.primary as usize;
-        for c in 1..=self.columns as usize {
-            self.nodes[c].up = c as u32;
-            self.nodes[c].down = c as u32;
-            self.cols[c].len = if c > primary { SECONDARY_BIAS } else { 0 };
-        }
         let links = self.links();
-        let covered = self.covered_in.as_ptr();
-        let mut removed = 0u64;
-        for row in 0..self.rows {
-            let nodes = self.row_nodes(row);
-            // SAFETY: `nodes` are nodes of a row, whose `top`s are columns
-            // `1..=N`, inside `covered_in` and the arena.
+        let (members, member_rows) = (self.members.as_ptr(), self.member_rows.as_ptr());
+        let (member_start, dead_in) = (self.member_start.as_ptr(), self.dead_in.as_ptr());
+        let (covered_in, base) = (self.covered_in.as_ptr(), self.base);
+        let (forced_buf, mut forced) = (self.forced.as_mut_ptr(), 0usize);
+        let mut open = 0u32;
+        for c in 1..=self.columns {
+            // SAFETY: `member_start` has an entry for every column and one
+            // more, its entries index `members`, members are arena nodes
+            // and their rows index `dead_in`; `c` indexes `covered_in` and
+            // the column records; `open` counts the active columns before
+            // `c`, so it is below `primary` when `c` is primary; the forced
+            // stack has room for every column.
             unsafe {
-                let mut live = true;
-                for q in nodes.clone() {
-                    live &= *covered.add(links.top(q) as usize) != epoch;
+                // Branch-free: whether a row is dead follows no pattern the
+                // processor could predict. Every node is written, dead ones
+                // too, and `prev` (the list's tail so far) only advances
+                // past live ones, so a dead node's `down` store is
+                // overwritten by the next live node's or the header's. A
+                // covered column's rows are all dead: its list comes out
+                // empty.
+                let mut prev = c;
+                let mut len = 0u32;
+                let start = *member_start.add(c as usize) as usize;
+                let end = *member_start.add(c as usize + 1) as usize;
+                for i in start..end {
+                    let q = *members.add(i);
+                    let row = Self::member_row::<W>(member_rows, base, i, q);
+                    let live = *dead_in.add(row) != epoch;
+                    (*links.node(prev)).down = q;
+                    (*links.node(q)).up = prev;
+                    prev = select_unpredictable(live, q, prev);
+                    len += u32::from(live);
                 }
-                if !live {
-                    removed += u64::from(nodes.end - nodes.start - 1);
-                    continue;
-                }
-                for q in nodes {
-                    let header = links.top(q) as u32;
-                    let tail = (*links.node(header)).up;
-                    (*links.node(q)).up = tail;
-                    (*links.node(q)).down = header;
-                    (*links.node(tail)).down = q;
-                    (*links.node(header)).up = q;
-                    (*links.col(header)).len += 1;
+                (*links.node(prev)).down = c;
+                (*links.node(c)).up = prev;
+                let covered = *covered_in.add(c as usize) == epoch;
+                let col = links.col(c);
+                if c as usize <= primary {
+                    (*col).len = len;
+                    // A covered column is not active again until the next
+                    // rebuild; its position is out of every range.
+                    (*col).pos = select_unpredictable(covered, u32::MAX, open);
+                    *links.active.add(open as usize) = c;
+                    open += u32::from(!covered);
+                    *forced_buf.add(forced) = c;
+                    forced += usize::from(!covered & (len <= 1));
+                } else {
+                    (*col).len = len + SECONDARY_BIAS;
+                    (*col).pos = u32::from(covered);
                 }
             }
         }
-        // The active set in column order, and the short columns on the
-        // forced stack. (`select` leaves another active order, which only
-        // decides where ties go: emulating it measured 616.9 instead of
-        // 600.5 nodes a puzzle on top1465, 1,324 instead of 1,947 on the
-        // committed 16x16 corpus. Neither order is better in general.)
-        let mut open = 0;
-        let mut forced = 0;
-        for c in 1..=primary {
-            if self.covered_in[c] == epoch {
-                // Never active again until the next rebuild.
-                self.cols[c].pos = u32::MAX;
-            } else {
-                self.active[open] = c as u32;
-                self.cols[c].pos = open as u32;
-                open += 1;
-                if self.cols[c].len <= 1 {
-                    self.forced[forced] = c as u32;
-                    forced += 1;
-                }
-            }
-        }
-        for c in primary + 1..=self.columns as usize {
-            self.cols[c].pos = u32::from(self.covered_in[c] == epoch);
-        }
-        self.cols[0].len = open as u32;
+        self.cols[0].len = open;
         self.forced_len = forced;
-        self.select_updates = removed;
     }
 
     /// Undoes every selection, returning the arena to the state

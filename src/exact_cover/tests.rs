@@ -224,6 +224,25 @@ fn agrees_with_brute_force_on_small_random_matrices() {
             ..SearchOptions::default()
         });
         assert_eq!(first.solutions, expected);
+        // Rows of mixed widths: `select_all` rebuilds the spacer layout.
+        let picked: Vec<usize> = (0..1 + next() as usize % 2)
+            .map(|_| next() as usize % rows)
+            .collect();
+        let mut single = Dlx::new(&p);
+        let ok = picked.iter().fold(true, |ok, &r| single.select(r) & ok);
+        assert_eq!(dlx.select_all(&picked), ok, "{p:?} {picked:?}");
+        let (a, found_a) = all_solutions(&mut dlx, SearchOptions::default());
+        let (b, found_b) = all_solutions(&mut single, SearchOptions::default());
+        assert_eq!(a.solutions, b.solutions);
+        assert_eq!(found_a, found_b, "{p:?} {picked:?}");
+        if ok {
+            // The same removals for placing the rows (the searches may
+            // break ties differently).
+            let placing = SearchOptions::with_limit(0);
+            assert_eq!(dlx.count(placing).updates, single.count(placing).updates);
+        }
+        dlx.reset();
+        assert_eq!(dlx, Dlx::new(&p));
     }
 }
 
