@@ -418,6 +418,7 @@ fn arena_size_for_sudoku_matches_the_docs() {
     assert_eq!(NODE_BYTES, 12);
     assert_eq!(dlx.node_count(), 3244);
     assert_eq!(dlx.arena_bytes(), 42_824);
+    assert_eq!(dlx.placement_bytes(), 17_184);
 }
 
 #[test]
