@@ -1114,6 +1114,11 @@ impl Dlx {
                 }
                 (*links.node(prev)).down = c;
                 (*links.node(c)).up = prev;
+                // The active set comes out in column order. (`select`
+                // leaves another order, which only decides where ties go:
+                // emulating it measured 616.9 instead of 600.5 nodes a
+                // puzzle on top1465, 1,324 instead of 1,947 on the committed
+                // 16x16 corpus. Neither order is better in general.)
                 let covered = *covered_in.add(c as usize) == epoch;
                 let col = links.col(c);
                 if c as usize <= primary {
