@@ -70,8 +70,10 @@ pub enum ProblemError {
         /// Index of the offending row.
         row: usize,
     },
-    /// The problem is too large for the arena's 32-bit links.
-    #[error("the problem is too large: {nodes} nodes exceed the 32-bit arena limit")]
+    /// The problem is too large for the arena: it holds at most 2^29 - 1
+    /// nodes (32-bit links, and column lengths that leave room for two
+    /// flag bits).
+    #[error("the problem is too large: {nodes} nodes exceed the arena's limit of 2^29 - 1")]
     TooLarge {
         /// How many nodes the arena would need.
         nodes: usize,

@@ -2,13 +2,13 @@
 //!
 //! One [`Dlx`] arena per grid shape is built the first time that shape is
 //! seen and kept. A solve places the clues' rows with [`Dlx::select_all`],
-//! which relinks the column lists in one pass without the rows that any clue
-//! rules out (so every candidate a clue removes is gone before the search
-//! starts), then runs Algorithm X with the minimum-remaining-values column
-//! choice. Nothing needs undoing afterwards: the next puzzle's
-//! `select_all` starts from scratch. (Covering the clues' columns one by
-//! one and uncovering them after the search gives the same search but costs
-//! about twice as much on 17-clue puzzles.)
+//! which copies the arena as built back over the working one and covers the
+//! clues' columns (so every candidate a clue removes is gone before the
+//! search starts), then runs Algorithm X with the minimum-remaining-values
+//! column choice. Nothing needs undoing afterwards: the next puzzle's
+//! `select_all` starts from the pristine copy again. (Uncovering the clues
+//! after the search instead gives the same search but costs about twice as
+//! much on 17-clue puzzles.)
 
 use std::ops::ControlFlow;
 
