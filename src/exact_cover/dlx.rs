@@ -91,6 +91,7 @@
 use std::hint::select_unpredictable;
 use std::ops::ControlFlow;
 
+use super::scan::{Scanner, WORD as SCAN_WORD};
 use super::Problem;
 
 /// The links of one node of the arena. Its column (Knuth's `TOP`) is kept
@@ -115,16 +116,10 @@ const MAX_UNIFORM_WIDTH: usize = 8;
 const COVERED: u32 = 1 << 30;
 
 /// Set in the entry of every secondary column (see the module docs).
-const SECONDARY: u32 = 1 << 29;
+const SECONDARY: u32 = super::scan::FLAGS;
 
 /// The bits of a `Dlx::lens` entry that hold the length.
 const LEN_MASK: u32 = SECONDARY - 1;
-
-/// Entries of `Dlx::lens` the column scan reads at a time.
-const SCAN_LANES: usize = 4;
-
-/// Columns whose ties the column scan gathers in one bit mask.
-const SCAN_WORD: usize = 64;
 
 /// How the search picks the column to branch on.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -224,6 +219,8 @@ pub struct Dlx {
     primary: u32,
     /// Number of columns `N`; headers are nodes `1..=N`.
     columns: u32,
+    /// How the column choice scans `lens`.
+    scanner: Scanner,
     /// Uniform layout: the first node of row 0 (row `k` starts at
     /// `base + k * width`; a multiple of `width` when that is a power of
     /// two).
@@ -398,6 +395,7 @@ impl Dlx {
             primary: primary as u32,
             columns: n as u32,
             base: (n + 1 + pad) as u32,
+            scanner: Scanner::detect(),
             width: width as u32,
             rows,
             spacers,
@@ -509,6 +507,8 @@ struct Links {
     /// The first node of row 0 in the uniform layout (row `k` starts at
     /// `base + k * W`).
     base: u32,
+    /// How the column choice scans `lens`.
+    scanner: Scanner,
     #[cfg(debug_assertions)]
     node_count: usize,
     #[cfg(debug_assertions)]
@@ -778,7 +778,7 @@ impl Links {
         if best_len < 2 {
             return best;
         }
-        let best_len = match self.scan_min() {
+        let best_len = match self.scanner.min(self.lens, self.primary) {
             // Every primary column covered: a solution.
             Ok(len) if len >= SECONDARY => return 0,
             Ok(len) => len,
@@ -792,7 +792,7 @@ impl Links {
         let mut best_reach = 0;
         let mut word = 1;
         while word <= self.primary {
-            let mut ties = self.ties(word, best_len);
+            let mut ties = self.scanner.ties(self.lens, word, best_len);
             while ties != 0 {
                 let c = word + ties.trailing_zeros();
                 let reach = self.reach::<W>(c, best_len);
@@ -803,73 +803,6 @@ impl Links {
             word += SCAN_WORD as u32;
         }
         best
-    }
-
-    /// Scans the primary columns' entries of `Dlx::lens` in column order:
-    /// the first uncovered column with at most one row as an error (it
-    /// cannot be beaten), else the fewest rows of an uncovered column
-    /// (covered ones carry `COVERED`). Reads [`SCAN_LANES`] entries at a
-    /// time, past the last primary column into secondary columns and
-    /// padding, which are never the least.
-    #[inline(always)]
-    unsafe fn scan_min(self) -> Result<u32, u32> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::*;
-            // SSE2 has no unsigned 32-bit minimum; entries stay below 2^31,
-            // so the signed comparison orders them the same.
-            let two = _mm_set1_epi32(2);
-            let mut min = _mm_set1_epi32(i32::MAX);
-            let mut c = 1;
-            while c <= self.primary {
-                let v = _mm_loadu_si128(self.lens.add(c as usize) as *const __m128i);
-                let short = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmplt_epi32(v, two)));
-                if short != 0 {
-                    return Err(c + short.trailing_zeros());
-                }
-                let less = _mm_cmplt_epi32(v, min);
-                min = _mm_or_si128(_mm_and_si128(less, v), _mm_andnot_si128(less, min));
-                c += SCAN_LANES as u32;
-            }
-            let mut lanes = [0u32; SCAN_LANES];
-            _mm_storeu_si128(lanes.as_mut_ptr() as *mut __m128i, min);
-            Ok(lanes[0].min(lanes[1]).min(lanes[2].min(lanes[3])))
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let mut min = u32::MAX;
-            for c in 1..=self.primary {
-                let len = *self.len(c);
-                if len <= 1 {
-                    return Err(c);
-                }
-                min = min.min(len);
-            }
-            Ok(min)
-        }
-    }
-
-    /// A mask of the columns `word..word + SCAN_WORD` whose `Dlx::lens`
-    /// entry is `len` (bit `i` for column `word + i`). Columns past the
-    /// last primary one never match a length below `SECONDARY`.
-    #[inline(always)]
-    unsafe fn ties(self, word: u32, len: u32) -> u64 {
-        let mut ties = 0u64;
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::*;
-            let key = _mm_set1_epi32(len as i32);
-            for k in (0..SCAN_WORD).step_by(SCAN_LANES) {
-                let v = _mm_loadu_si128(self.lens.add(word as usize + k) as *const __m128i);
-                let hits = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, key)));
-                ties |= (hits as u64) << k;
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        for k in 0..SCAN_WORD {
-            ties |= u64::from(*self.len(word + k as u32) == len) << k;
-        }
-        ties
     }
 
     /// The sum, over the `len` rows of column `c`, of the lengths of their
@@ -913,6 +846,7 @@ impl Dlx {
             lens: self.lens.as_mut_ptr(),
             primary: self.primary,
             base: self.base,
+            scanner: self.scanner,
             #[cfg(debug_assertions)]
             node_count: self.nodes.len(),
             #[cfg(debug_assertions)]

@@ -38,6 +38,7 @@
 
 mod dlx;
 pub mod puzzles;
+mod scan;
 mod text;
 
 pub use dlx::{ColumnChoice, Dlx, SearchOptions, SearchStats, NODE_BYTES};
