@@ -262,9 +262,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     if unverified > 0 {
         eprintln!(
-            "{unverified} of {} puzzles not verified by the heuristic solver within {} nodes \
+            "{unverified} of {} puzzles not verified by the {} solver within {} nodes \
              (--verify-nodes 0 to wait for it); their uniqueness rests on the DLX checks",
-            args.count, options.verify_nodes
+            args.count,
+            dlxbench::generate::VERIFIER,
+            options.verify_nodes
         );
     }
     Ok(ExitCode::from(EXIT_OK))

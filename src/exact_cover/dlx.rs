@@ -64,24 +64,26 @@
 //! 2. If none of them is still open and short, a scan of every column's
 //!    entry stops at the first open column with at most one row.
 //! 3. Otherwise this is a branch point: among the columns with the fewest
-//!    rows, the choice takes the one whose rows *reach* furthest, the sum
-//!    over its rows of the lengths of their other columns (how many rows
-//!    choosing one of them will rule out, roughly), the first in column
-//!    order on equal reach. The ties are gathered 64 columns at a time as a
-//!    bit mask. Against taking the first tied column, this cut the search
-//!    on top1465 from 623.5 to 465.4 nodes a puzzle (link updates from
-//!    10,370 to 8,100), and on the 100 16x16 puzzles of `kr_16x16_100`
-//!    from 10,068 to 3,237; on a mixed set of 16x16 puzzles with many
-//!    solutions it did worse (340.6 against 254.2 nodes a puzzle).
-//!    Heavy tails decide such averages on 16x16.
+//!    rows, the choice takes the one with a row that *reaches* furthest,
+//!    the row whose other columns hold the most rows between them (the rows
+//!    that choosing it rules out, roughly); the first in column order on
+//!    equal reach. The ties are gathered 64 columns at a time as a bit
+//!    mask. Nodes and link updates a puzzle, against taking the first tied
+//!    column and against summing the reach of all the column's rows:
+//!
+//!    | tie-break | top1465 | forum hardest 1106 | `kr_16x16_100` | 17-clue |
+//!    |---|---:|---:|---:|---:|
+//!    | first tied column | 619.9 / 10,331 | 4,883 / 69,749 | 10,025 / 172,540 | 113.8 / 2,936 |
+//!    | sum over the rows | 465.2 / 8,093 | 3,732 / 54,484 | 3,259 / 64,026 | 109.8 / 2,903 |
+//!    | furthest row (this) | 461.3 / 8,133 | 3,470 / 50,862 | 2,229 / 46,792 | 104.2 / 2,818 |
 //!
 //! Any open column is a correct choice, so all this changes which minimal
 //! column is taken, never what is found.
 //!
 //! For a 9x9 Sudoku (729 rows, 4 columns each, 324 columns), uniform rows:
 //! `1 + 324 + 3 + 2916 = 3244` nodes (3 of padding) of 12 bytes (38,928
-//! bytes) and 389 column entries of 4 bytes (the root's count of open
-//! columns, 324 columns and 64 of padding for the scan): 40,484 bytes.
+//! bytes) and 389 column entries of 4 bytes (entry 0, unused, 324
+//! columns and 64 of padding for the scan): 40,484 bytes.
 //! [`Dlx::select_all`] keeps a copy of the links and entries as built,
 //! 27,508 bytes for 9x9.
 //!
@@ -791,10 +793,9 @@ impl Links {
             Ok(len) => len,
             Err(short) => return short,
         };
-        // A branch point. Break the tie for the column whose rows reach
-        // furthest: the most rows, counted over their other columns, that
-        // taking one of them rules out (the first such column in column
-        // order). See the module docs for what it saves.
+        // A branch point. Break the tie for the column with the row that
+        // reaches furthest (the first such column in column order). See the
+        // module docs for what it saves.
         let mut best = 0;
         let mut best_reach = 0;
         let mut word = 1;
@@ -812,19 +813,21 @@ impl Links {
         best
     }
 
-    /// The sum, over the `len` rows of column `c`, of the lengths of their
-    /// other columns (secondary columns counted without their flag): how
-    /// much choosing `c` will shrink the rest of the matrix, roughly.
+    /// How far the furthest-reaching of column `c`'s `len` rows reaches:
+    /// the most, over its rows, of the summed lengths of the row's other
+    /// columns (secondary columns counted without their flag), that is,
+    /// roughly, of the rows that choosing it rules out.
     #[inline(always)]
     unsafe fn reach<const W: usize>(self, c: u32, len: u32) -> u32 {
         let mut reach = 0u32;
         let mut p = (*self.node(c)).down;
         for _ in 0..len {
+            let mut row = 0;
             if W > 0 {
                 let slot = self.slot_of::<W>(p);
                 for j in 1..W as u32 {
                     let q = Self::other::<W>(p, slot, j);
-                    reach += *self.len(self.top(q) as u32) & LEN_MASK;
+                    row += *self.len(self.top(q) as u32) & LEN_MASK;
                 }
             } else {
                 let mut q = p + 1;
@@ -833,11 +836,12 @@ impl Links {
                     if top <= 0 {
                         q = up;
                     } else {
-                        reach += *self.len(top as u32) & LEN_MASK;
+                        row += *self.len(top as u32) & LEN_MASK;
                         q += 1;
                     }
                 }
             }
+            reach = reach.max(row);
             p = (*self.node(p)).down;
         }
         reach
