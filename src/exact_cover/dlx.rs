@@ -687,8 +687,11 @@ impl Links {
         let mut removed = 0;
         let mut p = (*self.node(c)).down;
         while p != c {
+            // The next row first: hiding `p` leaves its links in this column
+            // alone, but the compiler cannot know that the stores miss them.
+            let next = (*self.node(p)).down;
             removed += self.hide::<W>(p, forced);
-            p = (*self.node(p)).down;
+            p = next;
         }
         self.deactivate(c);
         removed
@@ -700,8 +703,9 @@ impl Links {
         self.reactivate(c);
         let mut p = (*self.node(c)).up;
         while p != c {
+            let next = (*self.node(p)).up;
             self.unhide::<W>(p);
-            p = (*self.node(p)).up;
+            p = next;
         }
     }
 
