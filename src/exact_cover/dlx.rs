@@ -714,10 +714,14 @@ impl Links {
     unsafe fn commit<const W: usize>(self, p: u32, forced: &mut Forced) -> u64 {
         let mut removed = 0;
         if W > 0 {
+            // The columns first (see `cover` on reads before stores).
             let slot = self.slot_of::<W>(p);
-            for j in 1..W as u32 {
-                let q = Self::other::<W>(p, slot, j);
-                removed += self.cover::<W>(self.top(q) as u32, forced);
+            let mut cols = [0; W];
+            for (j, col) in cols.iter_mut().enumerate().skip(1) {
+                *col = self.top(Self::other::<W>(p, slot, j as u32)) as u32;
+            }
+            for &c in &cols[1..] {
+                removed += self.cover::<W>(c, forced);
             }
             return removed;
         }
@@ -739,9 +743,12 @@ impl Links {
     unsafe fn uncommit<const W: usize>(self, p: u32) {
         if W > 0 {
             let slot = self.slot_of::<W>(p);
-            for j in (1..W as u32).rev() {
-                let q = Self::other::<W>(p, slot, j);
-                self.uncover::<W>(self.top(q) as u32);
+            let mut cols = [0; W];
+            for (j, col) in cols.iter_mut().enumerate().skip(1) {
+                *col = self.top(Self::other::<W>(p, slot, j as u32)) as u32;
+            }
+            for &c in cols[1..].iter().rev() {
+                self.uncover::<W>(c);
             }
             return;
         }
