@@ -700,8 +700,8 @@ impl Links {
     /// Undoes `cover(c)`.
     #[inline(always)]
     unsafe fn uncover<const W: usize>(self, c: u32) {
-        self.reactivate(c);
         let mut p = (*self.node(c)).up;
+        self.reactivate(c);
         while p != c {
             let next = (*self.node(p)).up;
             self.unhide::<W>(p);
