@@ -497,17 +497,19 @@ macro_rules! with_width {
     };
 }
 
-/// The arena seen through its two base pointers, for the dance itself.
+/// The arena seen through its base pointers, for the dance itself.
 ///
 /// Holding the pointers in a `Copy` value keeps them in registers: stores
 /// through them cannot be mistaken for writes to the `Vec` headers in
 /// [`Dlx`], which would force a reload of the base pointers after every
 /// store in the innermost loops.
 ///
-/// Every index used comes from a link stored in the arena, is a column
-/// index `0..=N`, or a position below the number of active primary columns; [`Dlx::try_new`] builds every link inside `nodes` /
-/// `cols`, and the dance only ever stores values it read from the arena. So
-/// all accesses are in bounds by construction (checked in debug builds).
+/// Every index used comes from a link or column stored in the arena, or is
+/// a column index `0..=N` (the scans read `lens` in whole groups into its
+/// padding); [`Dlx::try_new`] builds every link and column inside `nodes`
+/// and `lens`, and the dance only ever stores values it read from the
+/// arena. So all accesses are in bounds by construction (checked in debug
+/// builds).
 #[derive(Clone, Copy)]
 struct Links {
     nodes: *mut Node,
@@ -680,8 +682,8 @@ impl Links {
         }
     }
 
-    /// Removes column `c` from the active list and every row that meets it
-    /// from the other columns; returns the number of link updates.
+    /// Marks column `c` covered and removes every row that meets it from the
+    /// other columns; returns the number of link updates.
     #[inline(always)]
     unsafe fn cover<const W: usize>(self, c: u32, forced: &mut Forced) -> u64 {
         let mut removed = 0;
