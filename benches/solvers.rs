@@ -20,7 +20,8 @@
 //! worth waiting for); `heuristic` is left out of the full 17-clue group
 //! (about 3 ms a puzzle: criterion's 10 passes would take half an hour)
 //! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
-//! runs on 9x9 only.
+//! runs on 9x9 only. `dlx-undo` is the `dlx` solver placing clues by undo
+//! rather than from a snapshot (`solvers::dlx::Placement`).
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
@@ -35,7 +36,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use dlxbench::solvers::{self, Budget};
+use dlxbench::solvers::dlx::{DlxSolver, Placement};
+use dlxbench::solvers::{self, Budget, Solver};
 use dlxbench::sudoku::{self, Grid, ParseOptions};
 
 /// Node budget for `naive` (placements tried per puzzle).
@@ -96,7 +98,10 @@ fn dlx_crate_count(puzzle: &Grid, limit: u64) -> u64 {
             box_used[(r / 3) * 3 + c / 3][d] = true;
         }
     }
-    // Number the open constraints (items) densely.
+    // Number the open constraints (items) densely, in the example's order:
+    // all cells, then all row-digit, column-digit and box-digit items. The
+    // crate's MRV takes the first shortest item, so this order decides its
+    // ties and with them its search tree.
     let mut items: HashMap<usize, u64> = HashMap::new();
     let mut open = |key: usize, used: bool| {
         if !used {
@@ -107,11 +112,11 @@ fn dlx_crate_count(puzzle: &Grid, limit: u64) -> u64 {
     for (i, &v) in cells.iter().enumerate() {
         open(i, v != 0);
     }
-    for u in 0..9 {
-        for d in 0..9 {
-            open(81 + u * 9 + d, row_used[u][d]);
-            open(162 + u * 9 + d, col_used[u][d]);
-            open(243 + u * 9 + d, box_used[u][d]);
+    for (family, used) in [&row_used, &col_used, &box_used].into_iter().enumerate() {
+        for (u, digits) in used.iter().enumerate() {
+            for (d, &taken) in digits.iter().enumerate() {
+                open(81 * (family + 1) + u * 9 + d, taken);
+            }
         }
     }
     let mut options = Vec::new();
@@ -188,7 +193,38 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
                 total
             })
         });
+        if info.name == "dlx" {
+            // The same engine placing clues by undo instead of by copying
+            // the pristine arena (see `solvers::dlx::Placement`).
+            group.bench_function(BenchmarkId::from_parameter("dlx-undo"), |b| {
+                let mut solver = DlxSolver::new().with_placement(Placement::Undo);
+                let mut solution = Grid::empty(shape);
+                b.iter(|| {
+                    let mut total = 0;
+                    for p in &puzzles {
+                        total += solver
+                            .solve(black_box(p), 2, budget, &mut solution)
+                            .solutions;
+                    }
+                    total
+                })
+            });
+        }
         if info.name == "dlx" && lineup.dlx_crate && shape.side() == 9 {
+            // Both sides must do the same work: equal capped counts on every
+            // puzzle (checked once, outside the timed passes).
+            let mut solver = (info.make)();
+            let mut solution = Grid::empty(shape);
+            for (i, p) in puzzles.iter().enumerate() {
+                let ours = solver.solve(p, 2, budget, &mut solution).solutions;
+                let theirs = dlx_crate_count(p, 2);
+                assert_eq!(
+                    ours,
+                    theirs,
+                    "{name}: puzzle {}: dlx and the dlx crate disagree",
+                    i + 1
+                );
+            }
             group.bench_function(BenchmarkId::from_parameter("dlx-crate-0.8"), |b| {
                 b.iter(|| {
                     puzzles

@@ -330,6 +330,28 @@ pub fn shuffle<T>(rng: &mut ChaCha8Rng, items: &mut [T]) {
     }
 }
 
+/// A random full grid of `shape`: the generator's first step alone (a
+/// randomised backtracking fill, see the module docs), seeded with `seed`.
+///
+/// Unlike relabelling and permuting the rows and columns of one pattern
+/// grid, which reaches only that grid's symmetry class, the fill can reach
+/// any valid grid. Tests use it for random puzzles.
+///
+/// ```
+/// use dlxbench::generate::random_full_grid;
+/// use dlxbench::sudoku::{self, BoxShape, Verdict};
+///
+/// let grid = random_full_grid(BoxShape::NINE, 42).unwrap();
+/// assert_eq!(sudoku::check(&grid), Verdict::Complete);
+/// assert_ne!(grid, random_full_grid(BoxShape::NINE, 43).unwrap());
+/// ```
+pub fn random_full_grid(shape: BoxShape, seed: u64) -> Result<Grid, GenerateError> {
+    GenerateOptions::new(shape).validate()?;
+    let mut grid = Grid::empty(shape);
+    Filler::new(shape).fill(&mut ChaCha8Rng::seed_from_u64(seed), &mut grid);
+    Ok(grid)
+}
+
 /// The randomised backtracking fill, with its working memory.
 #[derive(Debug, Clone)]
 struct Filler {

@@ -633,6 +633,7 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
         name: "wrong",
         description: "test-only, deliberately wrong",
         make: || Box::new(Wrong((solvers::by_name("dlx").unwrap().make)())),
+        default_budget: solvers::Budget::UNLIMITED,
     };
     let mut text = unique_puzzles(200, 8).join("\n");
     text.push('\n');

@@ -356,9 +356,10 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .write_stdin(HARD)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "[possible values: dlx, heuristic, singles, naive]",
-        ));
+        .stderr(predicate::str::contains(format!(
+            "[possible values: {}]",
+            dlxbench::solvers::names()
+        )));
     dlxbench()
         .args(["solve", "--format", "pretty"])
         .write_stdin(HARD)

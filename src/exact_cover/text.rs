@@ -46,8 +46,11 @@ pub struct NamedProblem {
 }
 
 /// An error in exact-cover text, with the 1-based line it was found on.
+///
+/// Displayed as `line N: what was wrong`, or just the message when the
+/// text as a whole is at fault (no rows at all).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
+#[error("{}{message}", if *.line > 0 { format!("line {}: ", .line) } else { String::new() })]
 pub struct TextError {
     /// 1-based line number (0 when the text as a whole is at fault).
     pub line: usize,

@@ -64,9 +64,8 @@ use crate::solvers::{Budget, SolverInfo};
 use crate::sudoku::{Grid, ParseOptions};
 
 /// Default node budget for the `naive` solver when `--budget-nodes` is not
-/// given: plain backtracking takes minutes on some hard puzzles, and ten
-/// million nodes is about a tenth of a second of it.
-pub const DEFAULT_NAIVE_BUDGET: u64 = 10_000_000;
+/// given (see [`crate::solvers::naive::DEFAULT_BUDGET`]).
+pub const DEFAULT_NAIVE_BUDGET: u64 = crate::solvers::naive::DEFAULT_BUDGET;
 
 /// How many solutions to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -121,20 +120,11 @@ pub struct Config {
 
 impl Config {
     /// Defaults for `solvers` (Sudoku or Hanidoku ones: the kind follows):
-    /// mode `unique`, no budget except [`DEFAULT_NAIVE_BUDGET`] for
-    /// `naive`, all cores, one pass.
+    /// mode `unique`, each solver's [`SolverInfo::default_budget`] (none
+    /// except [`DEFAULT_NAIVE_BUDGET`] for `naive`), all cores, one pass.
     pub fn new<P: Puzzle>(solvers: Vec<SolverInfo<P>>) -> Self {
+        let budgets = solvers.iter().map(|s| s.default_budget).collect();
         let solvers: Vec<RunSolver> = solvers.into_iter().map(P::run_solver).collect();
-        let budgets = solvers
-            .iter()
-            .map(|s| {
-                if s.name == "naive" {
-                    Budget::nodes(DEFAULT_NAIVE_BUDGET)
-                } else {
-                    Budget::UNLIMITED
-                }
-            })
-            .collect();
         Config {
             kind: P::KIND,
             solvers,

@@ -1,14 +1,26 @@
 //! The Dancing Links solver: Sudoku as exact cover on a reused arena.
 //!
 //! One [`Dlx`] arena per grid shape is built the first time that shape is
-//! seen and kept. A solve places the clues' rows with [`Dlx::select_all`],
-//! which copies the arena as built back over the working one and covers the
-//! clues' columns (so every candidate a clue removes is gone before the
-//! search starts), then runs Algorithm X with the minimum-remaining-values
-//! column choice. Nothing needs undoing afterwards: the next puzzle's
-//! `select_all` starts from the pristine copy again. (Uncovering the clues
-//! after the search instead gives the same search but costs about twice as
-//! much on 17-clue puzzles.)
+//! seen and kept; every later puzzle of that shape reuses it, with no
+//! allocation. The clues are preset rows, placed before the search so that
+//! every candidate a clue rules out is gone when it starts; then Algorithm X
+//! runs with the minimum-remaining-values column choice. Between puzzles the
+//! arena goes back to its pristine state in one of two ways ([`Placement`]):
+//!
+//! * [`Placement::Snapshot`] (the default): [`Dlx::select_all`] copies the
+//!   arena as built back over the working one (27 KB for 9x9: a `memcpy`
+//!   that stays in the L1/L2 caches) and covers the clues' columns.
+//!   Nothing needs undoing after the search.
+//! * [`Placement::Undo`]: [`Dlx::reset`] uncovers the previous puzzle's
+//!   clues in reverse order (Knuth's undo), then [`Dlx::select`] covers the
+//!   new ones. Its cost follows the clues, not the arena's size.
+//!
+//! Both find the same solutions; the search trees can differ by tie-breaks
+//! only (the forced-column stack lists short columns in a different order).
+//! The snapshot is faster on 9x9 because uncovering the clues costs about
+//! as much as covering them, more than the copy: see the README's
+//! benchmark section for the measured ratio (`dlx` against `dlx-undo` in
+//! `cargo bench --bench solvers`).
 
 use std::ops::ControlFlow;
 
@@ -21,14 +33,46 @@ pub const INFO: SolverInfo = SolverInfo {
     name: "dlx",
     description: "Knuth's Algorithm X on Dancing Links, minimum-remaining-values column choice",
     make: || Box::new(DlxSolver::new()),
+    default_budget: Budget::UNLIMITED,
 };
 
+/// How the clues are placed and the arena returned to its pristine state
+/// between puzzles (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Placement {
+    /// Copy the arena as built back, then cover the clues' columns
+    /// ([`Dlx::select_all`]); nothing to undo.
+    #[default]
+    Snapshot,
+    /// Uncover the previous puzzle's clues in reverse ([`Dlx::reset`]),
+    /// then cover the new ones one by one ([`Dlx::select`]).
+    Undo,
+}
+
 /// The Dancing Links Sudoku solver.
+///
+/// ```
+/// use dlxbench::solvers::dlx::{DlxSolver, Placement};
+/// use dlxbench::solvers::{Budget, Solver};
+/// use dlxbench::sudoku::{self, BoxShape, Grid, ParseOptions};
+///
+/// let line = b".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+/// let mut puzzle = Grid::empty(BoxShape::NINE);
+/// sudoku::parse_line_into(line, ParseOptions::default(), &mut puzzle).unwrap();
+/// let mut solution = Grid::empty(BoxShape::NINE);
+/// for placement in [Placement::Snapshot, Placement::Undo] {
+///     let mut solver = DlxSolver::new().with_placement(placement);
+///     let outcome = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+///     assert_eq!(outcome.solutions, 1);
+///     assert!(sudoku::is_solution_of(&solution, &puzzle));
+/// }
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct DlxSolver {
     /// One arena per shape seen, most recent first.
     arenas: Vec<(BoxShape, Dlx)>,
     choice: ColumnChoice,
+    placement: Placement,
     /// The clues' rows of the current puzzle (capacity kept between puzzles).
     clue_rows: Vec<usize>,
 }
@@ -43,10 +87,15 @@ impl DlxSolver {
     /// shortest, for comparison.
     pub fn with_choice(choice: ColumnChoice) -> Self {
         DlxSolver {
-            arenas: Vec::new(),
             choice,
-            clue_rows: Vec::new(),
+            ..DlxSolver::default()
         }
+    }
+
+    /// This solver, placing clues as `placement` says.
+    pub fn with_placement(mut self, placement: Placement) -> Self {
+        self.placement = placement;
+        self
     }
 
     /// Number of arenas built so far (one per grid shape seen).
@@ -85,9 +134,20 @@ impl Solver for DlxSolver {
             }
         }
         let rows = std::mem::take(&mut self.clue_rows);
+        let placement = self.placement;
         let dlx = self.arena(shape);
         // Clues that clash leave the arena with no solution.
-        dlx.select_all(&rows);
+        match placement {
+            Placement::Snapshot => {
+                dlx.select_all(&rows);
+            }
+            Placement::Undo => {
+                dlx.reset();
+                for &row in &rows {
+                    dlx.select(row);
+                }
+            }
+        }
         let mut first = true;
         let stats = dlx.search(options, |rows| {
             if std::mem::take(&mut first) {

@@ -26,6 +26,7 @@ pub const INFO: SolverInfo = SolverInfo {
     description:
         "backtracking with row/column/box bitmasks and minimum-remaining-values cell choice",
     make: || Box::new(HeuristicSolver::new()),
+    default_budget: Budget::UNLIMITED,
 };
 
 /// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`.
@@ -488,6 +489,9 @@ impl HeuristicSolver {
         budget: Budget,
         solution: &mut Grid,
     ) -> Outcome {
+        if limit == 0 {
+            return Outcome::default();
+        }
         let n = puzzle.side();
         let (slots, popcnt) = (&mut self.slots, self.popcnt);
         if n <= 32 {

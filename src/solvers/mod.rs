@@ -22,9 +22,10 @@
 //! # Adding a solver
 //!
 //! Write `src/solvers/mine.rs` with a type implementing [`Solver`] and a
-//! `pub const INFO: SolverInfo`, then add `pub mod mine;` and `mine::INFO` to
-//! [`REGISTRY`] below. The command line, the harness and the cross-checking
-//! tests pick it up from the registry.
+//! `pub const INFO: SolverInfo` (name, description, constructor, default
+//! budget), then add `pub mod mine;` and `mine::INFO` to [`REGISTRY`] below.
+//! The command line, the harness and the cross-checking tests pick it up
+//! from the registry.
 
 pub mod dlx;
 pub mod heuristic;
@@ -47,7 +48,7 @@ impl Budget {
     };
 
     /// At most `max_nodes` search nodes.
-    pub fn nodes(max_nodes: u64) -> Self {
+    pub const fn nodes(max_nodes: u64) -> Self {
         Budget { max_nodes }
     }
 }
@@ -132,6 +133,10 @@ pub struct SolverInfo<P: 'static = Grid> {
     pub description: &'static str,
     /// Makes a fresh solver (with empty working memory).
     pub make: fn() -> Box<dyn Solver<P>>,
+    /// The node budget the harness gives it when none is asked for:
+    /// [`Budget::UNLIMITED`] for a solver that finishes any corpus, a bound
+    /// for an exhaustive baseline that could run for minutes on one puzzle.
+    pub default_budget: Budget,
 }
 
 impl<P> Clone for SolverInfo<P> {
@@ -146,6 +151,7 @@ impl<P> std::fmt::Debug for SolverInfo<P> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SolverInfo")
             .field("name", &self.name)
+            .field("default_budget", &self.default_budget)
             .finish()
     }
 }

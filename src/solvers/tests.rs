@@ -259,6 +259,19 @@ fn multiple_solutions_are_capped_at_the_limit() {
 }
 
 #[test]
+fn limit_zero_asks_for_nothing() {
+    for run in run_all(&parse9(HARD), 0, |_| Budget::UNLIMITED) {
+        let o = run.outcome;
+        assert_eq!(
+            (o.solutions, o.nodes, o.guesses, o.budget_exceeded),
+            (0, 0, 0, false),
+            "{}",
+            run.name
+        );
+    }
+}
+
+#[test]
 fn exact_counts_without_a_limit() {
     let shape = BoxShape::new(2, 2).unwrap();
     let empty = Grid::empty(shape);
@@ -426,6 +439,46 @@ fn state_is_reused_without_leaking_between_puzzles() {
 }
 
 #[test]
+fn dlx_placement_by_undo_agrees_with_the_snapshot() {
+    use super::dlx::{DlxSolver, Placement};
+    let mut rng = Rng(0x0d0);
+    let mut puzzles = vec![parse9(HARD)];
+    let mut clash = parse9(HARD);
+    clash.set(0, 0, 2);
+    puzzles.push(clash);
+    for (r, c, blanks) in [(2, 2, 12), (2, 3, 26), (3, 3, 50), (3, 3, 60), (3, 4, 70)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        for _ in 0..5 {
+            puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
+        }
+    }
+    let mut snapshot = DlxSolver::new();
+    let mut undo = DlxSolver::new().with_placement(Placement::Undo);
+    let (mut s1, mut s2) = (Grid::empty(BoxShape::NINE), Grid::empty(BoxShape::NINE));
+    let mut firsts = Vec::new();
+    for puzzle in &puzzles {
+        let a = snapshot.solve(puzzle, 2, Budget::UNLIMITED, &mut s1);
+        let b = undo.solve(puzzle, 2, Budget::UNLIMITED, &mut s2);
+        assert_eq!(a.solutions, b.solutions, "{puzzle}");
+        if b.solutions > 0 {
+            assert!(is_solution_of(&s2, puzzle), "{puzzle}");
+        }
+        // A search cut by its budget must leave nothing behind either.
+        undo.solve(puzzle, 2, Budget::nodes(3), &mut s2);
+        firsts.push(b);
+    }
+    // Second round, in reverse: each puzzle's outcome and statistics are
+    // what they were, whatever was solved in between.
+    for (puzzle, first) in puzzles.iter().zip(&firsts).rev() {
+        assert_eq!(
+            undo.solve(puzzle, 2, Budget::UNLIMITED, &mut s2),
+            *first,
+            "{puzzle}"
+        );
+    }
+}
+
+#[test]
 fn heuristic_mask_widths_and_popcount_agree() {
     let mut rng = Rng(0xB175);
     let mut puzzles = vec![parse9(HARD)];
@@ -521,8 +574,13 @@ fn warm_solvers_allocate_nothing() {
     let full16 = random_full(BoxShape::new(4, 4).unwrap(), &mut rng);
     let big = blank_cells(&full16, 100, &mut rng);
     let puzzles = [&big, &a, &cut, &clash, &full16];
-    for info in REGISTRY {
-        let mut solver = (info.make)();
+    let undo: Box<dyn Solver> =
+        Box::new(dlx::DlxSolver::new().with_placement(dlx::Placement::Undo));
+    let solvers = REGISTRY
+        .iter()
+        .map(|info| (info.name, (info.make)()))
+        .chain([("dlx (undo)", undo)]);
+    for (name, mut solver) in solvers {
         let mut solution = Grid::empty(BoxShape::NINE);
         // Warm up on the largest size first: buffers then fit every puzzle.
         for p in puzzles {
@@ -535,7 +593,7 @@ fn warm_solvers_allocate_nothing() {
             }
         }
         let made = alloc_count::allocations() - before;
-        assert_eq!(made, 0, "{} allocated {made} times once warm", info.name);
+        assert_eq!(made, 0, "{name} allocated {made} times once warm");
     }
 }
 
@@ -543,14 +601,17 @@ mod props {
     use super::*;
     use proptest::prelude::*;
 
-    /// A puzzle: a random full grid of a small shape with random cells
-    /// blanked; 9x9 keeps at least 25 clues so naive stays quick.
+    /// A puzzle: a random full grid of a small shape (filled by the
+    /// generator's randomised backtracking, so any valid grid can come up)
+    /// with random cells blanked; 9x9 keeps at least 25 clues so naive
+    /// stays quick.
     fn puzzle() -> impl Strategy<Value = Grid> {
         (0usize..4, any::<u64>(), any::<u64>(), 0.0f64..1.0).prop_map(
             |(kind, grid_seed, blank_seed, fraction)| {
                 let (r, c) = [(2, 2), (2, 3), (3, 2), (3, 3)][kind];
                 let shape = BoxShape::new(r, c).unwrap();
-                let full = random_full(shape, &mut Rng(grid_seed));
+                let full = crate::generate::random_full_grid(shape, grid_seed).unwrap();
+                assert_eq!(check(&full), Verdict::Complete, "{shape}");
                 let cells = shape.cells();
                 let most = if cells == 81 { 81 - 25 } else { cells };
                 let blanks = (fraction * most as f64) as usize;
@@ -561,6 +622,52 @@ mod props {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Every solution, not only the first: the engine's visitor sees
+        /// up to 50 of them on the Sudoku cover, each must be a distinct
+        /// valid grid that keeps the clues, and every solver must count
+        /// the same number with that limit.
+        #[test]
+        fn every_solution_is_valid_and_counts_agree(puzzle in puzzle()) {
+            use crate::exact_cover::{Dlx, SearchOptions};
+            use std::ops::ControlFlow;
+            const LIMIT: u64 = 50;
+            let shape = puzzle.shape();
+            let mut dlx = Dlx::new(&shape.exact_cover());
+            let clues: Vec<usize> = puzzle
+                .cells()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0)
+                .map(|(cell, &v)| shape.cover_row(cell, v))
+                .collect();
+            prop_assert!(dlx.select_all(&clues));
+            let mut seen: Vec<Grid> = Vec::new();
+            let stats = dlx.search(SearchOptions::with_limit(LIMIT), |rows| {
+                let mut grid = Grid::empty(shape);
+                for &row in rows {
+                    let (cell, symbol) = shape.placement(row);
+                    grid.cells_mut()[cell] = symbol;
+                }
+                seen.push(grid);
+                ControlFlow::Continue(())
+            });
+            prop_assert_eq!(stats.solutions, seen.len() as u64);
+            for (i, grid) in seen.iter().enumerate() {
+                prop_assert!(is_solution_of(grid, &puzzle), "solution {} is not one", i + 1);
+                prop_assert!(!seen[..i].contains(grid), "solution {} repeats", i + 1);
+            }
+            // naive takes too long to enumerate 50 solutions of a sparse
+            // 9x9; the others agree on every puzzle.
+            let budget = |name: &str| if name == "naive" { Budget::nodes(2_000_000) } else { Budget::UNLIMITED };
+            for run in run_all(&puzzle, LIMIT, budget) {
+                if run.outcome.budget_exceeded {
+                    prop_assert_eq!(run.name, "naive");
+                    continue;
+                }
+                prop_assert_eq!(run.outcome.solutions, stats.solutions, "{}", run.name);
+            }
+        }
 
         #[test]
         fn solvers_agree_on_random_puzzles(puzzle in puzzle()) {

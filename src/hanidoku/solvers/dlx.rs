@@ -18,6 +18,7 @@ pub const INFO: SolverInfo<Board> = SolverInfo {
     name: "dlx",
     description: "the Hanidoku exact-cover encoding on Dancing Links, clues as preselected rows",
     make: || Box::new(DlxSolver::new()),
+    default_budget: Budget::UNLIMITED,
 };
 
 /// The Dancing Links Hanidoku solver.
