@@ -20,8 +20,9 @@
 //! worth waiting for); `heuristic` is left out of the full 17-clue group
 //! (about 3 ms a puzzle: criterion's 10 passes would take half an hour)
 //! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
-//! runs on 9x9 only. `dlx-undo` is the `dlx` solver placing clues by undo
-//! rather than from a snapshot (`solvers::dlx::Placement`).
+//! runs on 9x9 only. `dlx-snapshot` is the `dlx` solver placing clues from
+//! a snapshot of the pristine arena rather than by undo
+//! (`solvers::dlx::Placement`).
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
@@ -194,10 +195,10 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
             })
         });
         if info.name == "dlx" {
-            // The same engine placing clues by undo instead of by copying
-            // the pristine arena (see `solvers::dlx::Placement`).
-            group.bench_function(BenchmarkId::from_parameter("dlx-undo"), |b| {
-                let mut solver = DlxSolver::new().with_placement(Placement::Undo);
+            // The same engine placing clues from a snapshot of the pristine
+            // arena instead of by undo (see `solvers::dlx::Placement`).
+            group.bench_function(BenchmarkId::from_parameter("dlx-snapshot"), |b| {
+                let mut solver = DlxSolver::new().with_placement(Placement::Snapshot);
                 let mut solution = Grid::empty(shape);
                 b.iter(|| {
                     let mut total = 0;

@@ -1036,18 +1036,62 @@ impl Dlx {
                 }
             }
         }
-        // The short columns in column order, whatever order the covers
-        // recorded them in.
+        self.list_short_columns();
+        self.select_updates = updates;
+        self.conflict = conflict;
+        self.placed = !rows.is_empty();
+        !conflict
+    }
+
+    /// Selects each of `rows` in turn, as [`Dlx::select`] does (undone by
+    /// [`Dlx::reset`], in time proportional to what they covered), then
+    /// lists the short columns in column order as [`Dlx::select_all`] does.
+    /// After a reset, the arena is then exactly as `select_all(rows)` leaves
+    /// it, so the search that follows is the same, node for node.
+    ///
+    /// Returns `false` when a row clashes with an earlier selection (that
+    /// row is skipped; every search then finds no solution until the next
+    /// reset).
+    ///
+    /// # Panics
+    /// If a row is out of range.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(3, 0);
+    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dlx = Dlx::new(&p);
+    /// assert!(dlx.select_rows(&[1]));
+    /// let undo = dlx.count(SearchOptions::default());
+    /// dlx.reset();
+    /// let pristine = dlx.clone();
+    /// assert!(dlx.select_all(&[1]));
+    /// assert_eq!(dlx.count(SearchOptions::default()), undo);
+    /// dlx.reset();
+    /// assert_eq!(dlx, pristine);
+    /// ```
+    pub fn select_rows(&mut self, rows: &[usize]) -> bool {
+        let mut ok = true;
+        for &row in rows {
+            ok &= self.select(row);
+        }
+        self.list_short_columns();
+        ok
+    }
+
+    /// Rewrites the forced-column stack above the look-back padding as the
+    /// open primary columns of length 0 or 1, in column order, whatever
+    /// order the covers recorded them in.
+    fn list_short_columns(&mut self) {
         let mut short = LOOKBACK;
         for c in 1..=self.primary {
             self.forced[short] = c;
             short += usize::from(self.lens[c as usize] <= 1);
         }
         self.forced_len = short;
-        self.select_updates = updates;
-        self.conflict = conflict;
-        self.placed = !rows.is_empty();
-        !conflict
     }
 
     /// Undoes every selection, returning the arena to the state
