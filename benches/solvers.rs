@@ -36,7 +36,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use dlxbench::solvers::dlx::{DlxSolver, Placement};
 use dlxbench::solvers::{self, Budget, Solver};
 use dlxbench::sudoku::{self, Grid, ParseOptions};
@@ -159,6 +162,28 @@ struct Lineup {
     dlx_crate: bool,
 }
 
+/// One benchmark: `solver` over every puzzle, limit 2, per iteration.
+fn bench_solver(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    id: &str,
+    mut solver: Box<dyn Solver>,
+    puzzles: &[Grid],
+    budget: Budget,
+) {
+    let mut solution = Grid::empty(puzzles[0].shape());
+    group.bench_function(BenchmarkId::from_parameter(id), |b| {
+        b.iter(|| {
+            let mut total = 0;
+            for p in puzzles {
+                total += solver
+                    .solve(black_box(p), 2, budget, &mut solution)
+                    .solutions;
+            }
+            total
+        })
+    });
+}
+
 fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup: Lineup) {
     let Some(puzzles) = load(file, limit) else {
         eprintln!("skipping {name}: {file} not found (run `dlxbench datasets fetch`)");
@@ -181,36 +206,7 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
             "naive" => Budget::nodes(NAIVE_BUDGET),
             _ => Budget::UNLIMITED,
         };
-        group.bench_function(BenchmarkId::from_parameter(info.name), |b| {
-            let mut solver = (info.make)();
-            let mut solution = Grid::empty(shape);
-            b.iter(|| {
-                let mut total = 0;
-                for p in &puzzles {
-                    total += solver
-                        .solve(black_box(p), 2, budget, &mut solution)
-                        .solutions;
-                }
-                total
-            })
-        });
-        if info.name == "dlx" {
-            // The same engine placing clues from a snapshot of the pristine
-            // arena instead of by undo (see `solvers::dlx::Placement`).
-            group.bench_function(BenchmarkId::from_parameter("dlx-snapshot"), |b| {
-                let mut solver = DlxSolver::new().with_placement(Placement::Snapshot);
-                let mut solution = Grid::empty(shape);
-                b.iter(|| {
-                    let mut total = 0;
-                    for p in &puzzles {
-                        total += solver
-                            .solve(black_box(p), 2, budget, &mut solution)
-                            .solutions;
-                    }
-                    total
-                })
-            });
-        }
+        bench_solver(&mut group, info.name, (info.make)(), &puzzles, budget);
         if info.name == "dlx" && lineup.dlx_crate && shape.side() == 9 {
             // Both sides must do the same work: equal capped counts on every
             // puzzle (checked once, outside the timed passes).
@@ -234,6 +230,18 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
                         .sum::<u64>()
                 })
             });
+        }
+        if info.name == "dlx" {
+            // The same engine placing clues from a snapshot of the pristine
+            // arena instead of by undo (see `solvers::dlx::Placement`).
+            let snapshot = DlxSolver::new().with_placement(Placement::Snapshot);
+            bench_solver(
+                &mut group,
+                "dlx-snapshot",
+                Box::new(snapshot),
+                &puzzles,
+                budget,
+            );
         }
     }
     group.finish();
