@@ -63,10 +63,6 @@ use crate::hanidoku::Board;
 use crate::solvers::{Budget, SolverInfo};
 use crate::sudoku::{Grid, ParseOptions};
 
-/// Default node budget for the `naive` solver when `--budget-nodes` is not
-/// given (see [`crate::solvers::naive::DEFAULT_BUDGET`]).
-pub const DEFAULT_NAIVE_BUDGET: u64 = crate::solvers::naive::DEFAULT_BUDGET;
-
 /// How many solutions to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Mode {
@@ -121,7 +117,8 @@ pub struct Config {
 impl Config {
     /// Defaults for `solvers` (Sudoku or Hanidoku ones: the kind follows):
     /// mode `unique`, each solver's [`SolverInfo::default_budget`] (none
-    /// except [`DEFAULT_NAIVE_BUDGET`] for `naive`), all cores, one pass.
+    /// except [`crate::solvers::naive::DEFAULT_BUDGET`] for `naive`), all
+    /// cores, one pass.
     pub fn new<P: Puzzle>(solvers: Vec<SolverInfo<P>>) -> Self {
         let budgets = solvers.iter().map(|s| s.default_budget).collect();
         let solvers: Vec<RunSolver> = solvers.into_iter().map(P::run_solver).collect();
