@@ -14,8 +14,8 @@ use std::hint::black_box;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config};
-use dlxbench::solvers::{self, Budget};
+use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::solvers::{Budget, SolverSet};
 use dlxbench::sudoku::{BoxShape, Grid};
 
 const PUZZLES: usize = 10_000;
@@ -51,25 +51,27 @@ fn overhead(c: &mut Criterion) {
         .filter(|l| !l.is_empty())
         .map(grid)
         .collect();
-    let dlx = *solvers::by_name("dlx").unwrap();
+    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let mut group = c.benchmark_group("dlx_over_corpus");
     group.sample_size(10);
     group.bench_function("bare_loop", |b| {
         let mut solution = Grid::empty(BoxShape::NINE);
         b.iter(|| {
             // A fresh solver per run, as the harness makes one per run.
-            let mut solver = (dlx.make)();
+            let mut solver = dlx.make();
             for g in &grids {
                 black_box(solver.solve(g, 2, Budget::UNLIMITED, &mut solution));
             }
         })
     });
     let corpus = Corpus::from_vec("bench", bytes.clone()).unwrap();
-    let mut config = Config::new(vec![dlx]);
+    let lineup = Lineup::new(vec![dlx]);
+    let mut config = Config::new(&lineup);
     config.threads = 1;
     group.bench_function("harness_1_thread", |b| {
         b.iter(|| {
-            black_box(harness::run(std::slice::from_ref(&corpus), &config, None, None).unwrap())
+            let corpora = std::slice::from_ref(&corpus);
+            black_box(harness::run(corpora, &config, &lineup, None, None).unwrap())
         })
     });
     group.finish();

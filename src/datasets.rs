@@ -144,6 +144,18 @@ pub struct Corpus {
     pub download: Option<Download>,
 }
 
+impl Corpus {
+    /// The puzzle kind's name (`--kind`): the part of [`Corpus::grid`]
+    /// before a `-` when there is one (`hanidoku-61`), else `sudoku` (a
+    /// Sudoku grid size such as `9x9`).
+    pub fn puzzle_kind(&self) -> &'static str {
+        match self.grid.split_once('-') {
+            Some((kind, _)) => kind,
+            None => "sudoku",
+        }
+    }
+}
+
 const TDOKU_ZIP: &str = "https://github.com/t-dillon/tdoku/raw/master/data.zip";
 
 const fn lines(url: &'static str) -> Option<Download> {

@@ -713,6 +713,7 @@ impl Generator {
     }
 }
 
+mod puzzle;
 pub mod target;
 
 #[cfg(test)]

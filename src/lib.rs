@@ -34,8 +34,12 @@ pub mod exact_cover;
 pub mod generate;
 pub mod hanidoku;
 pub mod harness;
+pub mod kinds;
+pub mod notation;
+pub mod puzzle;
 pub mod rate;
 pub mod report;
+pub mod rng;
 pub mod solvers;
 pub mod sudoku;
 

@@ -8,8 +8,9 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, permute::SplitMix, Config, Mode, ProblemKind, PuzzleStatus};
-use dlxbench::solvers::{self, Budget, Outcome, Solver, SolverInfo};
+use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup, Mode, PuzzleStatus};
+use dlxbench::rng::SplitMix;
+use dlxbench::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet};
 use dlxbench::sudoku::{BoxShape, Grid};
 
 /// A valid full 9x9 grid (the shifting pattern).
@@ -38,7 +39,7 @@ fn unique_puzzles(count: usize, seed: u64) -> Vec<String> {
     let mut rng = SplitMix::new(seed);
     (0..count)
         .map(|i| {
-            harness::permute::symmetry_image(
+            dlxbench::sudoku::symmetry_image(
                 &full,
                 &mut image,
                 &mut SplitMix::for_item(seed, i as u64),
@@ -87,11 +88,7 @@ const HARD: &str =
     "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
 
 fn all_solvers() -> String {
-    solvers::REGISTRY
-        .iter()
-        .map(|s| s.name)
-        .collect::<Vec<_>>()
-        .join(",")
+    SolverSet::<Grid>::builtin().names().join(",")
 }
 
 fn bench() -> Command {
@@ -611,9 +608,6 @@ fn shuffle_and_permute_are_reproducible_and_keep_counts() {
 struct Wrong(Box<dyn Solver>);
 
 impl Solver for Wrong {
-    fn name(&self) -> &'static str {
-        "wrong"
-    }
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let mut out = self.0.solve(puzzle, limit, budget, solution);
         let clues = puzzle.clues();
@@ -629,12 +623,12 @@ impl Solver for Wrong {
 
 #[test]
 fn a_wrong_solver_is_caught_and_fails_the_run() {
-    let wrong = SolverInfo {
-        name: "wrong",
-        description: "test-only, deliberately wrong",
-        make: || Box::new(Wrong((solvers::by_name("dlx").unwrap().make)())),
-        default_budget: solvers::Budget::UNLIMITED,
-    };
+    let mut set = SolverSet::<Grid>::builtin();
+    let dlx = set.by_name("dlx").unwrap().clone();
+    let wrong = SolverEntry::new("wrong", "test-only, deliberately wrong", move || {
+        Box::new(Wrong(dlx.make()))
+    });
+    set.add(wrong).unwrap();
     let mut text = unique_puzzles(200, 8).join("\n");
     text.push('\n');
     let expected_bad = text
@@ -646,13 +640,14 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
         .count();
     assert!(expected_bad > 0);
     let corpus = Corpus::from_vec("fixture", text.into_bytes()).unwrap();
-    let mut config = Config::new(vec![*solvers::by_name("dlx").unwrap(), wrong]);
+    let lineup = Lineup::new(set.select(&["dlx".into(), "wrong".into()]).unwrap());
+    let mut config = Config::new(&lineup);
     config.threads = 2;
     config.mode = Mode::Unique;
     config.warmup = 30; // warm-up findings must not be listed twice
-    let result = harness::run(&[corpus], &config, None, None).unwrap();
+    let result = harness::run(&[corpus], &config, &lineup, None, None).unwrap();
     assert_eq!(
-        result.problems.len(),
+        result.discrepancies.len(),
         expected_bad,
         "one finding per bad puzzle"
     );
@@ -660,17 +655,18 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
         result.failed(false),
         "a wrong solver fails the run (exit 1)"
     );
-    let lines: std::collections::BTreeSet<u64> = result.problems.iter().map(|p| p.line).collect();
+    let lines: std::collections::BTreeSet<u64> =
+        result.discrepancies.iter().map(|p| p.line).collect();
     assert_eq!(lines.len(), expected_bad);
-    for p in &result.problems {
+    for p in &result.discrepancies {
         assert_eq!(p.corpus, "fixture");
-        match p.kind {
-            ProblemKind::Disagreement => {
-                assert_eq!(p.counts[0], ("dlx", 1, PuzzleStatus::Unique));
-                assert_eq!(p.counts[1], ("wrong", 0, PuzzleStatus::NoSolution));
+        match &p.kind {
+            DiscrepancyKind::Disagreement => {
+                assert_eq!(p.counts[0], ("dlx".into(), 1, PuzzleStatus::Unique));
+                assert_eq!(p.counts[1], ("wrong".into(), 0, PuzzleStatus::NoSolution));
                 assert!(p.to_string().contains("dlx=1 (unique), wrong=0 (none)"));
             }
-            ProblemKind::InvalidSolution(name) => {
+            DiscrepancyKind::InvalidSolution(name) => {
                 assert_eq!(name, "wrong");
                 assert_eq!(p.counts[1].2, PuzzleStatus::Invalid);
             }

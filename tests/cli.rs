@@ -357,8 +357,10 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(format!(
-            "[possible values: {}]",
-            dlxbench::solvers::names()
+            "unknown solver `quantum` (known for sudoku: {})",
+            dlxbench::solvers::SolverSet::<dlxbench::sudoku::Grid>::builtin()
+                .names()
+                .join(", ")
         )));
     dlxbench()
         .args(["solve", "--format", "pretty"])

@@ -12,8 +12,8 @@ use predicates::prelude::*;
 use dlxbench::corpus::Corpus;
 use dlxbench::hanidoku::generate::{is_minimal_unique, solved_board, Generator};
 use dlxbench::hanidoku::{self, solvers, Board, Puzzles, Verdict};
-use dlxbench::harness::{self, Config, PuzzleKind};
-use dlxbench::solvers::{Budget, Solver};
+use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::solvers::{Budget, Solver, SolverSet};
 
 fn dlxbench() -> Command {
     Command::cargo_bin("dlxbench").unwrap()
@@ -206,7 +206,7 @@ fn bad_usage_is_refused_clearly() {
     for (args, message) in [
         (
             &["solve", "--kind", "hanidoku", "--solver", "heuristic"][..],
-            "solver `heuristic` does not solve Hanidoku: expected one of dlx, backtrack",
+            "unknown solver `heuristic` (known for hanidoku: dlx, backtrack)",
         ),
         (
             &["solve", "--kind", "hanidoku", "--box", "3x3"][..],
@@ -352,26 +352,34 @@ fn harness_cross_checks_hanidoku_solvers() {
     let text = std::fs::read(committed_corpus()).unwrap();
     let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').take(9).collect();
     let corpus = Corpus::from_vec("h", lines.join(&b'\n')).unwrap();
-    let mut config = Config::new(solvers::REGISTRY.to_vec());
-    assert_eq!(config.kind, PuzzleKind::Hanidoku);
+    let lineup = Lineup::new(SolverSet::<Board>::builtin().entries().to_vec());
+    let mut config = Config::new(&lineup);
+    assert_eq!(config.kind, "hanidoku");
     config.threads = 2;
-    let result = harness::run(std::slice::from_ref(&corpus), &config, None, None).unwrap();
-    assert!(result.problems.is_empty(), "{:?}", result.problems);
+    let corpora = std::slice::from_ref(&corpus);
+    let result = harness::run(corpora, &config, &lineup, None, None).unwrap();
+    assert!(
+        result.discrepancies.is_empty(),
+        "{:?}",
+        result.discrepancies
+    );
     assert_eq!(result.states_created, 2 * 2);
     let c = &result.corpora[0];
     assert_eq!(c.puzzles, 8);
     for s in &c.solvers {
         assert_eq!((s.puzzles, s.solved, s.multiple), (8, 8, 0), "{}", s.name);
     }
-    // A Sudoku solver in a Hanidoku run is refused.
-    config
-        .solvers
-        .push((*dlxbench::solvers::by_name("dlx").unwrap()).into());
+    // A Sudoku solver cannot join a Hanidoku lineup (the types differ);
+    // a configuration made for another lineup is refused.
     config.budgets.push(Budget::UNLIMITED);
-    let e = harness::run(std::slice::from_ref(&corpus), &config, None, None).unwrap_err();
+    let e = harness::run(corpora, &config, &lineup, None, None).unwrap_err();
+    assert!(e.to_string().contains("one budget per solver"), "{e}");
+    config.budgets.pop();
+    config.kind = "sudoku";
+    let e = harness::run(corpora, &config, &lineup, None, None).unwrap_err();
     assert!(
         e.to_string()
-            .contains("solves sudoku, but the run is hanidoku"),
+            .contains("the configuration is for sudoku, the solvers solve hanidoku"),
         "{e}"
     );
 }

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use dlxbench::datasets::{self, Corpus, SolutionCounts};
-use dlxbench::solvers::{self, Budget};
+use dlxbench::solvers::{Budget, SolverSet};
 use dlxbench::sudoku::{parse_line_into, Grid, ParseOptions};
 
 const NEEDS: &str = "needs fetched corpora: dlxbench datasets fetch";
@@ -42,14 +42,15 @@ fn counts(text: &[u8], solver: &str, stride: usize) -> Vec<u64> {
         .collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let chunk = lines.len().div_ceil(threads).max(1);
-    let info = solvers::by_name(solver).unwrap();
+    let set = SolverSet::<Grid>::builtin();
+    let entry = set.by_name(solver).unwrap();
     std::thread::scope(|s| {
         let handles: Vec<_> = lines
             .chunks(chunk)
             .enumerate()
             .map(|(part, lines)| {
                 s.spawn(move || {
-                    let mut solver = (info.make)();
+                    let mut solver = entry.make();
                     let mut puzzle = Grid::empty(dlxbench::sudoku::BoxShape::NINE);
                     let mut solution = puzzle.clone();
                     lines
@@ -65,7 +66,7 @@ fn counts(text: &[u8], solver: &str, stride: usize) -> Vec<u64> {
                                 assert!(
                                     dlxbench::sudoku::is_solution_of(&solution, &puzzle),
                                     "puzzle {number}: {} gave a wrong solution",
-                                    info.name
+                                    entry.name()
                                 );
                             }
                             outcome.solutions

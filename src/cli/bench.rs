@@ -7,10 +7,13 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use dlxbench::corpus::{self, Corpus};
-use dlxbench::harness::{self, Config, Mode, Progress, PuzzleKind, RecordSink};
+use dlxbench::harness::{self, Config, Lineup, Mode, Progress, RecordSink};
+use dlxbench::kinds::{Kind, PuzzleKind};
+use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
-use dlxbench::solvers::{self, Budget, SolverInfo};
-use dlxbench::sudoku::{Alphabet, BoxShape, ParseOptions};
+use dlxbench::solvers::{Budget, SolverSet};
+
+use super::{NotationArgs, PerKind};
 
 /// `--mode` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -84,38 +87,25 @@ pub struct Args {
     /// No progress bar and no table; problems and warnings still go to standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based` (0-9, A-Z; `.` blank).
-    #[arg(long, default_value = "standard")]
-    pub alphabet: Alphabet,
-    /// Box shape ROWSxCOLS for grids whose side alone does not fix it (e.g. 2x3 vs 3x2).
-    #[arg(long = "box", value_name = "RxC")]
-    pub shape: Option<BoxShape>,
+    #[command(flatten)]
+    pub notation: NotationArgs,
     /// Only find and parse the puzzles (no solver), print the reader's throughput, write nothing.
     #[arg(long, conflicts_with_all = ["solvers", "out", "reference"])]
     pub parse_only: bool,
 }
 
-/// The corpus run when no CORPUS is given and `datasets/` holds none: the
-/// generated corpus embedded in the binary.
-fn embedded_corpus() -> anyhow::Result<Corpus> {
-    Ok(Corpus::from_static(
-        dlxbench::datasets::DEFAULT_CORPUS_NAME,
-        dlxbench::datasets::DEFAULT_CORPUS,
-    )?)
-}
-
-/// Whether `path` is a Hanidoku corpus of the catalogue.
-fn is_hanidoku_corpus(path: &Path) -> bool {
+/// Whether `path` is a catalogued corpus of another kind than `P`.
+fn of_other_kind<P: Puzzle>(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str());
     dlxbench::datasets::CATALOGUE
         .iter()
-        .any(|c| Some(c.file) == name && c.grid.starts_with("hanidoku"))
+        .any(|c| Some(c.file) == name && c.puzzle_kind() != P::NAME)
 }
 
 /// Opens the corpora named on the command line (or the defaults: the
-/// fetched corpora of the kind, else the embedded one), giving each a
-/// unique name.
-fn open_corpora(specs: &[PathBuf], kind: PuzzleKind) -> anyhow::Result<Vec<Corpus>> {
+/// fetched corpora of the kind, else the kind's embedded one), giving each
+/// a unique name.
+fn open_corpora<P: Puzzle>(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
     let mut corpora = Vec::new();
     if specs.is_empty() {
         let dir = Path::new("datasets");
@@ -124,18 +114,13 @@ fn open_corpora(specs: &[PathBuf], kind: PuzzleKind) -> anyhow::Result<Vec<Corpu
         } else {
             Vec::new()
         };
-        files.retain(|f| is_hanidoku_corpus(f) == (kind == PuzzleKind::Hanidoku));
-        if files.is_empty() && kind == PuzzleKind::Hanidoku {
-            corpora.push(Corpus::from_static(
-                dlxbench::hanidoku::DEFAULT_CORPUS_NAME,
-                dlxbench::hanidoku::DEFAULT_CORPUS,
-            )?);
-        } else if files.is_empty() {
-            corpora.push(embedded_corpus()?);
-        } else {
-            for f in files {
-                corpora.push(Corpus::open(&f)?);
-            }
+        files.retain(|f| !of_other_kind::<P>(f));
+        if files.is_empty() {
+            let embedded = P::embedded_corpus();
+            corpora.push(Corpus::from_static(embedded.name, embedded.text)?);
+        }
+        for f in files {
+            corpora.push(Corpus::open(&f)?);
         }
     } else {
         for spec in specs {
@@ -156,64 +141,29 @@ fn open_corpora(specs: &[PathBuf], kind: PuzzleKind) -> anyhow::Result<Vec<Corpu
     Ok(corpora)
 }
 
-/// The solvers of `registry` named by `--solvers` (all by default).
-fn pick<P>(registry: &'static [SolverInfo<P>], args: &Args) -> anyhow::Result<Vec<SolverInfo<P>>> {
-    let known = || {
-        registry
-            .iter()
-            .map(|s| s.name)
-            .collect::<Vec<_>>()
-            .join(", ")
+/// The solvers and the harness configuration from the arguments, and the
+/// reference solver's name.
+fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
+    let set = SolverSet::<P>::builtin();
+    let solvers = match &args.solvers {
+        Some(names) => set.select(names)?,
+        None => set.entries().to_vec(),
     };
-    let names: Vec<String> = match &args.solvers {
-        Some(list) => list.iter().map(|s| s.trim().to_string()).collect(),
-        None => registry.iter().map(|s| s.name.to_string()).collect(),
-    };
-    let mut infos: Vec<SolverInfo<P>> = Vec::new();
-    for name in &names {
-        let info = registry.iter().find(|s| s.name == name).with_context(|| {
-            let kind = match args.kind {
-                PuzzleKind::Sudoku => String::new(),
-                kind => format!(" for {kind}"),
-            };
-            format!("unknown solver `{name}` (known{kind}: {})", known())
-        })?;
-        if infos.iter().any(|i| i.name == info.name) {
-            bail!("solver `{name}` given twice");
-        }
-        infos.push(*info);
-    }
-    if infos.is_empty() {
-        bail!("no solvers selected (known: {})", known());
-    }
-    Ok(infos)
-}
-
-/// Builds the harness configuration from the arguments.
-fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
-    let mut config = match args.kind {
-        PuzzleKind::Sudoku => Config::new(pick(solvers::REGISTRY, args)?),
-        PuzzleKind::Hanidoku => {
-            super::hanidoku::reject_sudoku_options(args.alphabet, args.shape)?;
-            Config::new(pick(dlxbench::hanidoku::solvers::REGISTRY, args)?)
-        }
-    };
-    let reference = match config.solvers.iter().find(|i| i.name == args.reference) {
-        Some(i) => i.name,
-        None if args.reference == "dlx" => config.solvers[0].name,
+    let options = P::options(&args.notation.notation(Format::Line))?;
+    let lineup = Lineup { solvers, options };
+    let mut config = Config::new(&lineup);
+    let names = lineup.names();
+    let reference = match names.iter().find(|n| **n == args.reference) {
+        Some(n) => n.to_string(),
+        None if args.reference == "dlx" => names[0].to_string(),
         None => bail!(
             "--reference {}: not among the selected solvers ({})",
             args.reference,
-            config
-                .solvers
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join(", ")
+            names.join(", ")
         ),
     };
     if let Some(n) = args.budget_nodes {
-        config.budgets = vec![Budget::nodes(n); config.solvers.len()];
+        config.budgets = vec![Budget::nodes(n); lineup.solvers.len()];
     }
     config.threads = args.threads.unwrap_or(0);
     if args.threads == Some(0) {
@@ -232,11 +182,7 @@ fn config(args: &Args) -> anyhow::Result<(Config, &'static str)> {
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
-    config.parse = ParseOptions {
-        alphabet: args.alphabet,
-        shape: args.shape,
-    };
-    Ok((config, reference))
+    Ok((lineup, config, reference))
 }
 
 /// A progress bar on standard error.
@@ -256,10 +202,16 @@ impl Progress for Bar {
 }
 
 /// `--parse-only`: scan and parse every corpus, report MB/s.
-fn parse_only(args: &Args, mut config: Config, corpora: &[Corpus]) -> anyhow::Result<ExitCode> {
+fn parse_only<P: Kind>(
+    args: &Args,
+    mut lineup: Lineup<P>,
+    mut config: Config,
+    corpora: &[Corpus],
+) -> anyhow::Result<ExitCode> {
+    lineup.solvers.clear();
     config.solvers.clear();
     config.budgets.clear();
-    let result = harness::run(corpora, &config, None, None)?;
+    let result = harness::run(corpora, &config, &lineup, None, None)?;
     for c in &result.corpora {
         let secs = c.wall.as_secs_f64();
         println!(
@@ -284,11 +236,26 @@ fn parse_only(args: &Args, mut config: Config, corpora: &[Corpus]) -> anyhow::Re
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (config, reference) = config(&args)?;
+    super::run_per_kind(args)
+}
+
+impl PerKind for Args {
+    fn kind(&self) -> PuzzleKind {
+        self.kind
+    }
+
+    fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
+        bench::<P>(self)
+    }
+}
+
+/// `dlxbench bench` on puzzles of type `P`.
+fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
+    let (lineup, config, reference) = lineup::<P>(&args)?;
     corpus::install_sigbus_handler();
-    let corpora = open_corpora(&args.corpora, args.kind)?;
+    let corpora = open_corpora::<P>(&args.corpora)?;
     if args.parse_only {
-        return parse_only(&args, config, &corpora);
+        return parse_only(&args, lineup, config, &corpora);
     }
     let sha256: Vec<String> = corpora.iter().map(Corpus::sha256_hex).collect();
 
@@ -321,7 +288,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create output directory {}", out_dir.display()))?;
 
-    let solver_names: Vec<&str> = config.solvers.iter().map(|s| s.name).collect();
+    let solver_names = lineup.names();
     let sink: Option<Box<dyn RecordSink>> = if args.no_per_puzzle {
         None
     } else {
@@ -344,6 +311,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let result = harness::run(
         &corpora,
         &config,
+        &lineup,
         sink,
         bar.as_ref().map(|b| b as &dyn Progress),
     )?;
@@ -389,7 +357,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    for p in &result.problems {
+    for p in &result.discrepancies {
         eprintln!("PROBLEM: {p}");
     }
     let failed = result.failed(args.strict);

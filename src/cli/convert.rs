@@ -11,18 +11,16 @@
 //! (exit status 1); `--strict` stops at the first one.
 
 use std::fmt;
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Write};
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use dlxbench::report::AtomicFile;
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, PuzzleReader};
 
-use super::solve::{finish, puzzles};
+use super::io::{finish, puzzles, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Arguments of `dlxbench convert`.
@@ -56,32 +54,6 @@ pub struct Args {
     out: Option<PathBuf>,
     /// Puzzle file; `-` or nothing for standard input.
     file: Option<PathBuf>,
-}
-
-/// The output: standard output, or a file renamed into place at the end.
-enum Output {
-    Stdout(BufWriter<io::StdoutLock<'static>>),
-    File(AtomicFile),
-}
-
-impl Output {
-    fn writer(&mut self) -> &mut dyn Write {
-        match self {
-            Output::Stdout(w) => w,
-            Output::File(f) => f,
-        }
-    }
-}
-
-/// Opens the input: a file, or standard input for `None` and `-`.
-pub(crate) fn open_input(file: Option<&Path>) -> anyhow::Result<(String, Box<dyn Read>)> {
-    match file {
-        Some(path) if path != Path::new("-") => {
-            let f = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-            Ok((path.display().to_string(), Box::new(f)))
-        }
-        _ => Ok(("<stdin>".to_string(), Box::new(io::stdin().lock()))),
-    }
 }
 
 /// Writes one puzzle and its record separator.
@@ -127,14 +99,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if blank == '0' && to_alphabet == Alphabet::ZeroBased {
         bail!("--blank 0 cannot be read back with the zero-based alphabet, where 0 is a symbol");
     }
-    let (name, input) = open_input(args.file.as_deref())?;
-    let mut output = match &args.out {
-        Some(path) => Output::File(
-            AtomicFile::create(path)
-                .with_context(|| format!("cannot create {}", path.display()))?,
-        ),
-        None => Output::Stdout(BufWriter::with_capacity(1 << 16, io::stdout().lock())),
-    };
+    let Input {
+        name,
+        reader: input,
+    } = Input::open(args.file.as_deref())?;
+    let mut output = Output::create(args.out.as_ref())?;
     let options = ParseOptions {
         alphabet: args.alphabet,
         shape: args.shape,
@@ -171,11 +140,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     });
     read.with_context(|| format!("cannot read {name}"))?;
-    let result = written.and_then(|()| match output {
-        Output::Stdout(mut w) => w.flush(),
-        Output::File(f) if !(args.strict && bad > 0) => f.commit().map(drop),
-        Output::File(_) => Ok(()),
-    });
+    let result = written.and_then(|()| output.finish(!(args.strict && bad > 0)));
     if let Err(e) = &result {
         if e.kind() != io::ErrorKind::BrokenPipe {
             if let Some(path) = &args.out {

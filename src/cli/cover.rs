@@ -18,7 +18,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
 
-use super::solve::{finish, read_input};
+use super::io::{finish, Input};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Arguments of `dlxbench cover`.
@@ -71,7 +71,7 @@ fn write_solution(
 
 /// Runs `dlxbench cover`: exits 1 when there is no solution.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let (name, bytes) = read_input(args.file.as_deref())?;
+    let (name, bytes) = Input::open(args.file.as_deref())?.read_all()?;
     let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
     let named = Problem::parse(&text).with_context(|| name.clone())?;
     // Dense input numbers its columns 1, 2, ...: no names worth printing.

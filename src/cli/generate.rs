@@ -1,17 +1,16 @@
-//! `dlxbench generate`: seeded random puzzles with unique solutions.
+//! `dlxbench generate`: seeded random puzzles with unique solutions, for
+//! every puzzle kind.
 
-use std::fs;
-use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
-use dlxbench::generate::{GenerateOptions, Generator};
-use dlxbench::harness::PuzzleKind;
-use dlxbench::sudoku::{self, Alphabet, BoxShape, Format, Grid};
+use dlxbench::kinds::{Kind, PuzzleKind};
+use dlxbench::puzzle::{Format, GenerateError, GenerateRequest};
+use dlxbench::sudoku::BoxShape;
 
-use super::{EXIT_FAILURE, EXIT_OK};
+use super::io::{is_broken_pipe, Output};
+use super::{PerKind, EXIT_FAILURE, EXIT_OK};
 
 /// Output formats of generated puzzles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -37,10 +36,10 @@ pub struct Args {
     /// and printed to stderr.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Box shape, rows x columns: 2x2 (4x4 grid), 2x3 (6x6), 3x3 (9x9),
-    /// 3x4 (12x12), 4x4 (16x16), 5x5 (25x25), ...
-    #[arg(long = "box", value_name = "RxC", default_value = "3x3")]
-    pub shape: BoxShape,
+    /// Box shape, rows x columns: 2x2 (4x4 grid), 2x3 (6x6), 3x3 (9x9, the
+    /// default), 3x4 (12x12), 4x4 (16x16), 5x5 (25x25), ...
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<BoxShape>,
     /// Stop removing clues at this many clues (the puzzle may keep more when
     /// no further clue can go without losing uniqueness).
     #[arg(long, value_name = "K", default_value_t = 0)]
@@ -77,9 +76,9 @@ pub struct Args {
     #[arg(long, value_name = "CLASS", value_parser = ["easy", "medium", "hard", "extreme"])]
     pub difficulty: Option<String>,
     /// With --max-clues or --difficulty: fail after N local-search moves
-    /// for one puzzle.
-    #[arg(long, value_name = "N", default_value_t = dlxbench::generate::DEFAULT_MAX_STEPS)]
-    pub max_steps: u64,
+    /// for one puzzle (default: 10000000).
+    #[arg(long, value_name = "N")]
+    pub max_steps: Option<u64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutFormat::Line)]
     pub format: OutFormat,
@@ -89,185 +88,92 @@ pub struct Args {
 }
 
 impl Args {
-    /// The canonical command line for these arguments, written as the
-    /// output's `#` header: running it again gives the same bytes.
-    fn command_line(&self, seed: u64, options: &GenerateOptions) -> String {
-        let mut s = format!(
-            "dlxbench generate --count {} --seed {seed} --box {}",
-            self.count, self.shape
-        );
-        if self.min_clues > 0 {
-            s += &format!(" --min-clues {}", self.min_clues);
+    /// What the arguments ask of the generator.
+    fn request(&self, seed: u64) -> GenerateRequest {
+        GenerateRequest {
+            seed,
+            box_shape: self.shape.map(|s| (s.box_rows(), s.box_cols())),
+            min_clues: self.min_clues,
+            symmetric: self.symmetric,
+            minimal: self.minimal,
+            max_clues: self.max_clues,
+            difficulty: self.difficulty.clone(),
+            max_steps: self.max_steps,
+            check_nodes: self.check_nodes,
+            verify_nodes: self.verify_nodes,
+            format: match self.format {
+                OutFormat::Line => Format::Line,
+                OutFormat::Numeric => Format::Numeric,
+            },
         }
-        if self.symmetric {
-            s += " --symmetric";
-        }
-        if self.minimal {
-            s += " --minimal";
-        }
-        if options.max_clues > 0 {
-            s += &format!(" --max-clues {}", options.max_clues);
-        }
-        if let Some(d) = options.difficulty {
-            s += &format!(" --difficulty {d}");
-        }
-        let searches = options.max_clues > 0 || options.difficulty.is_some();
-        if searches && options.max_steps != dlxbench::generate::DEFAULT_MAX_STEPS {
-            s += &format!(" --max-steps {}", options.max_steps);
-        }
-        let unbounded = self.minimal || searches;
-        let default_check = if unbounded {
-            u64::MAX
-        } else {
-            GenerateOptions::default_check_nodes(self.shape)
-        };
-        if options.check_nodes != default_check {
-            s += &format!(" --check-nodes {}", options.check_nodes);
-        }
-        if self.format == OutFormat::Numeric {
-            s += " --format numeric";
-        }
-        s
     }
 }
 
-/// Writes `grid` in `format` (the standard alphabet), with a trailing newline.
-fn write_puzzle(out: &mut impl Write, grid: &Grid, format: OutFormat) -> io::Result<()> {
-    let format = match format {
-        OutFormat::Line => Format::Line,
-        OutFormat::Numeric => Format::Numeric,
-    };
-    sudoku::write_grid_io(out, grid, format, Alphabet::Standard)?;
-    out.write_all(b"\n")
+/// A seed from the clock and the process, when none is given.
+fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let seed = match args.seed {
-        Some(seed) => seed,
-        None => {
-            let nanos = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64)
-                .unwrap_or(0);
-            nanos ^ u64::from(std::process::id()).rotate_left(32)
-        }
-    };
-    if args.kind == PuzzleKind::Hanidoku {
-        if args.shape != BoxShape::NINE
-            || args.min_clues > 0
-            || args.symmetric
-            || args.check_nodes.is_some()
-            || args.verify_nodes.is_some()
-            || args.format != OutFormat::Line
-        {
-            anyhow::bail!(
-                "--kind hanidoku takes --count, --seed and --out only (its puzzles are minimal)"
-            );
-        }
-        if args.seed.is_none() {
+    super::run_per_kind(args)
+}
+
+impl PerKind for Args {
+    fn kind(&self) -> PuzzleKind {
+        self.kind
+    }
+
+    fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
+        let seed = self.seed.unwrap_or_else(fresh_seed);
+        let mut generator = P::generator(&self.request(seed))?;
+        if self.seed.is_none() {
             eprintln!("dlxbench generate: --seed {seed}");
         }
-        return super::hanidoku::generate(args.count, seed, args.out.as_ref());
-    }
-    let mut options = GenerateOptions::new(args.shape);
-    options.min_clues = args.min_clues;
-    options.symmetric = args.symmetric;
-    options.minimal = args.minimal;
-    options.max_clues = args.max_clues.unwrap_or(0);
-    if args.max_clues == Some(0) {
-        anyhow::bail!("--max-clues must be at least 1");
-    }
-    options.difficulty = args
-        .difficulty
-        .as_deref()
-        .map(str::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
-    options.max_steps = args.max_steps;
-    if options.minimal || options.has_target() {
-        // Only unbounded checks prove that a clue is needed.
-        options.check_nodes = u64::MAX;
-    }
-    if let Some(nodes) = args.check_nodes {
-        options.check_nodes = if nodes == 0 { u64::MAX } else { nodes };
-    }
-    if let Some(nodes) = args.verify_nodes {
-        options.verify_nodes = if nodes == 0 { u64::MAX } else { nodes };
-    }
-    let mut generator = Generator::new(seed, options)?;
-    if args.seed.is_none() {
-        eprintln!("dlxbench generate: --seed {seed}");
-    }
-    let header = args.command_line(seed, &options);
-
-    let (mut out, temp): (Box<dyn Write>, Option<PathBuf>) = match &args.out {
-        Some(path) => {
-            let temp = path.with_extension("generating.tmp");
-            let file = fs::File::create(&temp)
-                .with_context(|| format!("cannot create {}", temp.display()))?;
-            (Box::new(BufWriter::new(file)), Some(temp))
-        }
-        None => (Box::new(BufWriter::new(io::stdout().lock())), None),
-    };
-    let started = Instant::now();
-    let mut puzzle = Grid::empty(args.shape);
-    let mut solution = Grid::empty(args.shape);
-    let mut clues = 0u64;
-    let mut unverified = 0u64;
-    let (mut starts, mut steps) = (0u64, 0u64);
-    let result = (|| -> anyhow::Result<()> {
-        writeln!(out, "# {header}")?;
-        for _ in 0..args.count {
-            let stats = generator.next_into(&mut puzzle, &mut solution)?;
-            clues += stats.clues as u64;
-            unverified += u64::from(stats.unverified);
-            starts += u64::from(stats.starts);
-            steps += stats.steps;
-            write_puzzle(&mut out, &puzzle, args.format)?;
-        }
-        out.flush()?;
-        Ok(())
-    })();
-    drop(out);
-    if let Err(e) = result {
-        if let Some(temp) = &temp {
-            let _ = fs::remove_file(temp);
-        }
-        if e.downcast_ref::<dlxbench::generate::GenerateError>()
-            .is_some()
-        {
-            eprintln!("dlxbench generate: {e:#}");
-            return Ok(ExitCode::from(EXIT_FAILURE));
-        }
-        return Err(e);
-    }
-    if let (Some(temp), Some(path)) = (&temp, &args.out) {
-        fs::rename(temp, path).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if args.count > 0 {
-        let search = if options.has_target() {
-            format!(" ({starts} minimal puzzles from fresh grids, {steps} local-search moves)")
-        } else {
-            String::new()
+        let kind = match self.kind == PuzzleKind::default() {
+            true => String::new(),
+            false => format!(" --kind {}", P::NAME),
         };
-        eprintln!(
-            "generated {} {}x{} puzzles, {:.1} clues on average, in {:.2} s{search}",
-            args.count,
-            args.shape.side(),
-            args.shape.side(),
-            clues as f64 / args.count as f64,
-            started.elapsed().as_secs_f64()
+        let header = format!(
+            "dlxbench generate{kind} --count {} --seed {seed}{}",
+            self.count,
+            generator.header_options()
         );
+        let mut output = Output::create(self.out.as_ref())?;
+        let started = Instant::now();
+        let (mut puzzle, mut solution) = (P::blank(), P::blank());
+        let format = generator.format();
+        let options = P::Options::default();
+        let result = (|| -> anyhow::Result<()> {
+            let out = output.writer();
+            writeln!(out, "# {header}")?;
+            for _ in 0..self.count {
+                generator.next_into(&mut puzzle, &mut solution)?;
+                puzzle.write(out, format, &options)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })();
+        // Nothing is kept of a file whose puzzles did not all come out.
+        let result = result.and_then(|()| Ok(output.finish(true)?));
+        match result {
+            Ok(()) => {}
+            Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::from(EXIT_OK)),
+            Err(e) => match e.downcast_ref::<GenerateError>() {
+                Some(GenerateError::Failed(_)) => {
+                    eprintln!("dlxbench generate: {e:#}");
+                    return Ok(ExitCode::from(EXIT_FAILURE));
+                }
+                _ => return Err(e),
+            },
+        }
+        for line in generator.summary(self.count, started.elapsed().as_secs_f64()) {
+            eprintln!("{line}");
+        }
+        Ok(ExitCode::from(EXIT_OK))
     }
-    if unverified > 0 {
-        eprintln!(
-            "{unverified} of {} puzzles not verified by the {} solver within {} nodes \
-             (--verify-nodes 0 to wait for it); their uniqueness rests on the DLX checks",
-            args.count,
-            dlxbench::generate::VERIFIER,
-            options.verify_nodes
-        );
-    }
-    Ok(ExitCode::from(EXIT_OK))
 }

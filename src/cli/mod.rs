@@ -1,6 +1,8 @@
 //! One module per subcommand. Each has an `Args` (clap) and a
 //! `run(Args) -> anyhow::Result<ExitCode>`; errors returned from `run` are
-//! printed by `main` and exit with [`EXIT_USAGE`].
+//! printed by `main` and exit with [`EXIT_USAGE`]. Subcommands that take
+//! `--kind` implement [`PerKind`] once, generic over the puzzle type;
+//! [`io`] holds what they share.
 
 pub mod bench;
 pub mod check;
@@ -9,9 +11,15 @@ pub mod convert;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
-pub mod hanidoku;
+pub(crate) mod io;
 pub mod rate;
 pub mod solve;
+
+use std::process::ExitCode;
+
+use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
+use dlxbench::puzzle::{Format, Notation, Puzzle};
+use dlxbench::sudoku::{Alphabet, BoxShape};
 
 /// Success.
 pub const EXIT_OK: u8 = 0;
@@ -19,3 +27,57 @@ pub const EXIT_OK: u8 = 0;
 pub const EXIT_FAILURE: u8 = 1;
 /// Bad usage or unreadable input.
 pub const EXIT_USAGE: u8 = 2;
+
+/// A subcommand written once for every puzzle kind.
+pub(crate) trait PerKind: Sized {
+    /// The kind asked for (`--kind`).
+    fn kind(&self) -> PuzzleKind;
+    /// Runs the subcommand on puzzles of type `P`.
+    fn run<P: Kind>(self) -> anyhow::Result<ExitCode>;
+}
+
+/// Runs `command` for its kind.
+pub(crate) fn run_per_kind<C: PerKind>(command: C) -> anyhow::Result<ExitCode> {
+    struct Visit<C>(C);
+    impl<C: PerKind> KindVisitor for Visit<C> {
+        type Output = anyhow::Result<ExitCode>;
+        fn visit<P: Kind>(self) -> Self::Output {
+            self.0.run::<P>()
+        }
+    }
+    command.kind().visit(Visit(command))
+}
+
+/// ` (Hanidoku)` after a puzzle count for kinds other than the default,
+/// nothing for the default.
+pub(crate) fn kind_note<P: Puzzle>() -> String {
+    if P::NAME == PuzzleKind::default().name() {
+        String::new()
+    } else {
+        format!(" ({})", P::TITLE)
+    }
+}
+
+/// The text options shared by the subcommands that read puzzles.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct NotationArgs {
+    /// Symbols: `standard` (1-9, A-Z, a-z; `.` or `0` blank) or `zero-based`
+    /// (0-9, A-Z; `.` blank), for input and output.
+    #[arg(long, default_value = "standard")]
+    pub alphabet: Alphabet,
+    /// Box shape ROWSxCOLS for grids whose side alone does not fix it
+    /// (e.g. `3x2` for 6x6 grids with boxes 3 rows tall).
+    #[arg(long = "box", value_name = "RxC")]
+    pub shape: Option<BoxShape>,
+}
+
+impl NotationArgs {
+    /// The notation, with `format` for output.
+    pub(crate) fn notation(&self, format: Format) -> Notation {
+        Notation {
+            alphabet: self.alphabet,
+            box_shape: self.shape.map(|s| (s.box_rows(), s.box_cols())),
+            format,
+        }
+    }
+}

@@ -10,7 +10,7 @@
 //! all cores; unreadable ones are reported on standard error with their
 //! line and skipped (exit status 1).
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,13 +18,10 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use dlxbench::rate::{Difficulty, ParallelRater, Rating};
-use dlxbench::report::AtomicFile;
-use dlxbench::solvers::Status;
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 
-use super::convert::open_input;
-use super::solve::{finish, puzzles};
+use super::io::{finish, puzzles, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Puzzles rated per parallel batch.
@@ -64,12 +61,7 @@ pub struct Args {
 
 /// Writes one CSV row.
 fn write_row(out: &mut dyn Write, line: usize, grid: &Grid, r: &Rating) -> io::Result<()> {
-    let status = match r.dlx.status() {
-        Status::Unique => "unique",
-        Status::Multiple => "multiple",
-        Status::NoSolution => "none",
-        Status::Budget => "budget",
-    };
+    let status = r.dlx.status(2);
     write!(
         out,
         "{line},{},{},{status},{},{},{},{},{},",
@@ -164,22 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         (args.naive_nodes > 0).then_some(args.naive_nodes),
         (args.max_nodes > 0).then_some(args.max_nodes),
     )?;
-    let (name, input) = open_input(args.file.as_deref())?;
-    let (mut file, mut stdout) = match &args.out {
-        Some(path) => (
-            Some(
-                AtomicFile::create(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?,
-            ),
-            None,
-        ),
-        None => (None, Some(BufWriter::new(io::stdout().lock()))),
-    };
-    let out: &mut dyn Write = match (&mut file, &mut stdout) {
-        (Some(f), _) => f,
-        (_, Some(s)) => s,
-        _ => unreachable!("one output is open"),
-    };
+    let Input {
+        name,
+        reader: input,
+    } = Input::open(args.file.as_deref())?;
+    let mut output = Output::create(args.out.as_ref())?;
+    let out = output.writer();
     let options = ParseOptions {
         alphabet: args.alphabet,
         shape: args.shape,
@@ -223,11 +205,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     read.with_context(|| format!("cannot read {name}"))?;
     let result = written
         .and_then(|()| batch.flush(&rater, out, &mut classes, &mut spread))
-        .and_then(|()| out.flush())
-        .and_then(|()| match file {
-            Some(f) => f.commit().map(drop),
-            None => Ok(()),
-        });
+        .and_then(|()| output.finish(true));
     if let (Err(e), Some(path)) = (&result, &args.out) {
         bail!("cannot write {}: {e}", path.display());
     }

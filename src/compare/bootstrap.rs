@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use crate::harness::permute::SplitMix;
+use crate::rng::SplitMix;
 
 /// An estimate and its confidence interval.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -101,6 +101,7 @@
 mod check;
 mod cover;
 pub mod generate;
+mod puzzle;
 pub mod solvers;
 mod symmetry;
 mod text;

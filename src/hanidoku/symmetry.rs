@@ -2,7 +2,7 @@
 //! each with or without the digit reversal `d -> 10 - d`.
 
 use super::{cell_at_coords, coords, Board, CELLS};
-use crate::harness::permute::SplitMix;
+use crate::rng::SplitMix;
 
 /// Number of symmetries: 12 of the hexagon, times 2 for the digit reversal.
 pub const SYMMETRIES: usize = 24;

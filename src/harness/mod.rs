@@ -1,9 +1,10 @@
 //! The batch runner behind `dlxbench bench`.
 //!
-//! [`run`] takes opened [`Corpus`]es and a [`Config`] (the solvers to run,
-//! injected as [`SolverInfo`]s so tests can add their own), and returns a
-//! [`RunResult`] with per corpus x solver statistics, merged latency
-//! histograms and every problem found.
+//! [`run`] takes opened [`Corpus`]es, a [`Config`] (mode, budgets, threads,
+//! passes) and a [`Lineup`] (the solvers, as [`SolverEntry`]s of any
+//! [`crate::solvers::SolverSet`], so callers can add their own, and the
+//! parse options), and returns a [`RunResult`] with per corpus x solver
+//! statistics, merged latency histograms and every discrepancy found.
 //!
 //! # How a run works
 //! * A rayon pool of `threads` workers. For each corpus the pool is
@@ -19,13 +20,11 @@
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
 //!   the `solve` call with [`Instant`]. Validation of a returned solution
-//!   ([`crate::sudoku::is_solution_of`], [`crate::hanidoku::is_solution_of`])
-//!   and the cross-check of the solvers' capped solution counts happen
-//!   after the timed call.
-//! * A run holds one [`PuzzleKind`] ([`Config::kind`]): the worker loop is
-//!   generic over the [`Puzzle`] type (Sudoku [`Grid`]s or Hanidoku
-//!   [`Board`]s), which brings its parser, rule check and symmetries, and
-//!   every solver of the run must solve that kind.
+//!   ([`Puzzle::is_solution_of`]) and the cross-check of the solvers'
+//!   capped solution counts happen after the timed call.
+//! * A run holds one kind of puzzle: [`run`] and the worker loop are
+//!   generic over the [`Puzzle`] type, which brings its parser, rule check
+//!   and symmetries, and the solvers are solvers of that type.
 //! * `passes` passes are made over each chunk's parsed puzzles, and each
 //!   puzzle keeps its minimum time per solver (chunks hold hundreds of
 //!   puzzles, so other puzzles run between two solves of the same one).
@@ -44,8 +43,6 @@
 //!
 //! [`Instant`]: std::time::Instant
 
-mod kind;
-pub mod permute;
 mod stats;
 mod worker;
 
@@ -55,13 +52,13 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-pub use kind::{MakeSolver, Puzzle, PuzzleKind, RunSolver};
+pub use crate::solvers::Status as PuzzleStatus;
 pub use stats::{SolverStats, HIST_SIGFIG};
 
 use crate::corpus::Corpus;
-use crate::hanidoku::Board;
-use crate::solvers::{Budget, SolverInfo};
-use crate::sudoku::{Grid, ParseOptions};
+use crate::puzzle::Puzzle;
+use crate::rng::SplitMix;
+use crate::solvers::{Budget, SolverEntry};
 
 /// How many solutions to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -86,14 +83,14 @@ impl Mode {
     }
 }
 
-/// What to run.
+/// How to run: what the reports say about a run besides its results.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The kind of puzzle the corpora hold.
-    pub kind: PuzzleKind,
-    /// The solvers, in report order; all of them for [`Config::kind`].
-    pub solvers: Vec<RunSolver>,
-    /// One node budget per solver.
+    /// The kind of puzzle the corpora hold ([`Puzzle::NAME`]).
+    pub kind: &'static str,
+    /// The names of the [`Lineup`]'s solvers, in its order.
+    pub solvers: Vec<String>,
+    /// One node budget per solver of the [`Lineup`], in its order.
     pub budgets: Vec<Budget>,
     /// Worker threads (0: all cores).
     pub threads: usize,
@@ -110,22 +107,20 @@ pub struct Config {
     pub shuffle: Option<u64>,
     /// Seed for replacing each puzzle by a random symmetry image.
     pub permute: Option<u64>,
-    /// Parser options.
-    pub parse: ParseOptions,
 }
 
 impl Config {
-    /// Defaults for `solvers` (Sudoku or Hanidoku ones: the kind follows):
-    /// mode `unique`, each solver's [`SolverInfo::default_budget`] (none
-    /// except [`crate::solvers::naive::DEFAULT_BUDGET`] for `naive`), all
-    /// cores, one pass.
-    pub fn new<P: Puzzle>(solvers: Vec<SolverInfo<P>>) -> Self {
-        let budgets = solvers.iter().map(|s| s.default_budget).collect();
-        let solvers: Vec<RunSolver> = solvers.into_iter().map(P::run_solver).collect();
+    /// Defaults for `lineup`: mode `unique`, each solver's default budget
+    /// ([`SolverEntry::default_budget`]), all cores, one pass.
+    pub fn new<P: Puzzle>(lineup: &Lineup<P>) -> Self {
         Config {
-            kind: P::KIND,
-            solvers,
-            budgets,
+            kind: P::NAME,
+            solvers: lineup.names().into_iter().map(String::from).collect(),
+            budgets: lineup
+                .solvers
+                .iter()
+                .map(SolverEntry::default_budget)
+                .collect(),
             threads: 0,
             mode: Mode::Unique,
             limit: 2,
@@ -133,52 +128,32 @@ impl Config {
             passes: 1,
             shuffle: None,
             permute: None,
-            parse: ParseOptions::default(),
         }
     }
 }
 
-/// The outcome of one puzzle for one solver, as written to `puzzles.csv`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum PuzzleStatus {
-    /// A solution was found (mode `first`: uniqueness not checked).
-    Solved,
-    /// Exactly one solution.
-    Unique,
-    /// Two or more solutions (at least the limit, in mode `count`).
-    Multiple,
-    /// No solution.
-    NoSolution,
-    /// The node budget ran out.
-    Budget,
-    /// The solver returned a grid that is not a solution of the puzzle.
-    Invalid,
+/// Who runs: the solvers of a run, in report order, all of one puzzle
+/// type, and how to parse the corpora's puzzles.
+#[derive(Debug, Clone)]
+pub struct Lineup<P: Puzzle> {
+    /// The solvers.
+    pub solvers: Vec<SolverEntry<P>>,
+    /// Parse options.
+    pub options: P::Options,
 }
 
-impl PuzzleStatus {
-    /// Lower-case name used in files.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PuzzleStatus::Solved => "solved",
-            PuzzleStatus::Unique => "unique",
-            PuzzleStatus::Multiple => "multiple",
-            PuzzleStatus::NoSolution => "none",
-            PuzzleStatus::Budget => "budget",
-            PuzzleStatus::Invalid => "invalid",
+impl<P: Puzzle> Lineup<P> {
+    /// `solvers` with the default parse options.
+    pub fn new(solvers: Vec<SolverEntry<P>>) -> Self {
+        Lineup {
+            solvers,
+            options: P::Options::default(),
         }
     }
 
-    /// The status named `name` (as [`PuzzleStatus::as_str`] writes it).
-    pub fn from_name(name: &str) -> Option<PuzzleStatus> {
-        Some(match name {
-            "solved" => PuzzleStatus::Solved,
-            "unique" => PuzzleStatus::Unique,
-            "multiple" => PuzzleStatus::Multiple,
-            "none" => PuzzleStatus::NoSolution,
-            "budget" => PuzzleStatus::Budget,
-            "invalid" => PuzzleStatus::Invalid,
-            _ => return None,
-        })
+    /// The solvers' names, in order.
+    pub fn names(&self) -> Vec<&str> {
+        self.solvers.iter().map(SolverEntry::name).collect()
     }
 }
 
@@ -239,33 +214,33 @@ pub const MALFORMED_EXAMPLES: usize = 5;
 
 /// What went wrong with one puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ProblemKind {
+pub enum DiscrepancyKind {
     /// Solvers returned different capped solution counts.
     Disagreement,
     /// The named solver returned a grid that is not a solution.
-    InvalidSolution(&'static str),
+    InvalidSolution(String),
 }
 
-/// A disagreement or an invalid solution.
+/// A disagreement between solvers or an invalid solution.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Problem {
+pub struct Discrepancy {
     /// Corpus name.
     pub corpus: String,
     /// 1-based line.
     pub line: u64,
     /// What went wrong.
-    pub kind: ProblemKind,
+    pub kind: DiscrepancyKind,
     /// Every solver's capped solution count and status for the puzzle.
-    pub counts: Vec<(&'static str, u64, PuzzleStatus)>,
+    pub counts: Vec<(String, u64, PuzzleStatus)>,
 }
 
-impl std::fmt::Display for Problem {
+impl std::fmt::Display for Discrepancy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.kind {
-            ProblemKind::Disagreement => {
+        match &self.kind {
+            DiscrepancyKind::Disagreement => {
                 write!(f, "{} line {}: solvers disagree:", self.corpus, self.line)?
             }
-            ProblemKind::InvalidSolution(s) => write!(
+            DiscrepancyKind::InvalidSolution(s) => write!(
                 f,
                 "{} line {}: {s} returned an invalid solution:",
                 self.corpus, self.line
@@ -273,7 +248,7 @@ impl std::fmt::Display for Problem {
         }
         for (i, (name, count, status)) in self.counts.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
-            write!(f, "{sep}{name}={count} ({})", status.as_str())?;
+            write!(f, "{sep}{name}={count} ({status})")?;
         }
         Ok(())
     }
@@ -316,7 +291,7 @@ pub struct RunResult {
     /// Per corpus.
     pub corpora: Vec<CorpusResult>,
     /// Disagreements and invalid solutions, sorted.
-    pub problems: Vec<Problem>,
+    pub discrepancies: Vec<Discrepancy>,
     /// Solver states created (threads x solvers).
     pub states_created: u64,
     /// Worker threads.
@@ -358,7 +333,7 @@ impl RunResult {
     /// solution; with `strict`, also malformed lines or unexpected
     /// unsolvable puzzles.
     pub fn failed(&self, strict: bool) -> bool {
-        !self.problems.is_empty()
+        !self.discrepancies.is_empty()
             || (strict && (self.has_malformed() || self.has_unexpected_unsolvable()))
     }
 }
@@ -396,41 +371,33 @@ pub fn clock_overhead_ns() -> f64 {
     f64::from(samples[samples.len() / 2])
 }
 
-/// Runs every corpus through every solver.
-pub fn run(
+/// Runs every corpus through every solver of `lineup`.
+pub fn run<P: Puzzle>(
     corpora: &[Corpus],
     config: &Config,
+    lineup: &Lineup<P>,
     sink: Option<Box<dyn RecordSink>>,
     progress: Option<&dyn Progress>,
 ) -> Result<RunResult, HarnessError> {
-    if let Some(s) = config.solvers.iter().find(|s| s.kind() != config.kind) {
-        return Err(HarnessError::Config(format!(
-            "solver `{}` solves {}, but the run is {}",
-            s.name,
-            s.kind(),
-            config.kind
-        )));
-    }
-    match config.kind {
-        PuzzleKind::Sudoku => run_kind::<Grid>(corpora, config, sink, progress),
-        PuzzleKind::Hanidoku => run_kind::<Board>(corpora, config, sink, progress),
-    }
-}
-
-/// [`run`] for puzzles of type `P`.
-fn run_kind<P: Puzzle>(
-    corpora: &[Corpus],
-    config: &Config,
-    sink: Option<Box<dyn RecordSink>>,
-    progress: Option<&dyn Progress>,
-) -> Result<RunResult, HarnessError> {
-    if config.solvers.len() != config.budgets.len() {
+    if lineup.solvers.len() != config.budgets.len() {
         return Err(HarnessError::Config(
             "one budget per solver is needed".into(),
         ));
     }
-    if config.solvers.len() > usize::from(u16::MAX) {
+    if lineup.solvers.len() > usize::from(u16::MAX) {
         return Err(HarnessError::Config("too many solvers".into()));
+    }
+    if config.solvers.iter().map(String::as_str).ne(lineup.names()) {
+        return Err(HarnessError::Config(
+            "the configuration names other solvers than the lineup".into(),
+        ));
+    }
+    if config.kind != P::NAME {
+        return Err(HarnessError::Config(format!(
+            "the configuration is for {}, the solvers solve {}",
+            config.kind,
+            P::NAME
+        )));
     }
     let started = SystemTime::now();
     let clock_overhead_ns = clock_overhead_ns();
@@ -462,13 +429,13 @@ fn run_kind<P: Puzzle>(
 
     let mut base = 0usize;
     let mut results = Vec::with_capacity(corpora.len());
-    let mut problems = Vec::new();
+    let mut discrepancies = Vec::new();
     for (index, corpus) in corpora.iter().enumerate() {
         let firsts = corpus.chunk_first_lines();
         let chunks = corpus.chunk_count();
         let order = config.shuffle.map(|seed| {
             let mut order: Vec<usize> = (0..chunks).collect();
-            permute::SplitMix::new(seed).shuffle(&mut order);
+            SplitMix::new(seed).shuffle(&mut order);
             order
         });
         let lines = firsts[chunks] - 1;
@@ -488,6 +455,7 @@ fn run_kind<P: Puzzle>(
                 window,
             }),
             config,
+            lineup,
             progress,
         };
         let t0 = Instant::now();
@@ -496,8 +464,8 @@ fn run_kind<P: Puzzle>(
                 .lock()
                 .unwrap_or_else(|e| e.into_inner());
             let w = slot.get_or_insert_with(|| {
-                created.fetch_add(config.solvers.len() as u64, Ordering::Relaxed);
-                worker::Worker::new(config)
+                created.fetch_add(lineup.solvers.len() as u64, Ordering::Relaxed);
+                worker::Worker::new(lineup)
             });
             w.run_corpus(&job)
         });
@@ -518,10 +486,10 @@ fn run_kind<P: Puzzle>(
             parse_ns: 0,
             scan_ns: 0,
             wall,
-            solvers: config
+            solvers: lineup
                 .solvers
                 .iter()
-                .map(|s| SolverStats::new(s.name))
+                .map(|s| SolverStats::new(s.name()))
                 .collect(),
             changed_on_disk: corpus.changed_on_disk(),
         };
@@ -534,7 +502,7 @@ fn run_kind<P: Puzzle>(
             for (merged, s) in result.solvers.iter_mut().zip(&out.stats) {
                 merged.merge(s);
             }
-            problems.extend(out.problems);
+            discrepancies.extend(out.discrepancies);
         }
         result.malformed_examples.sort();
         result.malformed_examples.truncate(MALFORMED_EXAMPLES);
@@ -549,7 +517,7 @@ fn run_kind<P: Puzzle>(
     }
     // One entry per (corpus, line, kind): a warm-up finding is repeated by
     // the measured pass, which lists every solver's count, so keep that.
-    problems.sort_by(|a, b| {
+    discrepancies.sort_by(|a, b| {
         (
             &a.corpus,
             a.line,
@@ -563,12 +531,12 @@ fn run_kind<P: Puzzle>(
                 std::cmp::Reverse(b.counts.len()),
             ))
     });
-    problems.dedup_by(|later, first| {
+    discrepancies.dedup_by(|later, first| {
         later.corpus == first.corpus && later.line == first.line && later.kind == first.kind
     });
     Ok(RunResult {
         corpora: results,
-        problems,
+        discrepancies,
         states_created: created.load(Ordering::Relaxed),
         threads,
         clock_overhead_ns,

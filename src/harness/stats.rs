@@ -13,7 +13,7 @@ pub const HIST_SIGFIG: u8 = 3;
 #[derive(Debug, Clone)]
 pub struct SolverStats {
     /// Solver name.
-    pub name: &'static str,
+    pub name: String,
     /// Puzzles run.
     pub puzzles: u64,
     /// Puzzles with at least one solution (over-budget ones excluded).
@@ -47,12 +47,12 @@ pub struct SolverStats {
 
 impl SolverStats {
     /// Empty statistics.
-    pub fn new(name: &'static str) -> Self {
+    pub fn new(name: impl Into<String>) -> Self {
         let mut histogram =
             Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG).expect("valid histogram bounds");
         histogram.auto(true);
         SolverStats {
-            name,
+            name: name.into(),
             puzzles: 0,
             solved: 0,
             unsolvable: 0,

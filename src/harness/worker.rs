@@ -4,17 +4,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
 
-use super::permute::SplitMix;
 use super::stats::SolverStats;
 use super::{
-    Batch, Config, Malformed, Problem, ProblemKind, Progress, Puzzle, PuzzleStatus, Record,
+    Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, PuzzleStatus, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::corpus::Corpus;
-use crate::solvers::{Outcome, Solver};
+use crate::puzzle::{LineError, Puzzle};
+use crate::rng::SplitMix;
+use crate::solvers::Solver;
 
 /// What all workers share while running one corpus.
-pub(super) struct Job<'a> {
+pub(super) struct Job<'a, P: Puzzle> {
     pub corpus: &'a Corpus,
     pub index: usize,
     /// First line number of each chunk (plus one past the end).
@@ -25,6 +26,7 @@ pub(super) struct Job<'a> {
     pub next: AtomicUsize,
     pub sender: Option<Ordered<'a>>,
     pub config: &'a Config,
+    pub lineup: &'a Lineup<P>,
     pub progress: Option<&'a dyn Progress>,
 }
 
@@ -63,7 +65,7 @@ pub(super) struct Output {
     pub parse_ns: u64,
     pub scan_ns: u64,
     pub stats: Vec<SolverStats>,
-    pub problems: Vec<Problem>,
+    pub discrepancies: Vec<Discrepancy>,
 }
 
 /// A puzzle line of the current chunk.
@@ -105,19 +107,15 @@ pub(super) struct Worker<P: Puzzle> {
     malformed_examples: Vec<Malformed>,
     parse_ns: u64,
     scan_ns: u64,
-    problems: Vec<Problem>,
+    discrepancies: Vec<Discrepancy>,
 }
 
 impl<P: Puzzle> Worker<P> {
     /// Creates the solvers (once per worker thread). Every solver of the
     /// config solves `P` ([`super::run`] checks this first).
-    pub(super) fn new(config: &Config) -> Self {
+    pub(super) fn new(lineup: &Lineup<P>) -> Self {
         Worker {
-            solvers: config
-                .solvers
-                .iter()
-                .map(|s| P::make(s).expect("run checked the solvers' kind"))
-                .collect(),
+            solvers: lineup.solvers.iter().map(|s| s.make()).collect(),
             puzzle: P::blank(),
             image: P::blank(),
             solution: P::blank(),
@@ -125,22 +123,22 @@ impl<P: Puzzle> Worker<P> {
             parsed: Vec::new(),
             cells: Vec::new(),
             records: Vec::new(),
-            stats: config
+            stats: lineup
                 .solvers
                 .iter()
-                .map(|s| SolverStats::new(s.name))
+                .map(|s| SolverStats::new(s.name()))
                 .collect(),
             puzzles: 0,
             malformed: 0,
             malformed_examples: Vec::new(),
             parse_ns: 0,
             scan_ns: 0,
-            problems: Vec::new(),
+            discrepancies: Vec::new(),
         }
     }
 
     /// Runs chunks of `job` until none is left.
-    pub(super) fn run_corpus(&mut self, job: &Job<'_>) -> Output {
+    pub(super) fn run_corpus(&mut self, job: &Job<'_, P>) -> Output {
         for s in &mut self.stats {
             s.reset();
         }
@@ -171,27 +169,28 @@ impl<P: Puzzle> Worker<P> {
             parse_ns: self.parse_ns,
             scan_ns: self.scan_ns,
             stats: self.stats.clone(),
-            problems: std::mem::take(&mut self.problems),
+            discrepancies: std::mem::take(&mut self.discrepancies),
         }
     }
 
     /// Solves the first `warmup` puzzles of the corpus with every solver,
     /// untimed, validating the solutions.
-    fn warm_up(&mut self, job: &Job<'_>) {
+    fn warm_up(&mut self, job: &Job<'_, P>) {
         let config = job.config;
         for line in job.corpus.all_lines().take(config.warmup) {
-            if parse(line.text, config, &mut self.puzzle).is_err() {
+            if P::parse_line(line.text, job.lineup.options, &mut self.puzzle).is_err() {
                 continue;
             }
             let grid = prepare(config, &self.puzzle, &mut self.image, line.offset);
             for (i, solver) in self.solvers.iter_mut().enumerate() {
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                 if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
-                    self.problems.push(Problem {
+                    let name = job.lineup.solvers[i].name().to_string();
+                    self.discrepancies.push(Discrepancy {
                         corpus: job.corpus.name().to_string(),
                         line: line.number,
-                        kind: ProblemKind::InvalidSolution(solver.name()),
-                        counts: vec![(solver.name(), out.solutions, PuzzleStatus::Invalid)],
+                        kind: DiscrepancyKind::InvalidSolution(name.clone()),
+                        counts: vec![(name, out.solutions, PuzzleStatus::Invalid)],
                     });
                 }
             }
@@ -199,7 +198,7 @@ impl<P: Puzzle> Worker<P> {
     }
 
     /// Runs one chunk (`seq`: its position in the run order, `k`: its index).
-    fn run_chunk(&mut self, job: &Job<'_>, seq: usize, k: usize) {
+    fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) {
         let config = job.config;
         let corpus = job.corpus;
         let bytes = corpus.bytes();
@@ -225,7 +224,7 @@ impl<P: Puzzle> Worker<P> {
         self.cells.clear();
         for line in &self.lines {
             let text = &bytes[line.start..line.end];
-            match parse(text, config, &mut self.puzzle) {
+            match P::parse_line(text, job.lineup.options, &mut self.puzzle) {
                 Ok(()) => {
                     let start = self.cells.len();
                     self.cells.extend_from_slice(self.puzzle.cells());
@@ -242,7 +241,7 @@ impl<P: Puzzle> Worker<P> {
                     if self.malformed_examples.len() < MALFORMED_EXAMPLES {
                         self.malformed_examples.push(Malformed {
                             line: line.number,
-                            message: P::message(e, line.number),
+                            message: e.at_line(line.number as usize).to_string(),
                             text: excerpt(text),
                         });
                     }
@@ -277,7 +276,7 @@ impl<P: Puzzle> Worker<P> {
                         r.ns = r.ns.min(ns);
                         continue;
                     }
-                    let mut status = status_of(config, &out);
+                    let mut status = out.status(config.limit);
                     if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
                         status = PuzzleStatus::Invalid;
                     }
@@ -309,7 +308,7 @@ impl<P: Puzzle> Worker<P> {
 
     /// Records invalid solutions and disagreements on capped counts among
     /// solvers that finished within budget.
-    fn cross_check(&mut self, job: &Job<'_>, records: &[Record], line: u64) {
+    fn cross_check(&mut self, job: &Job<'_, P>, records: &[Record], line: u64) {
         let mut agreed: Option<u64> = None;
         let mut disagree = false;
         let mut invalid = None;
@@ -329,31 +328,25 @@ impl<P: Puzzle> Worker<P> {
         if !disagree && invalid.is_none() {
             return;
         }
-        let config = job.config;
+        let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name().to_string();
         let counts: Vec<_> = records
             .iter()
-            .map(|r| {
-                (
-                    config.solvers[usize::from(r.solver)].name,
-                    r.solutions,
-                    r.status,
-                )
-            })
+            .map(|r| (name(r.solver), r.solutions, r.status))
             .collect();
         let corpus = job.corpus.name().to_string();
         if let Some(s) = invalid {
-            self.problems.push(Problem {
+            self.discrepancies.push(Discrepancy {
                 corpus: corpus.clone(),
                 line,
-                kind: ProblemKind::InvalidSolution(config.solvers[usize::from(s)].name),
+                kind: DiscrepancyKind::InvalidSolution(name(s)),
                 counts: counts.clone(),
             });
         }
         if disagree {
-            self.problems.push(Problem {
+            self.discrepancies.push(Discrepancy {
                 corpus,
                 line,
-                kind: ProblemKind::Disagreement,
+                kind: DiscrepancyKind::Disagreement,
                 counts,
             });
         }
@@ -369,12 +362,6 @@ fn excerpt(text: &[u8]) -> String {
     }
 }
 
-/// Parses one puzzle line.
-#[inline]
-fn parse<P: Puzzle>(text: &[u8], config: &Config, puzzle: &mut P) -> Result<(), P::Error> {
-    P::parse_line(text, config.parse, puzzle)
-}
-
 /// The puzzle to solve: the puzzle, or its seeded symmetry image.
 #[inline]
 fn prepare<'g, P: Puzzle>(config: &Config, puzzle: &'g P, image: &'g mut P, offset: u64) -> &'g P {
@@ -384,21 +371,5 @@ fn prepare<'g, P: Puzzle>(config: &Config, puzzle: &'g P, image: &'g mut P, offs
             image
         }
         None => puzzle,
-    }
-}
-
-/// The status of an outcome in the configured mode.
-#[inline]
-fn status_of(config: &Config, out: &Outcome) -> PuzzleStatus {
-    if out.budget_exceeded {
-        PuzzleStatus::Budget
-    } else if out.solutions == 0 {
-        PuzzleStatus::NoSolution
-    } else if config.limit == 1 {
-        PuzzleStatus::Solved
-    } else if out.solutions == 1 {
-        PuzzleStatus::Unique
-    } else {
-        PuzzleStatus::Multiple
     }
 }

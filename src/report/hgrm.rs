@@ -79,7 +79,7 @@ impl Report for Hgrm {
         let mut paths = Vec::new();
         for c in &run.corpora {
             for s in &c.solvers {
-                let name = format!("{}.{}.hgrm", file_safe(&c.name), file_safe(s.name));
+                let name = format!("{}.{}.hgrm", file_safe(&c.name), file_safe(&s.name));
                 let mut f = AtomicFile::create(&dir.join(name))?;
                 f.write_all(render(&s.histogram).as_bytes())?;
                 paths.push(f.commit()?);

@@ -28,9 +28,9 @@ pub fn render(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
     for n in notes(run, config, meta) {
         out.push_str(&format!("- {n}\n"));
     }
-    if !run.problems.is_empty() {
+    if !run.discrepancies.is_empty() {
         out.push_str("\n## Problems\n\n");
-        for p in &run.problems {
+        for p in &run.discrepancies {
             out.push_str(&format!("- {p}\n"));
         }
     }

@@ -55,7 +55,7 @@ pub struct RunMeta {
     /// The command line, argument by argument.
     pub command_line: Vec<String>,
     /// The solver speeds are quoted against (a name in the config).
-    pub reference: &'static str,
+    pub reference: String,
     /// SHA-256 (hex) of each corpus, in run order.
     pub sha256: Vec<String>,
     /// The output directory.
@@ -316,7 +316,7 @@ pub(crate) fn reference_index(config: &Config, meta: &RunMeta) -> usize {
     config
         .solvers
         .iter()
-        .position(|s| s.name == meta.reference)
+        .position(|s| *s == meta.reference)
         .unwrap_or(0)
 }
 

@@ -110,7 +110,7 @@ impl Report for RunJson {
             .zip(&config.budgets)
             .map(|(s, b)| {
                 json!({
-                    "name": s.name,
+                    "name": s,
                     "budget_nodes": (b.max_nodes != u64::MAX).then_some(b.max_nodes),
                 })
             })
@@ -125,7 +125,7 @@ impl Report for RunJson {
             "cpu_model": cpu_model(),
             "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
             "threads": run.threads,
-            "kind": config.kind.as_str(),
+            "kind": config.kind,
             "mode": config.mode.as_str(),
             "limit": (config.limit != u64::MAX).then_some(config.limit),
             "passes": config.passes,
@@ -136,7 +136,7 @@ impl Report for RunJson {
             "reference": meta.reference,
             "states_created": run.states_created,
             "clock_overhead_ns": run.clock_overhead_ns,
-            "problems": run.problems.len(),
+            "problems": run.discrepancies.len(),
             "corpora": corpora,
             "per_puzzle": meta.per_puzzle,
             "out_dir": meta.out_dir.display().to_string(),

@@ -121,7 +121,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         .iter()
         .zip(&config.budgets)
         .filter(|(_, b)| b.max_nodes != u64::MAX)
-        .map(|(s, b)| format!("{} {} nodes", s.name, thousands(b.max_nodes)))
+        .map(|(s, b)| format!("{s} {} nodes", thousands(b.max_nodes)))
         .collect();
     let mut settings = format!(
         "{} threads, mode {} (limit {}), {} pass{}",
@@ -148,7 +148,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if let Some(seed) = config.permute {
         settings.push_str(&format!(", symmetry images (seed {seed})"));
     }
-    if config.kind != crate::harness::PuzzleKind::Sudoku {
+    if config.kind != crate::kinds::PuzzleKind::default().name() {
         settings.push_str(&format!(", {} puzzles", config.kind));
     }
     notes.push(settings);
@@ -207,10 +207,10 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             ));
         }
     }
-    if !run.problems.is_empty() {
+    if !run.discrepancies.is_empty() {
         notes.push(format!(
             "PROBLEMS: {} findings of disagreeing solvers or invalid solutions (listed on standard error and in summary.md).",
-            thousands(run.problems.len() as u64)
+            thousands(run.discrepancies.len() as u64)
         ));
     }
     notes

@@ -117,10 +117,6 @@ impl DlxSolver {
 }
 
 impl Solver for DlxSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let shape = puzzle.shape();
         let options = SearchOptions {

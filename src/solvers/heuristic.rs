@@ -514,10 +514,6 @@ impl Default for HeuristicSolver {
 }
 
 impl Solver for HeuristicSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.solve_mode::<false>(puzzle, limit, budget, solution)
     }

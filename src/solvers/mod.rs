@@ -1,4 +1,5 @@
-//! Sudoku solvers behind one trait, and the registry that names them.
+//! Solvers behind one trait, the set a run chooses them from, and the
+//! built-in Sudoku solvers.
 //!
 //! Every solver keeps its working memory between calls: after the first
 //! puzzle of a given size, [`Solver::solve`] allocates nothing.
@@ -21,16 +22,25 @@
 //!
 //! # Adding a solver
 //!
-//! Write `src/solvers/mine.rs` with a type implementing [`Solver`] and a
-//! `pub const INFO: SolverInfo` (name, description, constructor, default
-//! budget), then add `pub mod mine;` and `mine::INFO` to [`REGISTRY`] below.
-//! The command line, the harness and the cross-checking tests pick it up
-//! from the registry.
+//! A built-in solver: write `src/solvers/mine.rs` with a type implementing
+//! [`Solver`] and a `pub const INFO: SolverInfo` (name, description,
+//! constructor, default budget), then add `pub mod mine;` and `mine::INFO`
+//! to [`REGISTRY`] below. The command line, the harness and the
+//! cross-checking tests pick it up from there.
+//!
+//! A solver known only at run time (a library's own, one loaded from a
+//! shared library): add a [`SolverEntry`] to a [`SolverSet`] before the run;
+//! nothing else changes. The kind-independent machinery (the [`Solver`]
+//! trait, [`SolverSet`]) takes the puzzle type as a parameter; Sudoku is the
+//! default.
 
 pub mod dlx;
 pub mod heuristic;
 pub mod naive;
+mod set;
 pub mod singles;
+
+pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
 
 use crate::sudoku::Grid;
 
@@ -71,37 +81,69 @@ pub struct Outcome {
     pub budget_exceeded: bool,
 }
 
-/// The classification of an [`Outcome`] for a given solution limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// What one solve of one puzzle came to: the status written to result
+/// files (`puzzles.csv`) and shown by every subcommand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Status {
-    /// No solution exists.
-    NoSolution,
+    /// A solution was found (limit 1: uniqueness not checked).
+    Solved,
     /// Exactly one solution (proved only when the limit was 2 or more).
     Unique,
-    /// Two or more solutions.
+    /// Two or more solutions (at least the limit, when counting).
     Multiple,
+    /// No solution exists.
+    NoSolution,
     /// The budget ran out before the search ended.
     Budget,
+    /// The solver returned a grid that is not a solution of the puzzle
+    /// (set by the validation after the solve, never by a solver).
+    Invalid,
 }
 
 impl Status {
-    /// Lower-case name used in CSV and terminal output.
+    /// Every status, in the order above.
+    pub const ALL: [Status; 6] = [
+        Status::Solved,
+        Status::Unique,
+        Status::Multiple,
+        Status::NoSolution,
+        Status::Budget,
+        Status::Invalid,
+    ];
+
+    /// Lower-case name used in files and terminal output.
     pub fn as_str(self) -> &'static str {
         match self {
-            Status::NoSolution => "none",
+            Status::Solved => "solved",
             Status::Unique => "unique",
             Status::Multiple => "multiple",
+            Status::NoSolution => "none",
             Status::Budget => "budget",
+            Status::Invalid => "invalid",
         }
+    }
+
+    /// The status named `name` (as [`Status::as_str`] writes it).
+    pub fn from_name(name: &str) -> Option<Status> {
+        Status::ALL.into_iter().find(|s| s.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
 impl Outcome {
-    /// The status of this outcome.
-    pub fn status(&self) -> Status {
+    /// The status of this outcome when solutions were counted up to
+    /// `limit`: with limit 1 a found solution is only `Solved`.
+    #[inline]
+    pub fn status(&self, limit: u64) -> Status {
         match (self.budget_exceeded, self.solutions) {
             (true, _) => Status::Budget,
             (false, 0) => Status::NoSolution,
+            (false, _) if limit == 1 => Status::Solved,
             (false, 1) => Status::Unique,
             (false, _) => Status::Multiple,
         }
@@ -112,9 +154,6 @@ impl Outcome {
 /// [`Grid`]s by default, or another kind such as
 /// [`crate::hanidoku::Board`].
 pub trait Solver<P = Grid>: Send {
-    /// The registry name.
-    fn name(&self) -> &'static str;
-
     /// Solves `puzzle`, counting solutions up to `limit` (`u64::MAX` for all)
     /// within `budget`. The first solution found, if any, is written into
     /// `solution` (reusing its buffer); otherwise `solution` is left
@@ -156,21 +195,11 @@ impl<P> std::fmt::Debug for SolverInfo<P> {
     }
 }
 
-/// Every solver, in the order reports list them.
+/// The built-in Sudoku solvers, in the order reports list them.
 pub const REGISTRY: &[SolverInfo] = &[dlx::INFO, heuristic::INFO, singles::INFO, naive::INFO];
 
-/// Looks a solver up by name.
-pub fn by_name(name: &str) -> Option<&'static SolverInfo> {
-    REGISTRY.iter().find(|info| info.name == name)
-}
-
-/// The registry's names, comma-separated, for messages.
-pub fn names() -> String {
-    REGISTRY
-        .iter()
-        .map(|info| info.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+impl Builtin for Grid {
+    const SOLVERS: &'static [SolverInfo<Grid>] = REGISTRY;
 }
 
 #[cfg(test)]

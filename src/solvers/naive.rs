@@ -111,10 +111,6 @@ impl NaiveSolver {
 }
 
 impl Solver for NaiveSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let shape = puzzle.shape();
         let n = shape.side();

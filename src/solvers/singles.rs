@@ -50,10 +50,6 @@ impl SinglesSolver {
 }
 
 impl Solver for SinglesSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.inner
             .solve_mode::<true>(puzzle, limit, budget, solution)

@@ -99,7 +99,6 @@ fn run_all(puzzle: &Grid, limit: u64, budget: impl Fn(&str) -> Budget) -> Vec<Ru
         .iter()
         .map(|info| {
             let mut solver = (info.make)();
-            assert_eq!(solver.name(), info.name);
             let mut solution = Grid::empty(BoxShape::new(2, 2).unwrap());
             let outcome = solver.solve(puzzle, limit, budget(info.name), &mut solution);
             Run {
@@ -135,17 +134,81 @@ fn assert_consistent(puzzle: &Grid, runs: &[Run]) -> u64 {
 
 #[test]
 fn registry_covers_the_solvers_with_unique_names() {
-    let names: Vec<&str> = REGISTRY.iter().map(|i| i.name).collect();
+    let set = SolverSet::<Grid>::builtin();
+    let names = set.names();
     for want in ["dlx", "naive", "heuristic", "singles"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
-        assert_eq!(by_name(want).unwrap().name, want);
-        assert!(!by_name(want).unwrap().description.is_empty());
+        assert_eq!(set.by_name(want).unwrap().name(), want);
+        assert!(!set.by_name(want).unwrap().description().is_empty());
     }
     let mut sorted = names.clone();
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), names.len());
-    assert!(by_name("nope").is_none());
+    let error = set.by_name("nope").unwrap_err().to_string();
+    assert_eq!(
+        error,
+        "unknown solver `nope` (known for sudoku: dlx, heuristic, singles, naive)"
+    );
+}
+
+/// Gives up at once: a toy solver for the set's tests.
+struct GiveUp;
+
+impl Solver for GiveUp {
+    fn solve(&mut self, _: &Grid, _: u64, _: Budget, _: &mut Grid) -> Outcome {
+        Outcome {
+            budget_exceeded: true,
+            ..Outcome::default()
+        }
+    }
+}
+
+#[test]
+fn sets_take_new_entries_and_refuse_clashes() {
+    let mut set = SolverSet::<Grid>::builtin();
+    let toy = || SolverEntry::new("toy", "gives up", || Box::new(GiveUp));
+    set.add(toy().with_default_budget(Budget::nodes(5)))
+        .unwrap();
+    assert_eq!(set.names().last(), Some(&"toy"));
+    assert_eq!(
+        set.by_name("toy").unwrap().default_budget(),
+        Budget::nodes(5)
+    );
+    assert_eq!(set.add(toy()), Err(SolverSetError::Duplicate("toy".into())));
+    for bad in ["", "a,b", "a b"] {
+        let entry = SolverEntry::new(bad, "", || Box::new(GiveUp));
+        assert_eq!(set.add(entry), Err(SolverSetError::BadName(bad.into())));
+    }
+    let picked = set.select(&[" toy".into(), "dlx".into()]).unwrap();
+    let names: Vec<&str> = picked.iter().map(SolverEntry::name).collect();
+    assert_eq!(names, ["toy", "dlx"]);
+    assert_eq!(
+        set.select(&["dlx".into(), "dlx".into()]).unwrap_err(),
+        SolverSetError::Twice("dlx".into())
+    );
+    assert!(matches!(set.select(&[]), Err(SolverSetError::Empty(_))));
+    let mut puzzle = Grid::empty(BoxShape::NINE);
+    let outcome = picked[0]
+        .make()
+        .solve(&puzzle.clone(), 2, Budget::UNLIMITED, &mut puzzle);
+    assert_eq!(outcome.status(2), Status::Budget);
+}
+
+#[test]
+fn statuses_follow_the_limit_and_round_trip_by_name() {
+    let found = |solutions| Outcome {
+        solutions,
+        ..Outcome::default()
+    };
+    assert_eq!(found(1).status(1), Status::Solved);
+    assert_eq!(found(1).status(2), Status::Unique);
+    assert_eq!(found(2).status(2), Status::Multiple);
+    assert_eq!(found(0).status(2), Status::NoSolution);
+    for status in Status::ALL {
+        assert_eq!(Status::from_name(status.as_str()), Some(status));
+    }
+    assert_eq!(Status::from_name("solvedd"), None);
 }
 
 #[test]
@@ -154,7 +217,7 @@ fn hard_puzzle_has_exactly_the_known_solution() {
     let expected = parse9(HARD_SOLUTION);
     for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
         assert_eq!(run.outcome.solutions, 1, "{}", run.name);
-        assert_eq!(run.outcome.status(), Status::Unique, "{}", run.name);
+        assert_eq!(run.outcome.status(2), Status::Unique, "{}", run.name);
         assert!(!run.outcome.budget_exceeded, "{}", run.name);
         assert_eq!(run.solution, expected, "{}", run.name);
         // 64 cells to fill: at least that many placements, and a puzzle
@@ -248,7 +311,7 @@ fn multiple_solutions_are_capped_at_the_limit() {
     }
     for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
         assert_eq!(run.outcome.solutions, 2, "{}", run.name);
-        assert_eq!(run.outcome.status(), Status::Multiple, "{}", run.name);
+        assert_eq!(run.outcome.status(2), Status::Multiple, "{}", run.name);
         assert!(is_solution_of(&run.solution, &puzzle), "{}", run.name);
     }
     // Limit 1 stops at the first.
@@ -330,7 +393,7 @@ fn no_solution_without_clashing_clues() {
         assert!(matches!(check(&puzzle), Verdict::Incomplete { .. }));
         for run in run_all(&puzzle, 2, |_| Budget::UNLIMITED) {
             assert_eq!(run.outcome.solutions, 0, "{}", run.name);
-            assert_eq!(run.outcome.status(), Status::NoSolution, "{}", run.name);
+            assert_eq!(run.outcome.status(2), Status::NoSolution, "{}", run.name);
         }
     }
 }
@@ -367,7 +430,7 @@ fn clashing_clues_give_no_solution() {
         assert!(matches!(check(puzzle), Verdict::Invalid { .. }));
         for run in run_all(puzzle, 2, |_| Budget::UNLIMITED) {
             assert_eq!(run.outcome.solutions, 0, "{}", run.name);
-            assert_eq!(run.outcome.status(), Status::NoSolution, "{}", run.name);
+            assert_eq!(run.outcome.status(2), Status::NoSolution, "{}", run.name);
             assert!(!run.outcome.budget_exceeded, "{}", run.name);
         }
     }
@@ -378,7 +441,7 @@ fn budget_stops_the_search() {
     let puzzle = parse9(HARD);
     for run in run_all(&puzzle, 2, |_| Budget::nodes(10)) {
         assert!(run.outcome.budget_exceeded, "{}", run.name);
-        assert_eq!(run.outcome.status(), Status::Budget, "{}", run.name);
+        assert_eq!(run.outcome.status(2), Status::Budget, "{}", run.name);
         assert_eq!(run.outcome.nodes, 10, "{}", run.name);
         assert_eq!(run.outcome.solutions, 0, "{}", run.name);
     }

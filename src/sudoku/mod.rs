@@ -17,11 +17,14 @@
 //! ```
 
 mod check;
+mod puzzle;
 mod stream;
+mod symmetry;
 mod text;
 
 pub use check::{check, is_solution_of, Unit, Verdict};
 pub use stream::{PuzzleReader, READER_WINDOW};
+pub use symmetry::symmetry_image;
 pub use text::{
     parse_line_into, write_grid, write_grid_io, Alphabet, Format, Formatted, GridError,
     ParseOptions, Puzzles,

@@ -349,10 +349,6 @@ impl BacktrackSolver {
 }
 
 impl Solver<Board> for BacktrackSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(
         &mut self,
         puzzle: &Board,

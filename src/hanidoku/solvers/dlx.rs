@@ -55,10 +55,6 @@ impl DlxSolver {
 }
 
 impl Solver<Board> for DlxSolver {
-    fn name(&self) -> &'static str {
-        INFO.name
-    }
-
     fn solve(
         &mut self,
         puzzle: &Board,

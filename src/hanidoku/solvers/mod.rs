@@ -16,21 +16,11 @@ pub mod backtrack;
 pub mod dlx;
 
 use super::Board;
-use crate::solvers::SolverInfo;
+use crate::solvers::{Builtin, SolverInfo};
 
-/// Every Hanidoku solver, in the order reports list them.
+/// The built-in Hanidoku solvers, in the order reports list them.
 pub const REGISTRY: &[SolverInfo<Board>] = &[dlx::INFO, backtrack::INFO];
 
-/// Looks a Hanidoku solver up by name.
-pub fn by_name(name: &str) -> Option<&'static SolverInfo<Board>> {
-    REGISTRY.iter().find(|info| info.name == name)
-}
-
-/// The registry's names, comma-separated, for messages.
-pub fn names() -> String {
-    REGISTRY
-        .iter()
-        .map(|info| info.name)
-        .collect::<Vec<_>>()
-        .join(", ")
+impl Builtin for Board {
+    const SOLVERS: &'static [SolverInfo<Board>] = REGISTRY;
 }

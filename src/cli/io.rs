@@ -1,0 +1,225 @@
+//! What every subcommand shares: opening the input (a file or standard
+//! input, streamed), the output (standard output or a file written
+//! atomically), ending on a closed pipe, and the per-file tallies of
+//! `solve` and `check`.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use dlxbench::report::AtomicFile;
+
+use super::{EXIT_FAILURE, EXIT_OK};
+
+/// An opened input: its name for messages and a reader.
+pub(crate) struct Input {
+    /// `FILE` as given, or `<stdin>`.
+    pub name: String,
+    /// The bytes, streamed.
+    pub reader: Box<dyn Read>,
+}
+
+impl Input {
+    /// Opens `file`, or standard input for `None` and `-`.
+    pub(crate) fn open(file: Option<&Path>) -> anyhow::Result<Input> {
+        match file {
+            Some(path) if path != Path::new("-") => {
+                let f =
+                    File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+                Ok(Input {
+                    name: path.display().to_string(),
+                    reader: Box::new(f),
+                })
+            }
+            _ => Ok(Input {
+                name: "<stdin>".to_string(),
+                reader: Box::new(io::stdin().lock()),
+            }),
+        }
+    }
+
+    /// The whole input, for formats that need all of it at once.
+    pub(crate) fn read_all(mut self) -> anyhow::Result<(String, Vec<u8>)> {
+        let mut bytes = Vec::new();
+        self.reader
+            .read_to_end(&mut bytes)
+            .with_context(|| format!("cannot read {}", self.name))?;
+        Ok((self.name, bytes))
+    }
+}
+
+/// Where a subcommand writes: buffered standard output, or a file that
+/// appears complete or not at all ([`AtomicFile`]).
+pub(crate) enum Output {
+    /// Standard output.
+    Stdout(BufWriter<io::StdoutLock<'static>>),
+    /// A file, renamed into place by [`Output::finish`].
+    File(AtomicFile),
+}
+
+impl Output {
+    /// `--out FILE` when given, else standard output.
+    pub(crate) fn create(out: Option<&PathBuf>) -> anyhow::Result<Output> {
+        match out {
+            Some(path) => Ok(Output::File(
+                AtomicFile::create(path)
+                    .with_context(|| format!("cannot create {}", path.display()))?,
+            )),
+            None => Ok(Output::Stdout(BufWriter::with_capacity(
+                1 << 16,
+                io::stdout().lock(),
+            ))),
+        }
+    }
+
+    /// The writer.
+    pub(crate) fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Output::Stdout(w) => w,
+            Output::File(f) => f,
+        }
+    }
+
+    /// Flushes standard output, or moves the file into place; with `keep`
+    /// false a file is dropped instead (nothing is written).
+    pub(crate) fn finish(self, keep: bool) -> io::Result<()> {
+        match self {
+            Output::Stdout(mut w) => w.flush(),
+            Output::File(f) if keep => f.commit().map(drop),
+            Output::File(_) => Ok(()),
+        }
+    }
+}
+
+/// Whether `error` is a write to a closed pipe (`| head`), which ends a
+/// subcommand quietly and successfully.
+pub(crate) fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|e| {
+        e.downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Ends a subcommand whose output went to standard output: a write to a
+/// closed pipe is not a failure.
+pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
+    match result {
+        Ok(code) => Ok(code.into()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(EXIT_OK.into()),
+        Err(e) => Err(e).context("cannot write the output"),
+    }
+}
+
+/// `1 puzzle`, `2 puzzles`.
+pub(crate) fn puzzles(count: usize) -> String {
+    match count {
+        1 => "1 puzzle".to_string(),
+        n => format!("{n} puzzles"),
+    }
+}
+
+/// What `solve` found over a file, for its summary line and exit status.
+#[derive(Debug, Default)]
+pub(crate) struct SolveTally {
+    solved: usize,
+    multiple: usize,
+    none: usize,
+    unreadable: usize,
+    undecided: usize,
+}
+
+impl SolveTally {
+    /// Counts a puzzle with `found` solutions; `gave_up` when the node
+    /// budget stopped the search.
+    pub(crate) fn solved(&mut self, found: u64, gave_up: bool) {
+        match (found, gave_up) {
+            (0, true) => self.undecided += 1,
+            (0, false) => self.none += 1,
+            (1, _) => self.solved += 1,
+            _ => self.multiple += 1,
+        }
+    }
+
+    /// Counts a line that did not parse.
+    pub(crate) fn unreadable(&mut self) {
+        self.unreadable += 1;
+    }
+
+    /// Prints the summary line of file `name` (`kind` after the puzzle
+    /// count, e.g. ` (Hanidoku)`) and returns the exit status: failure when
+    /// a puzzle had no solution, was unreadable or undecided. `bounded`: a
+    /// node budget was set, so "undecided" is always shown.
+    pub(crate) fn finish(&self, name: &str, kind: &str, solver: &str, bounded: bool) -> u8 {
+        let Self {
+            solved,
+            multiple,
+            none,
+            unreadable,
+            undecided,
+        } = *self;
+        let undecided_note = if undecided > 0 || bounded {
+            format!(", {undecided} undecided")
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "dlxbench: {name}: {}{kind}: {solved} solved, {multiple} with several solutions, \
+             {none} without solution, {unreadable} unreadable{undecided_note} ({solver} solver)",
+            puzzles(solved + multiple + none + unreadable + undecided),
+        );
+        if none + unreadable + undecided > 0 {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        }
+    }
+}
+
+/// What `check` found over a file, for its summary line and exit status.
+#[derive(Debug, Default)]
+pub(crate) struct CheckTally {
+    complete: usize,
+    incomplete: usize,
+    invalid: usize,
+    unreadable: usize,
+}
+
+impl CheckTally {
+    /// Counts a verdict: complete, invalid, or (neither) incomplete.
+    pub(crate) fn verdict(&mut self, complete: bool, invalid: bool) {
+        match (complete, invalid) {
+            (true, _) => self.complete += 1,
+            (false, true) => self.invalid += 1,
+            (false, false) => self.incomplete += 1,
+        }
+    }
+
+    /// Counts a line that did not parse.
+    pub(crate) fn unreadable(&mut self) {
+        self.unreadable += 1;
+    }
+
+    /// Prints the summary line of file `name` (`kind` after the puzzle
+    /// count) and returns the exit status: failure when a puzzle was invalid
+    /// or unreadable.
+    pub(crate) fn finish(&self, name: &str, kind: &str) -> u8 {
+        let Self {
+            complete,
+            incomplete,
+            invalid,
+            unreadable,
+        } = *self;
+        eprintln!(
+            "dlxbench: {name}: {}{kind}: {complete} complete, {incomplete} incomplete, \
+             {invalid} invalid, {unreadable} unreadable",
+            puzzles(complete + incomplete + invalid + unreadable)
+        );
+        if invalid + unreadable > 0 {
+            EXIT_FAILURE
+        } else {
+            EXIT_OK
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! What every puzzle kind provides, at the model level: the [`Puzzle`]
+//! trait (parse, write, check, symmetry image, default corpus) and the
+//! [`Generate`] trait (a seeded generator of puzzles with one solution).
+//!
+//! The harness, the reports and every subcommand are written once against
+//! these traits; Sudoku ([`crate::sudoku::Grid`]) and Hanidoku implement
+//! them in their own modules, and [`crate::kinds`] lists the kinds. Nothing
+//! here depends on a particular kind.
+//!
+//! ```
+//! use dlxbench::puzzle::{Notation, Puzzle, RuleVerdict};
+//! use dlxbench::sudoku::Grid;
+//!
+//! let options = Grid::options(&Notation::default()).unwrap();
+//! let mut grid = Grid::blank();
+//! let line = b"...............................................................................12";
+//! Grid::parse_line(line, options, &mut grid).unwrap();
+//! let verdict = grid.check();
+//! assert!(!verdict.is_complete() && !verdict.is_invalid());
+//! assert_eq!(verdict.to_string(), "incomplete (79 blanks)");
+//! ```
+
+use std::fmt;
+use std::io;
+use std::ops::ControlFlow;
+
+pub use crate::notation::{Alphabet, Format};
+use crate::rng::SplitMix;
+
+/// How puzzles are written as text, as the command line gives it. Each kind
+/// takes what applies to it and refuses the rest with a
+/// [`NotationError`] ([`Puzzle::options`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Notation {
+    /// The symbols of input and output.
+    pub alphabet: Alphabet,
+    /// A box shape, rows x columns, for kinds whose size it fixes.
+    pub box_shape: Option<(usize, usize)>,
+    /// The output format.
+    pub format: Format,
+}
+
+impl Default for Notation {
+    fn default() -> Self {
+        Notation {
+            alphabet: Alphabet::Standard,
+            box_shape: None,
+            format: Format::Line,
+        }
+    }
+}
+
+/// A notation setting that does not apply to a puzzle kind.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+/// A parse error that knows its 1-based line (0: unknown).
+pub trait LineError: std::error::Error + Send + Sync + 'static {
+    /// The line, 0 when unknown.
+    fn line(&self) -> usize;
+    /// The same error placed on line `line` (0: no line in the message).
+    fn at_line(self, line: usize) -> Self;
+}
+
+/// A rule check's verdict on a puzzle: complete, incomplete, or invalid
+/// (with the broken rule in its `Display`).
+pub trait RuleVerdict: fmt::Display {
+    /// Every cell filled and no rule broken: a solved puzzle.
+    fn is_complete(&self) -> bool;
+    /// Some rule is broken.
+    fn is_invalid(&self) -> bool;
+}
+
+/// An embedded corpus: what `bench` runs for a kind when it is given no
+/// corpus and none has been fetched.
+#[derive(Debug, Clone, Copy)]
+pub struct EmbeddedCorpus {
+    /// Its name in reports.
+    pub name: &'static str,
+    /// Its text.
+    pub text: &'static [u8],
+}
+
+/// A kind of puzzle: parsed from text, written back, checked against its
+/// rules, permuted by its symmetries. The harness's worker loop and every
+/// subcommand are generic over it, so each kind runs with its own parser,
+/// rule check and symmetries and no dispatch per solve.
+pub trait Puzzle: Clone + Send + Sync + 'static {
+    /// Lower-case name used on the command line and in files (`--kind`).
+    const NAME: &'static str;
+    /// Name in messages, capitalised.
+    const TITLE: &'static str;
+    /// What fixes the size of a parsed puzzle (a Sudoku's box shape).
+    type Shape: Copy + Send + Sync;
+    /// Parse and write options, from a [`Notation`].
+    type Options: Copy + Default + Send + Sync + fmt::Debug;
+    /// A parse error.
+    type Error: LineError;
+    /// The rule check's verdict.
+    type Verdict: RuleVerdict;
+
+    /// A blank puzzle to parse into.
+    fn blank() -> Self;
+    /// The options for `notation`, or why it does not apply to this kind.
+    fn options(notation: &Notation) -> Result<Self::Options, NotationError>;
+    /// Parses one corpus line into `into` (reusing its buffer).
+    fn parse_line(text: &[u8], options: Self::Options, into: &mut Self) -> Result<(), Self::Error>;
+    /// Reads every puzzle of `input` in order, streaming (memory does not
+    /// grow with the input): `each` gets the 1-based line where a puzzle
+    /// starts and the puzzle, or the error of one that could not be read
+    /// (reading goes on after it), and may stop with `ControlFlow::Break`.
+    /// A UTF-8 byte-order mark is skipped; comment lines (`#`) and blank
+    /// lines are not puzzles. Fails only when `input` cannot be read.
+    fn read_each<R, F>(input: R, options: Self::Options, each: F) -> io::Result<()>
+    where
+        R: io::Read,
+        F: FnMut(Result<(usize, &Self), Self::Error>) -> ControlFlow<()>;
+    /// Writes the puzzle in `format` (no trailing newline).
+    fn write(
+        &self,
+        out: &mut dyn io::Write,
+        format: Format,
+        options: &Self::Options,
+    ) -> io::Result<()>;
+    /// The size of this puzzle.
+    fn shape(&self) -> Self::Shape;
+    /// The cells in reading order (`0` blank).
+    fn cells(&self) -> &[u8];
+    /// Makes this a puzzle of `shape` with `cells`, as [`Puzzle::cells`]
+    /// gave them for a puzzle of that shape, reusing its buffer.
+    fn load(&mut self, shape: Self::Shape, cells: &[u8]);
+    /// Checks the puzzle against the rules.
+    fn check(&self) -> Self::Verdict;
+    /// Whether `solution` solves `puzzle` (a rule check, outside any timed
+    /// region).
+    fn is_solution_of(solution: &Self, puzzle: &Self) -> bool;
+    /// Writes a random symmetry image of `src` (same number of solutions)
+    /// into `dst`.
+    fn symmetry_image(src: &Self, dst: &mut Self, rng: &mut SplitMix);
+    /// The corpus embedded for this kind.
+    fn embedded_corpus() -> EmbeddedCorpus;
+}
+
+/// What a command line asks of a generator. Each kind takes the settings
+/// that apply to it and refuses the others ([`Generate::generator`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GenerateRequest {
+    /// The seed: the same seed gives the same puzzles on every platform.
+    pub seed: u64,
+    /// A box shape, rows x columns.
+    pub box_shape: Option<(usize, usize)>,
+    /// Stop removing clues at this many clues (0: no floor).
+    pub min_clues: usize,
+    /// Remove clues in symmetric pairs.
+    pub symmetric: bool,
+    /// Minimal puzzles: no clue can go without losing uniqueness.
+    pub minimal: bool,
+    /// Search until a puzzle has at most this many clues.
+    pub max_clues: Option<usize>,
+    /// Search until a puzzle is of this difficulty class.
+    pub difficulty: Option<String>,
+    /// Local-search moves allowed per puzzle with a target.
+    pub max_steps: Option<u64>,
+    /// Node bound of each uniqueness check (0: none).
+    pub check_nodes: Option<u64>,
+    /// Node bound of the independent verification (0: none).
+    pub verify_nodes: Option<u64>,
+    /// The output format.
+    pub format: Format,
+}
+
+impl GenerateRequest {
+    /// Nothing asked but the seed.
+    pub fn new(seed: u64) -> Self {
+        GenerateRequest {
+            seed,
+            box_shape: None,
+            min_clues: 0,
+            symmetric: false,
+            minimal: false,
+            max_clues: None,
+            difficulty: None,
+            max_steps: None,
+            check_nodes: None,
+            verify_nodes: None,
+            format: Format::Line,
+        }
+    }
+}
+
+/// Why a generator could not be made or could not make a puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The request does not apply to the kind, or is out of range.
+    #[error("{0}")]
+    Request(String),
+    /// A puzzle could not be made (e.g. a search target not reached).
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// A seeded generator of puzzles with exactly one solution.
+pub trait PuzzleGenerator<P>: Send {
+    /// Makes the next puzzle and its solution.
+    fn next_into(&mut self, puzzle: &mut P, solution: &mut P) -> Result<(), GenerateError>;
+    /// The command-line options after `--count N --seed S` that make the
+    /// same puzzles again (for the output's `#` header), with a leading
+    /// space each.
+    fn header_options(&self) -> String;
+    /// The format to write puzzles in.
+    fn format(&self) -> Format;
+    /// Lines for standard error once `count` puzzles were made in
+    /// `seconds`.
+    fn summary(&self, count: u64, seconds: f64) -> Vec<String>;
+}
+
+/// A kind that has a generator.
+pub trait Generate: Puzzle {
+    /// A generator for `request`, or why the request does not apply.
+    fn generator(
+        request: &GenerateRequest,
+    ) -> Result<Box<dyn PuzzleGenerator<Self>>, GenerateError>;
+}

@@ -1,0 +1,107 @@
+//! Sudoku as a [`Puzzle`]: the kind every subcommand runs by default.
+
+use std::io;
+use std::ops::ControlFlow;
+
+use super::{BoxShape, Grid, GridError, ParseOptions, PuzzleReader, Verdict};
+use crate::puzzle::{
+    EmbeddedCorpus, Format, LineError, Notation, NotationError, Puzzle, RuleVerdict,
+};
+use crate::rng::SplitMix;
+
+impl LineError for GridError {
+    fn line(&self) -> usize {
+        self.line
+    }
+    fn at_line(self, line: usize) -> Self {
+        GridError::at_line(self, line)
+    }
+}
+
+impl RuleVerdict for Verdict {
+    fn is_complete(&self) -> bool {
+        matches!(self, Verdict::Complete)
+    }
+    fn is_invalid(&self) -> bool {
+        matches!(self, Verdict::Invalid { .. })
+    }
+}
+
+impl Puzzle for Grid {
+    const NAME: &'static str = "sudoku";
+    const TITLE: &'static str = "Sudoku";
+    type Shape = BoxShape;
+    type Options = ParseOptions;
+    type Error = GridError;
+    type Verdict = Verdict;
+
+    fn blank() -> Self {
+        Grid::empty(BoxShape::NINE)
+    }
+
+    fn options(notation: &Notation) -> Result<ParseOptions, NotationError> {
+        let shape = notation
+            .box_shape
+            .map(|(rows, cols)| BoxShape::new(rows, cols))
+            .transpose()
+            .map_err(|e| NotationError(e.to_string()))?;
+        Ok(ParseOptions {
+            alphabet: notation.alphabet,
+            shape,
+        })
+    }
+
+    #[inline]
+    fn parse_line(text: &[u8], options: ParseOptions, into: &mut Self) -> Result<(), GridError> {
+        super::parse_line_into(text, options, into)
+    }
+
+    fn read_each<R, F>(input: R, options: ParseOptions, each: F) -> io::Result<()>
+    where
+        R: io::Read,
+        F: FnMut(Result<(usize, &Self), GridError>) -> ControlFlow<()>,
+    {
+        PuzzleReader::new(input, options).for_each(each)
+    }
+
+    fn write(
+        &self,
+        out: &mut dyn io::Write,
+        format: Format,
+        options: &ParseOptions,
+    ) -> io::Result<()> {
+        super::write_grid_io(out, self, format, options.alphabet)
+    }
+
+    fn shape(&self) -> BoxShape {
+        Grid::shape(self)
+    }
+
+    fn cells(&self) -> &[u8] {
+        Grid::cells(self)
+    }
+
+    fn load(&mut self, shape: BoxShape, cells: &[u8]) {
+        self.reset(shape);
+        self.cells_mut().copy_from_slice(cells);
+    }
+
+    fn check(&self) -> Verdict {
+        super::check(self)
+    }
+
+    fn is_solution_of(solution: &Self, puzzle: &Self) -> bool {
+        super::is_solution_of(solution, puzzle)
+    }
+
+    fn symmetry_image(src: &Self, dst: &mut Self, rng: &mut SplitMix) {
+        super::symmetry_image(src, dst, rng);
+    }
+
+    fn embedded_corpus() -> EmbeddedCorpus {
+        EmbeddedCorpus {
+            name: crate::datasets::DEFAULT_CORPUS_NAME,
+            text: crate::datasets::DEFAULT_CORPUS,
+        }
+    }
+}
