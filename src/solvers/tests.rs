@@ -18,40 +18,18 @@ fn parse9(line: &str) -> Grid {
     grid
 }
 
-/// A tiny deterministic generator (SplitMix64), so the tests need no seed
-/// plumbing and fail the same way every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform-enough in `0..n` for test shuffles.
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            items.swap(i, self.below(i + 1));
-        }
-    }
-}
+/// The crate's seeded generator, so the tests fail the same way every run.
+use crate::rng::SplitMix;
 
 /// A random valid full grid: the shifting pattern, then symbols relabelled,
 /// rows permuted within bands, bands permuted, columns within stacks and
 /// stacks permuted (each keeps every row, column and box a permutation).
-fn random_full(shape: BoxShape, rng: &mut Rng) -> Grid {
+fn random_full(shape: BoxShape, rng: &mut SplitMix) -> Grid {
     let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
     let mut labels: Vec<u8> = (1..=n as u8).collect();
     rng.shuffle(&mut labels);
     // `c` bands of `r` rows; `r` stacks of `c` columns.
-    let order = |rng: &mut Rng, groups: usize, size: usize| {
+    let order = |rng: &mut SplitMix, groups: usize, size: usize| {
         let mut outer: Vec<usize> = (0..groups).collect();
         rng.shuffle(&mut outer);
         let mut all = Vec::with_capacity(n);
@@ -76,7 +54,7 @@ fn random_full(shape: BoxShape, rng: &mut Rng) -> Grid {
 }
 
 /// `full` with `blanks` distinct random cells blanked.
-fn blank_cells(full: &Grid, blanks: usize, rng: &mut Rng) -> Grid {
+fn blank_cells(full: &Grid, blanks: usize, rng: &mut SplitMix) -> Grid {
     let mut cells: Vec<usize> = (0..full.shape().cells()).collect();
     rng.shuffle(&mut cells);
     let mut puzzle = full.clone();
@@ -241,7 +219,7 @@ fn full_grid_is_its_own_solution() {
 
 #[test]
 fn every_size_from_4x4_to_25x25() {
-    let mut rng = Rng(0x5EED_0001);
+    let mut rng = SplitMix::new(0x5EED_0001);
     // (box rows, box cols, cells to blank, naive's node budget)
     let cases = [
         (2, 2, 12, u64::MAX),
@@ -285,7 +263,7 @@ fn every_size_from_4x4_to_25x25() {
 #[test]
 fn an_81x81_grid_with_cells_blanked() {
     let shape = BoxShape::new(9, 9).unwrap();
-    let mut rng = Rng(0x5EED_0081);
+    let mut rng = SplitMix::new(0x5EED_0081);
     let full = random_full(shape, &mut rng);
     let puzzle = blank_cells(&full, 120, &mut rng);
     let runs = run_all(&puzzle, 2, |_| Budget::nodes(10_000_000));
@@ -351,7 +329,7 @@ fn exact_counts_without_a_limit() {
     }
     // Every solver agrees on a bigger exact count: a 6x6 with a full first
     // band of boxes.
-    let mut rng = Rng(7);
+    let mut rng = SplitMix::new(7);
     let full = random_full(BoxShape::new(2, 3).unwrap(), &mut rng);
     let mut band = full.clone();
     band.cells_mut()[12..].fill(0);
@@ -461,7 +439,7 @@ fn budget_stops_the_search() {
 #[test]
 fn state_is_reused_without_leaking_between_puzzles() {
     let a = parse9(HARD);
-    let mut rng = Rng(0x16);
+    let mut rng = SplitMix::new(0x16);
     // 55 blanks: every solver needs more than 50 placements.
     let b = blank_cells(&random_full(BoxShape::NINE, &mut rng), 55, &mut rng);
     let shape16 = BoxShape::new(4, 4).unwrap();
@@ -504,7 +482,7 @@ fn state_is_reused_without_leaking_between_puzzles() {
 #[test]
 fn dlx_placement_by_undo_agrees_with_the_snapshot() {
     use super::dlx::{DlxSolver, Placement};
-    let mut rng = Rng(0x0d0);
+    let mut rng = SplitMix::new(0x0d0);
     let mut puzzles = vec![parse9(HARD)];
     let mut clash = parse9(HARD);
     clash.set(0, 0, 2);
@@ -551,7 +529,7 @@ fn dlx_placement_by_undo_agrees_with_the_snapshot() {
 
 #[test]
 fn heuristic_mask_widths_and_popcount_agree() {
-    let mut rng = Rng(0xB175);
+    let mut rng = SplitMix::new(0xB175);
     let mut puzzles = vec![parse9(HARD)];
     for (r, c, blanks) in [(3, 3, 55), (4, 4, 110), (5, 6, 300)] {
         let shape = BoxShape::new(r, c).unwrap();
@@ -575,7 +553,7 @@ fn heuristic_mask_widths_and_popcount_agree() {
         assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
     }
     // Sides above 32 and 64 take the wider masks.
-    let mut rng = Rng(0x36);
+    let mut rng = SplitMix::new(0x36);
     for (r, c, blanks) in [(6, 6, 400), (8, 9, 600)] {
         let shape = BoxShape::new(r, c).unwrap();
         let puzzle = blank_cells(&random_full(shape, &mut rng), blanks, &mut rng);
@@ -641,7 +619,7 @@ fn warm_solvers_allocate_nothing() {
     cut.cells_mut()[0] = 0;
     let mut clash = a.clone();
     clash.set(0, 0, 2);
-    let mut rng = Rng(0xA110C);
+    let mut rng = SplitMix::new(0xA110C);
     let full16 = random_full(BoxShape::new(4, 4).unwrap(), &mut rng);
     let big = blank_cells(&full16, 100, &mut rng);
     let puzzles = [&big, &a, &cut, &clash, &full16];
@@ -686,7 +664,7 @@ mod props {
                 let cells = shape.cells();
                 let most = if cells == 81 { 81 - 25 } else { cells };
                 let blanks = (fraction * most as f64) as usize;
-                blank_cells(&full, blanks, &mut Rng(blank_seed))
+                blank_cells(&full, blanks, &mut SplitMix::new(blank_seed))
             },
         )
     }
