@@ -72,6 +72,33 @@ pub trait RuleVerdict: fmt::Display {
     fn is_invalid(&self) -> bool;
 }
 
+/// Implements [`LineError`] for a kind's parse error with a `line` field
+/// and an inherent `at_line`, and [`RuleVerdict`] for its verdict enum with
+/// `Complete` and `Invalid { .. }` variants: the same few lines for every
+/// kind, written once.
+macro_rules! text_traits {
+    (error: $error:ty, verdict: $verdict:ident) => {
+        impl $crate::puzzle::LineError for $error {
+            fn line(&self) -> usize {
+                self.line
+            }
+            fn at_line(self, line: usize) -> Self {
+                <$error>::at_line(self, line)
+            }
+        }
+
+        impl $crate::puzzle::RuleVerdict for $verdict {
+            fn is_complete(&self) -> bool {
+                matches!(self, $verdict::Complete)
+            }
+            fn is_invalid(&self) -> bool {
+                matches!(self, $verdict::Invalid { .. })
+            }
+        }
+    };
+}
+pub(crate) use text_traits;
+
 /// An embedded corpus: what `bench` runs for a kind when it is given no
 /// corpus and none has been fetched.
 #[derive(Debug, Clone, Copy)]

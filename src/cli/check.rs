@@ -4,16 +4,13 @@
 //! verdict is `complete`, `incomplete (K blanks)`, `invalid: row 3 repeats
 //! 7` or `unreadable: column C: MESSAGE`. A summary goes to standard error.
 
-use std::io;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError, RuleVerdict};
 
-use super::io::{finish, CheckTally, Input, Output};
+use super::io::{finish, for_each_puzzle, CheckTally, Input, Output};
 use super::{kind_note, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench check`.
@@ -46,29 +43,20 @@ impl PerKind for Args {
         let mut output = Output::create(None)?;
         let out = output.writer();
         let mut tally = CheckTally::default();
-        let mut written: io::Result<()> = Ok(());
-        let read = P::read_each(input.reader, options, |item| {
-            written = match item {
-                Ok((line, puzzle)) => {
-                    let verdict = puzzle.check();
-                    tally.verdict(verdict.is_complete(), verdict.is_invalid());
-                    writeln!(out, "line {line}: {verdict}")
-                }
-                Err(e) => {
-                    tally.unreadable();
-                    // The message goes to standard output, with the line
-                    // in front rather than inside it.
-                    let line = e.line();
-                    writeln!(out, "line {line}: unreadable: {}", e.at_line(0))
-                }
-            };
-            if written.is_ok() {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
+        let written = for_each_puzzle::<P, _>(input, options, |item| match item {
+            Ok((line, puzzle)) => {
+                let verdict = puzzle.check();
+                tally.verdict(verdict.is_complete(), verdict.is_invalid());
+                writeln!(out, "line {line}: {verdict}")
             }
-        });
-        read.with_context(|| format!("cannot read {name}"))?;
+            Err(e) => {
+                tally.unreadable();
+                // The message goes to standard output, with the line in
+                // front rather than inside it.
+                let line = e.line();
+                writeln!(out, "line {line}: unreadable: {}", e.at_line(0))
+            }
+        })?;
         let result = written
             .and_then(|()| output.finish(true))
             .map(|()| tally.finish(&name, &kind_note::<P>()));

@@ -5,10 +5,12 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use dlxbench::puzzle::Puzzle;
 use dlxbench::report::AtomicFile;
 
 use super::{EXIT_FAILURE, EXIT_OK};
@@ -222,4 +224,28 @@ impl CheckTally {
             EXIT_OK
         }
     }
+}
+
+/// Reads every puzzle of `input` (streaming) and hands each to `each` until
+/// it fails to write. A read error is an error naming the input; the write
+/// result comes back for [`finish`] (a closed pipe is not a failure).
+pub(crate) fn for_each_puzzle<P, F>(
+    input: Input,
+    options: P::Options,
+    mut each: F,
+) -> anyhow::Result<io::Result<()>>
+where
+    P: Puzzle,
+    F: FnMut(Result<(usize, &P), P::Error>) -> io::Result<()>,
+{
+    let mut written = Ok(());
+    P::read_each(input.reader, options, |item| {
+        written = each(item);
+        match written {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(_) => ControlFlow::Break(()),
+        }
+    })
+    .with_context(|| format!("cannot read {}", input.name))?;
+    Ok(written)
 }

@@ -10,17 +10,14 @@
 //! `#` lines are skipped when the output is read back, so it can be piped
 //! into `dlxbench check`. Errors and a final summary go to standard error.
 
-use std::io;
-use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
 use dlxbench::solvers::{Budget, SolverSet};
 
-use super::io::{finish, Input, Output, SolveTally};
+use super::io::{finish, for_each_puzzle, Input, Output, SolveTally};
 use super::{kind_note, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
@@ -102,42 +99,33 @@ impl PerKind for Args {
         let mut output = Output::create(None)?;
         let out = output.writer();
         let mut tally = SolveTally::default();
-        let mut written: io::Result<()> = Ok(());
         let separator = match self.format {
             Format::Line => "\n",
             Format::Grid | Format::Numeric => "\n\n",
         };
-        let read = P::read_each(input.reader, options, |item| {
-            written = (|| {
-                let (line, puzzle) = match item {
-                    Ok(p) => p,
-                    Err(e) => {
-                        tally.unreadable();
-                        out.flush()?;
-                        eprintln!("dlxbench: {name}: {e}");
-                        return writeln!(out, "# line {}: unreadable", e.line());
-                    }
-                };
-                let outcome = solver.solve(puzzle, limit, budget, &mut solution);
-                let found = outcome.solutions;
-                let gave_up = outcome.budget_exceeded.then_some(self.max_nodes);
-                tally.solved(found, outcome.budget_exceeded);
-                if let Some(note) = solutions_note(found, limit, gave_up) {
-                    writeln!(out, "# line {line}: {note}")?;
+        let written = for_each_puzzle::<P, _>(input, options, |item| {
+            let (line, puzzle) = match item {
+                Ok(p) => p,
+                Err(e) => {
+                    tally.unreadable();
+                    out.flush()?;
+                    eprintln!("dlxbench: {name}: {e}");
+                    return writeln!(out, "# line {}: unreadable", e.line());
                 }
-                if found > 0 {
-                    solution.write(out, self.format, &options)?;
-                    out.write_all(separator.as_bytes())?;
-                }
-                Ok(())
-            })();
-            if written.is_ok() {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
+            };
+            let outcome = solver.solve(puzzle, limit, budget, &mut solution);
+            let found = outcome.solutions;
+            let gave_up = outcome.budget_exceeded.then_some(self.max_nodes);
+            tally.solved(found, outcome.budget_exceeded);
+            if let Some(note) = solutions_note(found, limit, gave_up) {
+                writeln!(out, "# line {line}: {note}")?;
             }
-        });
-        read.with_context(|| format!("cannot read {name}"))?;
+            if found > 0 {
+                solution.write(out, self.format, &options)?;
+                out.write_all(separator.as_bytes())?;
+            }
+            Ok(())
+        })?;
         let result = written
             .and_then(|()| output.finish(true))
             .map(|()| tally.finish(&name, &kind_note::<P>(), entry.name(), self.max_nodes > 0));

@@ -7,28 +7,12 @@ use std::ops::ControlFlow;
 use super::generate::{GenerateError as HanidokuGenerateError, Generator};
 use super::{Board, ParseError, Verdict, CELLS};
 use crate::puzzle::{
-    Alphabet, EmbeddedCorpus, Format, Generate, GenerateError, GenerateRequest, LineError,
-    Notation, NotationError, Puzzle, PuzzleGenerator, RuleVerdict,
+    Alphabet, EmbeddedCorpus, Format, Generate, GenerateError, GenerateRequest, Notation,
+    NotationError, Puzzle, PuzzleGenerator,
 };
 use crate::rng::SplitMix;
 
-impl LineError for ParseError {
-    fn line(&self) -> usize {
-        self.line
-    }
-    fn at_line(self, line: usize) -> Self {
-        ParseError::at_line(self, line)
-    }
-}
-
-impl RuleVerdict for Verdict {
-    fn is_complete(&self) -> bool {
-        matches!(self, Verdict::Complete)
-    }
-    fn is_invalid(&self) -> bool {
-        matches!(self, Verdict::Invalid { .. })
-    }
-}
+crate::puzzle::text_traits!(error: ParseError, verdict: Verdict);
 
 impl Puzzle for Board {
     const NAME: &'static str = "hanidoku";

@@ -151,17 +151,8 @@ mod tests {
     use super::*;
     use crate::sudoku::BoxShape;
 
-    /// A valid full grid of any shape by the classic shifting pattern.
     fn pattern(shape: BoxShape) -> Grid {
-        let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
-        let mut g = Grid::empty(shape);
-        for row in 0..n {
-            for col in 0..n {
-                let v = (c * (row % r) + row / r + col) % n;
-                g.set(row, col, v as u8 + 1);
-            }
-        }
-        g
+        Grid::shifted_pattern(shape)
     }
 
     #[test]

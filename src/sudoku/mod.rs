@@ -313,6 +313,26 @@ impl Grid {
     pub fn is_full(&self) -> bool {
         self.cells.iter().all(|&v| v != 0)
     }
+
+    /// A valid full grid of any shape, by the classic shifting pattern
+    /// (row `i` of band `b` is the first row shifted by `i x cols + b`):
+    /// where tests and examples start from.
+    ///
+    /// ```
+    /// use dlxbench::sudoku::{check, BoxShape, Grid, Verdict};
+    /// let grid = Grid::shifted_pattern(BoxShape::new(2, 3).unwrap());
+    /// assert_eq!(check(&grid), Verdict::Complete);
+    /// ```
+    pub fn shifted_pattern(shape: BoxShape) -> Grid {
+        let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
+        let mut grid = Grid::empty(shape);
+        for row in 0..n {
+            for col in 0..n {
+                grid.set(row, col, ((c * (row % r) + row / r + col) % n) as u8 + 1);
+            }
+        }
+        grid
+    }
 }
 
 #[cfg(test)]

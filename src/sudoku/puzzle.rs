@@ -4,28 +4,10 @@ use std::io;
 use std::ops::ControlFlow;
 
 use super::{BoxShape, Grid, GridError, ParseOptions, PuzzleReader, Verdict};
-use crate::puzzle::{
-    EmbeddedCorpus, Format, LineError, Notation, NotationError, Puzzle, RuleVerdict,
-};
+use crate::puzzle::{EmbeddedCorpus, Format, Notation, NotationError, Puzzle};
 use crate::rng::SplitMix;
 
-impl LineError for GridError {
-    fn line(&self) -> usize {
-        self.line
-    }
-    fn at_line(self, line: usize) -> Self {
-        GridError::at_line(self, line)
-    }
-}
-
-impl RuleVerdict for Verdict {
-    fn is_complete(&self) -> bool {
-        matches!(self, Verdict::Complete)
-    }
-    fn is_invalid(&self) -> bool {
-        matches!(self, Verdict::Invalid { .. })
-    }
-}
+crate::puzzle::text_traits!(error: GridError, verdict: Verdict);
 
 impl Puzzle for Grid {
     const NAME: &'static str = "sudoku";

@@ -66,14 +66,7 @@ mod tests {
     use crate::sudoku::{check, BoxShape, Verdict};
 
     fn pattern(shape: BoxShape) -> Grid {
-        let (r, c, n) = (shape.box_rows(), shape.box_cols(), shape.side());
-        let mut g = Grid::empty(shape);
-        for row in 0..n {
-            for col in 0..n {
-                g.set(row, col, ((c * (row % r) + row / r + col) % n) as u8 + 1);
-            }
-        }
-        g
+        Grid::shifted_pattern(shape)
     }
 
     #[test]
