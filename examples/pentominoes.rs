@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use dlxbench::exact_cover::puzzles::{pentominoes, symmetry_piece, Board, PENTOMINOES};
+use dlxbench::exact_cover::puzzles::{pentominoes, symmetry_piece, PentominoBoard, PENTOMINOES};
 use dlxbench::exact_cover::{Dlx, SearchOptions};
 
 const USAGE: &str =
@@ -26,7 +26,12 @@ const USAGE: &str =
 
 /// Counts the tilings of `board` and prints one line; with `show`, the
 /// first tiling too, as a picture of piece letters.
-fn count(out: &mut impl Write, board: &Board, reduce: bool, show: bool) -> Result<(), String> {
+fn count(
+    out: &mut impl Write,
+    board: &PentominoBoard,
+    reduce: bool,
+    show: bool,
+) -> Result<(), String> {
     let puzzle = pentominoes(board, reduce).map_err(|e| e.to_string())?;
     let mut dlx = Dlx::new(&puzzle.problem);
     let started = Instant::now();
@@ -93,7 +98,7 @@ fn run(args: &[String]) -> Result<(), String> {
     let spec = match rest.as_slice() {
         [] if !emit => {
             for spec in ["6x10", "3x20"] {
-                let board = Board::parse(spec).map_err(|e| e.to_string())?;
+                let board = PentominoBoard::parse(spec).map_err(|e| e.to_string())?;
                 count(&mut out, &board, true, false)?;
                 count(&mut out, &board, false, false)?;
             }
@@ -102,7 +107,7 @@ fn run(args: &[String]) -> Result<(), String> {
         [spec] if !spec.starts_with('-') => spec,
         _ => return Err(USAGE.to_string()),
     };
-    let board = Board::parse(spec).map_err(|e| format!("{e}\n{USAGE}"))?;
+    let board = PentominoBoard::parse(spec).map_err(|e| format!("{e}\n{USAGE}"))?;
     if !emit {
         return count(&mut out, &board, !all, true);
     }

@@ -5,7 +5,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
-use dlxbench::exact_cover::puzzles::{langford, pentominoes, queens, Board, CoverPuzzle};
+use dlxbench::exact_cover::puzzles::{langford, pentominoes, queens, CoverPuzzle, PentominoBoard};
 
 fn input(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -47,11 +47,11 @@ fn committed_inputs_are_what_the_builders_make() {
         ("langford8_all.txt", langford(8, false).unwrap()),
         (
             "pentominoes_3x20.txt",
-            pentominoes(&Board::rectangle(3, 20).unwrap(), true).unwrap(),
+            pentominoes(&PentominoBoard::rectangle(3, 20).unwrap(), true).unwrap(),
         ),
         (
             "pentominoes_6x10.txt",
-            pentominoes(&Board::rectangle(6, 10).unwrap(), true).unwrap(),
+            pentominoes(&PentominoBoard::rectangle(6, 10).unwrap(), true).unwrap(),
         ),
     ];
     for (name, puzzle) in cases {

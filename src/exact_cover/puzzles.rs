@@ -258,16 +258,16 @@ pub fn orientations(drawing: &str) -> Vec<Vec<(i32, i32)>> {
 
 /// A board for pentomino tilings: a rectangle with some cells removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Board {
+pub struct PentominoBoard {
     width: usize,
     height: usize,
     /// `open[r * width + c]`: the cell is to be covered.
     open: Vec<bool>,
 }
 
-impl Board {
+impl PentominoBoard {
     /// A rectangle of `rows` x `cols` cells, each side `1..=64`.
-    pub fn rectangle(rows: usize, cols: usize) -> Result<Board, PuzzleError> {
+    pub fn rectangle(rows: usize, cols: usize) -> Result<PentominoBoard, PuzzleError> {
         let (height, width) = (rows, cols);
         for (what, value) in [("the board's rows", rows), ("the board's columns", cols)] {
             if !(1..=64).contains(&value) {
@@ -279,7 +279,7 @@ impl Board {
                 });
             }
         }
-        Ok(Board {
+        Ok(PentominoBoard {
             width,
             height,
             open: vec![true; width * height],
@@ -287,8 +287,8 @@ impl Board {
     }
 
     /// The 8x8 square without its central 2x2 (Dana Scott's 1958 problem).
-    pub fn square_with_centre_hole() -> Board {
-        let mut board = Board::rectangle(8, 8).expect("8x8 is in range");
+    pub fn square_with_centre_hole() -> PentominoBoard {
+        let mut board = PentominoBoard::rectangle(8, 8).expect("8x8 is in range");
         for (r, c) in [(3, 3), (3, 4), (4, 3), (4, 4)] {
             board.open[r * 8 + c] = false;
         }
@@ -297,18 +297,18 @@ impl Board {
 
     /// Reads `RxC` (a rectangle of R rows and C columns, e.g. `6x10`) or
     /// `8x8-hole` (the square without its centre).
-    pub fn parse(text: &str) -> Result<Board, PuzzleError> {
+    pub fn parse(text: &str) -> Result<PentominoBoard, PuzzleError> {
         let bad = |reason: &str| PuzzleError::BadBoard {
             text: text.to_string(),
             reason: reason.to_string(),
         };
         if text == "8x8-hole" {
-            return Ok(Board::square_with_centre_hole());
+            return Ok(PentominoBoard::square_with_centre_hole());
         }
         let expected = "expected ROWSxCOLUMNS such as 6x10, or 8x8-hole";
         let (r, c) = text.split_once(['x', 'X']).ok_or_else(|| bad(expected))?;
         let number = |t: &str| t.parse::<usize>().map_err(|_| bad(expected));
-        Board::rectangle(number(r)?, number(c)?)
+        PentominoBoard::rectangle(number(r)?, number(c)?)
     }
 
     /// Width in cells.
@@ -368,7 +368,7 @@ impl CellMap {
     }
 }
 
-impl Board {
+impl PentominoBoard {
     /// The board's symmetries as maps of its cells.
     fn cell_maps(&self) -> Vec<CellMap> {
         let open = self.open_cells();
@@ -391,7 +391,7 @@ impl Board {
 
 /// Every placement of every piece on `board`: per piece, the sorted cell
 /// lists, orientation by orientation, anchors in reading order.
-fn placements(board: &Board) -> Vec<Vec<Vec<Cell>>> {
+fn placements(board: &PentominoBoard) -> Vec<Vec<Vec<Cell>>> {
     let open = board.open_cells();
     PENTOMINOES
         .iter()
@@ -425,7 +425,7 @@ fn mapped(map: CellMap, cells: &[Cell]) -> Vec<Cell> {
 /// itself by a symmetry other than the identity. On the 6x10 rectangle
 /// that is X; on 3x20, where X on the middle row is its own mirror image,
 /// and on the holed 8x8 square, F.
-pub fn symmetry_piece(board: &Board) -> char {
+pub fn symmetry_piece(board: &PentominoBoard) -> char {
     let maps = board.cell_maps();
     let all = placements(board);
     SYMMETRY_PREFERENCE
@@ -441,9 +441,9 @@ pub fn symmetry_piece(board: &Board) -> char {
         .unwrap_or('F')
 }
 
-impl fmt::Display for Board {
+impl fmt::Display for PentominoBoard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if *self == Board::square_with_centre_hole() {
+        if *self == PentominoBoard::square_with_centre_hole() {
             f.write_str("8x8-hole")
         } else {
             write!(f, "{}x{}", self.height, self.width)
@@ -467,14 +467,17 @@ impl fmt::Display for Board {
 /// symmetry, the full count divided by `board.symmetries().len()`.
 ///
 /// ```
-/// use dlxbench::exact_cover::puzzles::{pentominoes, Board};
+/// use dlxbench::exact_cover::puzzles::{pentominoes, PentominoBoard};
 /// use dlxbench::exact_cover::{Dlx, SearchOptions};
 ///
-/// let board = Board::rectangle(3, 20).unwrap();
+/// let board = PentominoBoard::rectangle(3, 20).unwrap();
 /// let reduced = pentominoes(&board, true).unwrap();
 /// assert_eq!(Dlx::new(&reduced.problem).count(SearchOptions::default()).solutions, 2);
 /// ```
-pub fn pentominoes(board: &Board, reduce_symmetry: bool) -> Result<CoverPuzzle, PuzzleError> {
+pub fn pentominoes(
+    board: &PentominoBoard,
+    reduce_symmetry: bool,
+) -> Result<CoverPuzzle, PuzzleError> {
     let cells = board.cells();
     if cells != 60 {
         return Err(PuzzleError::BoardCells { cells });
@@ -620,7 +623,7 @@ mod tests {
         for puzzle in [
             queens(5).unwrap(),
             langford(4, true).unwrap(),
-            pentominoes(&Board::rectangle(3, 20).unwrap(), false).unwrap(),
+            pentominoes(&PentominoBoard::rectangle(3, 20).unwrap(), false).unwrap(),
         ] {
             let text = puzzle.to_named_text("a comment\nover two lines");
             assert!(text.starts_with("# a comment\n# over two lines\n"));
@@ -651,42 +654,60 @@ mod tests {
 
     #[test]
     fn board_symmetries() {
-        assert_eq!(Board::rectangle(6, 10).unwrap().symmetries().len(), 4);
-        assert_eq!(Board::rectangle(3, 20).unwrap().symmetries().len(), 4);
-        assert_eq!(Board::square_with_centre_hole().symmetries().len(), 8);
-        assert_eq!(symmetry_piece(&Board::rectangle(6, 10).unwrap()), 'X');
-        assert_eq!(symmetry_piece(&Board::rectangle(3, 20).unwrap()), 'F');
-        assert_eq!(symmetry_piece(&Board::square_with_centre_hole()), 'F');
+        assert_eq!(
+            PentominoBoard::rectangle(6, 10).unwrap().symmetries().len(),
+            4
+        );
+        assert_eq!(
+            PentominoBoard::rectangle(3, 20).unwrap().symmetries().len(),
+            4
+        );
+        assert_eq!(
+            PentominoBoard::square_with_centre_hole().symmetries().len(),
+            8
+        );
+        assert_eq!(
+            symmetry_piece(&PentominoBoard::rectangle(6, 10).unwrap()),
+            'X'
+        );
+        assert_eq!(
+            symmetry_piece(&PentominoBoard::rectangle(3, 20).unwrap()),
+            'F'
+        );
+        assert_eq!(
+            symmetry_piece(&PentominoBoard::square_with_centre_hole()),
+            'F'
+        );
         // Every symmetry maps the board's cells onto its cells.
-        let b = Board::rectangle(5, 12).unwrap();
+        let b = PentominoBoard::rectangle(5, 12).unwrap();
         for m in b.cell_maps() {
             for cell in b.open_cells() {
                 let (r, c) = m.apply(cell);
                 assert!(b.is_open(r, c), "{m:?} {cell:?}");
             }
         }
-        let b = Board::parse("6x10").unwrap();
+        let b = PentominoBoard::parse("6x10").unwrap();
         assert_eq!((b.height(), b.width(), b.cells()), (6, 10, 60));
         assert_eq!(b.to_string(), "6x10");
-        assert_eq!(Board::parse("8x8-hole").unwrap().cells(), 60);
-        assert!(Board::parse("6by10").is_err());
-        assert!(Board::parse("0x10").is_err());
+        assert_eq!(PentominoBoard::parse("8x8-hole").unwrap().cells(), 60);
+        assert!(PentominoBoard::parse("6by10").is_err());
+        assert!(PentominoBoard::parse("0x10").is_err());
         assert_eq!(
-            pentominoes(&Board::rectangle(5, 5).unwrap(), false),
+            pentominoes(&PentominoBoard::rectangle(5, 5).unwrap(), false),
             Err(PuzzleError::BoardCells { cells: 25 })
         );
     }
 
     #[test]
     fn pentominoes_3x20_two_up_to_symmetry_eight_in_all() {
-        let board = Board::rectangle(3, 20).unwrap();
+        let board = PentominoBoard::rectangle(3, 20).unwrap();
         assert_eq!(count(&pentominoes(&board, true).unwrap()), 2);
         assert_eq!(count(&pentominoes(&board, false).unwrap()), 8);
     }
 
     #[test]
     fn pentomino_solutions_tile_the_board() {
-        let board = Board::rectangle(3, 20).unwrap();
+        let board = PentominoBoard::rectangle(3, 20).unwrap();
         let p = pentominoes(&board, false).unwrap();
         let mut dlx = Dlx::new(&p.problem);
         dlx.search(SearchOptions::default(), |rows| {
@@ -699,10 +720,10 @@ mod tests {
     #[test]
     #[ignore = "counts 9,356 + 2,339 + 520 tilings: seconds in release, slow in debug"]
     fn pentominoes_6x10_and_the_holed_square() {
-        let board = Board::rectangle(6, 10).unwrap();
+        let board = PentominoBoard::rectangle(6, 10).unwrap();
         assert_eq!(count(&pentominoes(&board, true).unwrap()), 2339);
         assert_eq!(count(&pentominoes(&board, false).unwrap()), 9356);
-        let square = Board::square_with_centre_hole();
+        let square = PentominoBoard::square_with_centre_hole();
         assert_eq!(count(&pentominoes(&square, true).unwrap()), 65);
         assert_eq!(count(&pentominoes(&square, false).unwrap()), 520);
     }
