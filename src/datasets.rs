@@ -23,6 +23,8 @@ use std::process::Command;
 
 use sha2::{Digest, Sha256};
 
+use crate::atomic::AtomicFile;
+
 /// Name of the embedded default corpus (its file stem in
 /// `datasets/generated/`).
 pub const DEFAULT_CORPUS_NAME: &str = "gen_9x9_1000";
@@ -649,31 +651,6 @@ pub enum Fetched {
     UpToDate,
 }
 
-/// A temporary file next to the destination, removed on drop unless kept.
-struct TempFile {
-    path: PathBuf,
-    keep: bool,
-}
-
-impl TempFile {
-    fn new(dest: &Path) -> Self {
-        let mut name = dest.file_name().unwrap_or_default().to_os_string();
-        name.push(format!(".tmp{}", std::process::id()));
-        TempFile {
-            path: dest.with_file_name(name),
-            keep: false,
-        }
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.keep {
-            let _ = fs::remove_file(&self.path);
-        }
-    }
-}
-
 /// Writes `bytes` to a temporary file beside the destination, verifies the
 /// checksum, then renames it into place. A mismatch leaves the destination
 /// as it was.
@@ -708,7 +685,7 @@ pub fn install_from_dir(corpus: &Corpus, from: &Path, dir: &Path) -> Result<Fetc
 fn install_with(
     corpus: &Corpus,
     dir: &Path,
-    write: impl FnOnce(&mut fs::File, &mut Sha256) -> io::Result<()>,
+    write: impl FnOnce(&mut AtomicFile, &mut Sha256) -> io::Result<()>,
 ) -> Result<Fetched, DatasetError> {
     let dest = path_in(corpus, dir);
     let replaced = match presence(corpus, dir)? {
@@ -717,23 +694,21 @@ fn install_with(
         Presence::Missing => false,
     };
     fs::create_dir_all(dir).map_err(io_err(dir))?;
-    let mut temp = TempFile::new(&dest);
+    let mut out = AtomicFile::create(&dest).map_err(io_err(&dest))?;
+    let temp = out.temp_path().to_path_buf();
     let mut hasher = Sha256::new();
-    {
-        let mut out = fs::File::create(&temp.path).map_err(io_err(&temp.path))?;
-        write(&mut out, &mut hasher).map_err(io_err(&temp.path))?;
-        out.sync_all().map_err(io_err(&temp.path))?;
-    }
+    write(&mut out, &mut hasher).map_err(io_err(&temp))?;
+    out.flush().map_err(io_err(&temp))?;
     let found = hex(&hasher.finalize());
     if found != corpus.sha256 {
+        // `out` is dropped: the temporary file goes, `dest` is untouched.
         return Err(DatasetError::ChecksumMismatch {
-            path: temp.path.clone(),
+            path: temp,
             found,
             expected: corpus.sha256.to_string(),
         });
     }
-    fs::rename(&temp.path, &dest).map_err(io_err(&dest))?;
-    temp.keep = true;
+    out.commit().map_err(io_err(&dest))?;
     Ok(Fetched::Installed { replaced })
 }
 

@@ -22,11 +22,14 @@
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
+//! * [`atomic`]: files and directories written under a temporary name and
+//!   renamed into place.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
 //!   built with the exact-cover API.
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod compare;
 pub mod corpus;
 pub mod datasets;

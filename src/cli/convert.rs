@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use dlxbench::report::AtomicFile;
+use dlxbench::atomic::AtomicFile;
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, PuzzleReader};
 
 use super::solve::{finish, puzzles};

@@ -17,8 +17,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use dlxbench::atomic::AtomicFile;
 use dlxbench::rate::{Difficulty, ParallelRater, Rating};
-use dlxbench::report::AtomicFile;
 use dlxbench::solvers::Status;
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
