@@ -8,6 +8,8 @@
 //!   to a limit, node budgets and machine-independent cost counters.
 //! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
 //!   the rule checker.
+//! * [`notation`]: the symbol alphabets and output formats of the text
+//!   notations.
 //! * [`hanidoku`]: the hexagonal puzzle: board, rules, text format, its
 //!   exact-cover encoding, two solvers and a generator.
 //! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
@@ -37,6 +39,7 @@ pub mod exact_cover;
 pub mod generate;
 pub mod hanidoku;
 pub mod harness;
+pub mod notation;
 pub mod rate;
 pub mod report;
 pub mod solvers;

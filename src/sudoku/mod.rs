@@ -20,11 +20,11 @@ mod check;
 mod stream;
 mod text;
 
+pub use crate::notation::{Alphabet, Format};
 pub use check::{check, is_solution_of, Unit, Verdict};
 pub use stream::{PuzzleReader, READER_WINDOW};
 pub use text::{
-    parse_line_into, write_grid, write_grid_io, Alphabet, Format, Formatted, GridError,
-    ParseOptions, Puzzles,
+    parse_line_into, write_grid, write_grid_io, Formatted, GridError, ParseOptions, Puzzles,
 };
 
 use crate::exact_cover::Problem;
