@@ -8,6 +8,8 @@
 //!   to a limit, node budgets and machine-independent cost counters.
 //! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
 //!   the rule checker.
+//! * [`notation`]: the symbol alphabets and output formats of the text
+//!   notations.
 //! * [`hanidoku`]: the hexagonal puzzle: board, rules, text format, its
 //!   exact-cover encoding, two solvers and a generator.
 //! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
@@ -22,11 +24,14 @@
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
+//! * [`atomic`]: files and directories written under a temporary name and
+//!   renamed into place.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
 //!   built with the exact-cover API.
 
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod compare;
 pub mod corpus;
 pub mod datasets;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
+use dlxbench::atomic::AtomicDir;
 use dlxbench::corpus::{self, Corpus};
 use dlxbench::harness::{self, Config, Lineup, Mode, Progress, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
@@ -267,7 +268,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
                 );
             }
             let dest = Path::new("results").join(name);
-            Some(report::AtomicDir::create(&dest).with_context(|| {
+            Some(AtomicDir::create(&dest).with_context(|| {
                 format!("cannot create a temporary directory for {}", dest.display())
             })?)
         }

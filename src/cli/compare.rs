@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::builder::TypedValueParser as _;
 
+use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, render, Metric, Options};
-use dlxbench::report::AtomicFile;
 
 /// `--metric` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]

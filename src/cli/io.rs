@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
+use dlxbench::atomic::AtomicFile;
 use dlxbench::puzzle::Puzzle;
-use dlxbench::report::AtomicFile;
 
 use super::{EXIT_FAILURE, EXIT_OK};
 

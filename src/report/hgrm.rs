@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use hdrhistogram::Histogram;
 
-use super::{file_safe, AtomicFile, Report, RunMeta};
+use super::{file_safe, Report, RunMeta};
+use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes one `.hgrm` file per corpus x solver.

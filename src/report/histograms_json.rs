@@ -15,7 +15,8 @@ use base64::Engine as _;
 use hdrhistogram::serialization::{Serializer as _, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 
-use super::{AtomicFile, Report, RunMeta};
+use super::{Report, RunMeta};
+use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes `histograms.json`.

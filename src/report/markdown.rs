@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use super::table::{notes, tables};
-use super::{AtomicFile, Report, RunMeta};
+use super::{Report, RunMeta};
+use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes `summary.md`.

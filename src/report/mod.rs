@@ -2,7 +2,7 @@
 //! ([`Report`]), and the terminal table.
 //!
 //! Every file is written atomically: to a temporary name in the output
-//! directory, then renamed ([`AtomicFile`]).
+//! directory, then renamed ([`AtomicFile`](crate::atomic::AtomicFile)).
 //!
 //! # Files and columns
 //! * `summary.csv` ([`summary_csv`]): one row per corpus x solver. Columns:
@@ -43,8 +43,6 @@ pub mod run_json;
 pub mod summary_csv;
 pub mod table;
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::harness::{Config, RunResult};
@@ -99,159 +97,6 @@ pub fn write_all(
         paths.extend(report.write(run, config, meta, dir)?);
     }
     Ok(paths)
-}
-
-/// A file written under a temporary name and renamed into place by
-/// [`AtomicFile::commit`]. Dropped without commit, it removes the
-/// temporary.
-#[derive(Debug)]
-pub struct AtomicFile {
-    tmp: PathBuf,
-    dest: PathBuf,
-    writer: Option<BufWriter<File>>,
-}
-
-impl AtomicFile {
-    /// Creates `.<name>.tmp-<pid>` next to `dest`.
-    pub fn create(dest: &Path) -> std::io::Result<Self> {
-        let name = dest
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let tmp = dest.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
-        let file = File::create(&tmp)?;
-        Ok(AtomicFile {
-            tmp,
-            dest: dest.to_path_buf(),
-            writer: Some(BufWriter::with_capacity(1 << 18, file)),
-        })
-    }
-
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.dest
-    }
-
-    /// Flushes, syncs and renames into place.
-    pub fn commit(mut self) -> std::io::Result<PathBuf> {
-        let writer = self.writer.take().expect("not committed yet");
-        let file = writer.into_inner().map_err(|e| e.into_error())?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&self.tmp, &self.dest)?;
-        Ok(self.dest.clone())
-    }
-
-    /// Writes `bytes` to `dest` atomically.
-    pub fn write(dest: &Path, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        let mut f = AtomicFile::create(dest)?;
-        f.write_all(bytes)?;
-        f.commit()
-    }
-}
-
-impl Write for AtomicFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.writer.as_mut().expect("open").write(buf)
-    }
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.writer.as_mut().expect("open").write_all(buf)
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.writer.as_mut().expect("open").flush()
-    }
-}
-
-impl Drop for AtomicFile {
-    fn drop(&mut self) {
-        if self.writer.take().is_some() {
-            let _ = std::fs::remove_file(&self.tmp);
-        }
-    }
-}
-
-/// A directory filled under a temporary name next to its destination and
-/// swapped into place by [`AtomicDir::commit`], so that readers never see a
-/// half-written directory. Dropped without commit, it removes the
-/// temporary directory and everything in it.
-#[derive(Debug)]
-pub struct AtomicDir {
-    tmp: PathBuf,
-    dest: PathBuf,
-    committed: bool,
-}
-
-impl AtomicDir {
-    /// Creates `.<name>.tmp-<pid>` next to `dest` (creating `dest`'s parent
-    /// if needed; a stale temporary of the same name is removed first).
-    pub fn create(dest: &Path) -> std::io::Result<Self> {
-        let tmp = Self::sibling(dest, "tmp")?;
-        if tmp.exists() {
-            std::fs::remove_dir_all(&tmp)?;
-        }
-        std::fs::create_dir_all(&tmp)?;
-        Ok(AtomicDir {
-            tmp,
-            dest: dest.to_path_buf(),
-            committed: false,
-        })
-    }
-
-    /// `.<name>.<what>-<pid>` next to `dest`.
-    fn sibling(dest: &Path, what: &str) -> std::io::Result<PathBuf> {
-        let name = dest.file_name().ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("{}: not a directory name", dest.display()),
-            )
-        })?;
-        Ok(dest.with_file_name(format!(
-            ".{}.{what}-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        )))
-    }
-
-    /// The temporary directory, to write into.
-    pub fn path(&self) -> &Path {
-        &self.tmp
-    }
-
-    /// The final path.
-    pub fn dest(&self) -> &Path {
-        &self.dest
-    }
-
-    /// Moves the temporary directory to the destination. An existing
-    /// destination is first renamed away, then deleted once the new
-    /// directory is in place (and renamed back if that fails).
-    pub fn commit(mut self) -> std::io::Result<PathBuf> {
-        if self.dest.exists() {
-            let old = Self::sibling(&self.dest, "old")?;
-            if old.exists() {
-                std::fs::remove_dir_all(&old)?;
-            }
-            std::fs::rename(&self.dest, &old)?;
-            if let Err(e) = std::fs::rename(&self.tmp, &self.dest) {
-                let _ = std::fs::rename(&old, &self.dest);
-                return Err(e);
-            }
-            self.committed = true;
-            std::fs::remove_dir_all(&old)?;
-        } else {
-            std::fs::rename(&self.tmp, &self.dest)?;
-            self.committed = true;
-        }
-        Ok(self.dest.clone())
-    }
-}
-
-impl Drop for AtomicDir {
-    fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_dir_all(&self.tmp);
-        }
-    }
 }
 
 /// A name safe in a file name: letters, digits, `-`, `_`, `.`, `+` kept,
@@ -349,56 +194,5 @@ mod tests {
         assert_eq!(thousands(12), "12");
         assert_eq!(human_rate(12.34), "12.3");
         assert_eq!(file_safe("a b/c.txt"), "a_b_c.txt");
-    }
-
-    #[test]
-    fn atomic_file_appears_only_on_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("x.txt");
-        let mut f = AtomicFile::create(&dest).unwrap();
-        f.write_all(b"hello").unwrap();
-        assert!(!dest.exists());
-        f.commit().unwrap();
-        assert_eq!(std::fs::read(&dest).unwrap(), b"hello");
-        let g = AtomicFile::create(&dir.path().join("y.txt")).unwrap();
-        drop(g);
-        assert_eq!(
-            std::fs::read_dir(dir.path()).unwrap().count(),
-            1,
-            "temp removed"
-        );
-    }
-
-    #[test]
-    fn atomic_dir_replaces_the_old_one_only_on_commit() {
-        let dir = tempfile::tempdir().unwrap();
-        let dest = dir.path().join("results").join("base");
-        let names = |p: &Path| {
-            let mut v: Vec<String> = std::fs::read_dir(p)
-                .unwrap()
-                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .collect();
-            v.sort();
-            v
-        };
-        let a = AtomicDir::create(&dest).unwrap();
-        std::fs::write(a.path().join("one.txt"), "1").unwrap();
-        assert!(!dest.exists());
-        a.commit().unwrap();
-        assert_eq!(names(&dest), ["one.txt"]);
-
-        // Dropped without commit: the old directory stays, the temporary goes.
-        let b = AtomicDir::create(&dest).unwrap();
-        std::fs::write(b.path().join("two.txt"), "2").unwrap();
-        drop(b);
-        assert_eq!(names(&dest), ["one.txt"]);
-        assert_eq!(names(dest.parent().unwrap()), ["base"]);
-
-        // Committed: replaces the old one entirely.
-        let c = AtomicDir::create(&dest).unwrap();
-        std::fs::write(c.path().join("two.txt"), "2").unwrap();
-        c.commit().unwrap();
-        assert_eq!(names(&dest), ["two.txt"]);
-        assert_eq!(names(dest.parent().unwrap()), ["base"]);
     }
 }

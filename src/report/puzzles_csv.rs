@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::AtomicFile;
+use crate::atomic::AtomicFile;
 use crate::harness::{Record, RecordSink};
 
 /// Column names, in order.

@@ -7,7 +7,8 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use super::{AtomicFile, Report, RunMeta};
+use super::{Report, RunMeta};
+use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes `run.json`.

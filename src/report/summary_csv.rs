@@ -2,7 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{reference_index, AtomicFile, Report, RunMeta};
+use super::{reference_index, Report, RunMeta};
+use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Column names, in order.

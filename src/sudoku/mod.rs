@@ -22,12 +22,12 @@ mod stream;
 mod symmetry;
 mod text;
 
+pub use crate::notation::{Alphabet, Format};
 pub use check::{check, is_solution_of, Unit, Verdict};
 pub use stream::{PuzzleReader, READER_WINDOW};
 pub use symmetry::symmetry_image;
 pub use text::{
-    parse_line_into, write_grid, write_grid_io, Alphabet, Format, Formatted, GridError,
-    ParseOptions, Puzzles,
+    parse_line_into, write_grid, write_grid_io, Formatted, GridError, ParseOptions, Puzzles,
 };
 
 use crate::exact_cover::Problem;

@@ -322,28 +322,7 @@ fn grid_and_numeric_output() {
 }
 
 #[test]
-fn alphabets_describe_and_parse_names() {
-    assert_eq!(Alphabet::Standard.describe(9), "1-9, '.' or '0' for blank");
-    assert_eq!(
-        Alphabet::Standard.describe(10),
-        "1-9, A, '.' or '0' for blank"
-    );
-    assert_eq!(
-        Alphabet::Standard.describe(40),
-        "1-9, A-Z, a-e, '.' or '0' for blank"
-    );
-    assert_eq!(Alphabet::ZeroBased.describe(4), "0-3, '.' for blank");
-    for v in 0..=61u8 {
-        let c = Alphabet::Standard.symbol(v).unwrap();
-        assert_eq!(Alphabet::Standard.value_of(c as u8), Some(v));
-    }
-    assert_eq!(Alphabet::Standard.symbol(62), None);
-    assert_eq!(Alphabet::Standard.value_of(b'0'), Some(0));
-    assert_eq!(Alphabet::ZeroBased.value_of(b'0'), Some(1));
-    assert_eq!(Alphabet::ZeroBased.value_of(b'#'), None);
-    assert_eq!("zero-based".parse(), Ok(Alphabet::ZeroBased));
-    assert_eq!("grid".parse(), Ok(Format::Grid));
-    assert!("pretty".parse::<Format>().is_err());
+fn grid_errors_name_line_and_column() {
     let e = GridError::new(4, "bad").at_line(7);
     assert_eq!(e.to_string(), "line 7, column 4: bad");
     assert_eq!(
