@@ -49,6 +49,8 @@ pub mod render;
 
 use std::path::PathBuf;
 
+use crate::report::schema;
+
 pub use bootstrap::Interval;
 pub use load::{load, Group, PuzzleRow, Run, SummaryRow};
 
@@ -629,13 +631,15 @@ pub fn compare(
     for (name, run) in [("baseline", baseline), ("current run", current)] {
         if run.run_json.is_none() {
             notes.push(format!(
-                "no run.json for the {name} ({}): corpus checksums and limits not checked",
+                "no {} for the {name} ({}): corpus checksums and limits not checked",
+                schema::RUN_JSON,
                 run.source.display()
             ));
         }
         if !run.has_per_puzzle() {
             notes.push(format!(
-                "no puzzles.csv for the {name} ({}): counters compared as totals, times as a ratio of means with a normal-approximation interval",
+                "no {} for the {name} ({}): counters compared as totals, times as a ratio of means with a normal-approximation interval",
+                schema::PUZZLES_CSV,
                 run.source.display()
             ));
         }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::table::{notes, tables};
-use super::{AtomicFile, Report, RunMeta};
+use super::{schema, AtomicFile, Report, RunMeta};
 use crate::harness::{Config, RunResult};
 
 /// Writes `summary.md`.
@@ -47,7 +47,7 @@ impl Report for Markdown {
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = render(run, config, meta);
         Ok(vec![AtomicFile::write(
-            &dir.join("summary.md"),
+            &dir.join(schema::SUMMARY_MD),
             text.as_bytes(),
         )?])
     }
