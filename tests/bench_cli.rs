@@ -1,34 +1,31 @@
 //! End-to-end tests of `dlxbench bench` and of the harness library, on
 //! fixture corpora written by the tests themselves.
 
-use std::collections::HashMap;
-use std::path::Path;
+mod common;
 
-use assert_cmd::Command;
+use std::collections::HashMap;
+
 use predicates::prelude::*;
 
+use common::{
+    assert_no_temporaries, bench_into, blank_one_per_row, dlxbench, line_of, pattern, read_csv,
+    read_json, write_file,
+};
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup, Mode, PuzzleStatus};
+use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup, Mode};
 use dlxbench::rng::SplitMix;
-use dlxbench::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet};
+use dlxbench::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet, Status};
 use dlxbench::sudoku::{BoxShape, Grid};
 
 /// A valid full 9x9 grid (the shifting pattern).
 fn full_grid() -> Grid {
     let mut g = Grid::empty(BoxShape::NINE);
-    for r in 0..9 {
-        for c in 0..9 {
-            g.set(r, c, ((3 * (r % 3) + r / 3 + c) % 9) as u8 + 1);
-        }
-    }
+    g.cells_mut().copy_from_slice(&pattern(3, 3));
     g
 }
 
 fn line(g: &Grid) -> String {
-    g.cells()
-        .iter()
-        .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
-        .collect()
+    line_of(g.cells(), g.side())
 }
 
 /// `count` puzzles with a unique solution: random symmetry images of the
@@ -45,10 +42,7 @@ fn unique_puzzles(count: usize, seed: u64) -> Vec<String> {
                 &mut SplitMix::for_item(seed, i as u64),
             );
             // One blank per row, at a random column: forced by the row.
-            for r in 0..9 {
-                let c = rng.below(9);
-                image.cells_mut()[r * 9 + c] = 0;
-            }
+            blank_one_per_row(image.cells_mut(), 9, |_| rng.below(9));
             line(&image)
         })
         .collect()
@@ -91,43 +85,16 @@ fn all_solvers() -> String {
     SolverSet::<Grid>::builtin().names().join(",")
 }
 
-fn bench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
-
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            headers
-                .iter()
-                .zip(rec.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 #[test]
 fn end_to_end_writes_every_file_with_right_counts() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = unique_puzzles(40, 1);
     lines.push(EULER.to_string());
-    let corpus = dir.path().join("fix.txt");
-    std::fs::write(&corpus, lines.join("\n") + "\n").unwrap();
+    let corpus = write_file(dir.path(), "fix.txt", lines.join("\n") + "\n");
     let out = dir.path().join("out");
     let solvers = all_solvers();
     let n_solvers = solvers.split(',').count();
-    bench()
-        .args(["bench", "--threads", "2", "--solvers", &solvers, "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--threads", "2", "--solvers", &solvers], &corpus)
         .assert()
         .success()
         .stdout(predicate::str::contains("fix: 41 puzzles"))
@@ -193,7 +160,7 @@ fn end_to_end_writes_every_file_with_right_counts() {
         assert!(text.contains("Total count    =           41]"));
     }
 
-    let hist = json(&out.join("histograms.json"));
+    let hist = read_json(&out.join("histograms.json"));
     let entries = hist["histograms"].as_array().unwrap();
     assert_eq!(entries.len(), n_solvers);
     for e in entries {
@@ -201,7 +168,7 @@ fn end_to_end_writes_every_file_with_right_counts() {
         assert_eq!(h.len(), 41);
     }
 
-    let run = json(&out.join("run.json"));
+    let run = read_json(&out.join("run.json"));
     for field in [
         "dlxbench_version",
         "git_revision",
@@ -228,11 +195,7 @@ fn end_to_end_writes_every_file_with_right_counts() {
 
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(md.contains("| solver | puzzles |"));
-    // No temporary files left behind.
-    for entry in std::fs::read_dir(&out).unwrap() {
-        let name = entry.unwrap().file_name();
-        assert!(!name.to_string_lossy().starts_with('.'), "{name:?}");
-    }
+    assert_no_temporaries(&out);
 }
 
 #[test]
@@ -248,13 +211,9 @@ fn statuses_are_right_for_every_solver_in_unique_mode() {
         empty,
         EULER
     );
-    let corpus = dir.path().join("mixed.txt");
-    std::fs::write(&corpus, text).unwrap();
+    let corpus = write_file(dir.path(), "mixed.txt", text);
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", &all_solvers(), "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", &all_solvers()], &corpus)
         .assert()
         .success();
     let expected: HashMap<u64, (&str, &str)> = [
@@ -296,13 +255,13 @@ fn statuses_are_right_for_every_solver_in_unique_mode() {
 #[test]
 fn modes_first_and_count() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("m.txt");
-    std::fs::write(&corpus, format!("{}\n{}\n", multi_puzzle(), HARD)).unwrap();
+    let corpus = write_file(
+        dir.path(),
+        "m.txt",
+        format!("{}\n{}\n", multi_puzzle(), HARD),
+    );
     let out = dir.path().join("first");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--mode", "first", "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", "dlx", "--mode", "first"], &corpus)
         .assert()
         .success();
     let rows = read_csv(&out.join("puzzles.csv"));
@@ -311,10 +270,7 @@ fn modes_first_and_count() {
         .all(|r| r["status"] == "solved" && r["solutions"] == "1"));
 
     let out = dir.path().join("count");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--mode", "count", "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", "dlx", "--mode", "count"], &corpus)
         .assert()
         .success();
     let rows = read_csv(&out.join("puzzles.csv"));
@@ -326,24 +282,11 @@ fn modes_first_and_count() {
     assert_eq!(rows[1]["solutions"], "1");
 
     let out = dir.path().join("capped");
-    bench()
-        .args([
-            "bench",
-            "--solvers",
-            "dlx",
-            "--mode",
-            "count",
-            "--limit",
-            "3",
-            "--out",
-        ])
-        .arg(&out)
-        .arg(&corpus)
-        .assert()
-        .success();
+    let capped = ["--solvers", "dlx", "--mode", "count", "--limit", "3"];
+    bench_into(&out, &capped, &corpus).assert().success();
     assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["solutions"], "3");
 
-    bench()
+    dlxbench()
         .args(["bench", "--solvers", "dlx", "--limit", "3"])
         .arg(&corpus)
         .assert()
@@ -362,13 +305,9 @@ fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
         good[1],
         good[2]
     );
-    let corpus = dir.path().join("bad.txt");
-    std::fs::write(&corpus, text).unwrap();
+    let corpus = write_file(dir.path(), "bad.txt", text);
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", "dlx"], &corpus)
         .assert()
         .success()
         .stderr(predicate::str::contains("2 malformed line(s)"))
@@ -384,40 +323,33 @@ fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
         .collect();
     assert_eq!(lines, ["1", "3", "5"]);
 
-    bench()
-        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
-        .arg(dir.path().join("strict"))
-        .arg(&corpus)
+    let strict = dir.path().join("strict");
+    bench_into(&strict, &["--solvers", "dlx", "--strict"], &corpus)
         .assert()
         .code(1)
         .stderr(predicate::str::contains("--strict"));
     // Results are still written.
-    assert!(dir.path().join("strict/summary.csv").exists());
+    assert!(strict.join("summary.csv").exists());
 }
 
 #[test]
 fn unexpected_unsolvable_fails_only_with_strict() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("zero.txt");
-    std::fs::write(&corpus, format!("{}\n{HARD}\n", no_solution())).unwrap();
-    bench()
-        .args(["bench", "--solvers", "dlx", "--out"])
-        .arg(dir.path().join("a"))
-        .arg(&corpus)
+    let corpus = write_file(
+        dir.path(),
+        "zero.txt",
+        format!("{}\n{HARD}\n", no_solution()),
+    );
+    let strict = ["--solvers", "dlx", "--strict"];
+    bench_into(&dir.path().join("a"), &["--solvers", "dlx"], &corpus)
         .assert()
         .success()
         .stdout(predicate::str::contains("not marked ALLOWZERO"));
-    bench()
-        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
-        .arg(dir.path().join("b"))
-        .arg(&corpus)
+    bench_into(&dir.path().join("b"), &strict, &corpus)
         .assert()
         .code(1);
     std::fs::write(&corpus, format!("# ALLOWZERO\n{}\n{HARD}\n", no_solution())).unwrap();
-    bench()
-        .args(["bench", "--solvers", "dlx", "--strict", "--out"])
-        .arg(dir.path().join("c"))
-        .arg(&corpus)
+    bench_into(&dir.path().join("c"), &strict, &corpus)
         .assert()
         .success()
         .stdout(predicate::str::contains(
@@ -428,34 +360,21 @@ fn unexpected_unsolvable_fails_only_with_strict() {
 #[test]
 fn empty_missing_and_comment_only_inputs_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    let empty = dir.path().join("empty.txt");
-    std::fs::write(&empty, "").unwrap();
-    bench()
-        .args(["bench", "--solvers", "dlx"])
-        .arg(&empty)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("empty.txt: no puzzles"));
-    let comments = dir.path().join("comments.txt");
-    std::fs::write(&comments, "# nothing\n\n").unwrap();
-    bench()
-        .args(["bench", "--solvers", "dlx"])
-        .arg(&comments)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("no puzzles"));
-    bench()
-        .args(["bench", "--solvers", "dlx"])
-        .arg(dir.path().join("missing.txt"))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("missing.txt"));
-    bench()
-        .args(["bench", "--solvers", "nosuch"])
-        .arg(&empty)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("unknown solver `nosuch`"));
+    let empty = write_file(dir.path(), "empty.txt", "");
+    let comments = write_file(dir.path(), "comments.txt", "# nothing\n\n");
+    for (solver, input, message) in [
+        ("dlx", empty.clone(), "empty.txt: no puzzles"),
+        ("dlx", comments, "no puzzles"),
+        ("dlx", dir.path().join("missing.txt"), "missing.txt"),
+        ("nosuch", empty, "unknown solver `nosuch`"),
+    ] {
+        dlxbench()
+            .args(["bench", "--solvers", solver])
+            .arg(input)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
 }
 
 #[test]
@@ -463,14 +382,11 @@ fn directory_runs_every_txt_and_empty_directory_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let corpora = dir.path().join("corpora");
     std::fs::create_dir(&corpora).unwrap();
-    std::fs::write(corpora.join("a.txt"), unique_puzzles(3, 3).join("\n")).unwrap();
-    std::fs::write(corpora.join("b.txt"), unique_puzzles(5, 4).join("\n")).unwrap();
-    std::fs::write(corpora.join("notes.md"), "not a corpus").unwrap();
+    write_file(&corpora, "a.txt", unique_puzzles(3, 3).join("\n"));
+    write_file(&corpora, "b.txt", unique_puzzles(5, 4).join("\n"));
+    write_file(&corpora, "notes.md", "not a corpus");
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--out"])
-        .arg(&out)
-        .arg(&corpora)
+    bench_into(&out, &["--solvers", "dlx"], &corpora)
         .assert()
         .success();
     let summary = read_csv(&out.join("summary.csv"));
@@ -483,7 +399,7 @@ fn directory_runs_every_txt_and_empty_directory_exits_2() {
 
     let none = dir.path().join("none");
     std::fs::create_dir(&none).unwrap();
-    bench()
+    dlxbench()
         .args(["bench", "--solvers", "dlx"])
         .arg(&none)
         .assert()
@@ -497,10 +413,7 @@ fn stdin_crlf_and_missing_final_newline() {
     let p = unique_puzzles(3, 5);
     let text = format!("# header\r\n{}\r\n\r\n{}\r\n{}", p[0], p[1], p[2]);
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--out"])
-        .arg(&out)
-        .arg("-")
+    bench_into(&out, &["--solvers", "dlx"], "-")
         .write_stdin(text.clone())
         .assert()
         .success();
@@ -510,24 +423,14 @@ fn stdin_crlf_and_missing_final_newline() {
     assert!(rows
         .iter()
         .all(|r| r["corpus"] == "stdin" && r["status"] == "unique"));
-    let run = json(&out.join("run.json"));
+    let run = read_json(&out.join("run.json"));
     assert_eq!(run["corpora"][0]["path"], serde_json::Value::Null);
 
     // The same text from a mapped file gives the same lines.
-    let file = dir.path().join("crlf.txt");
-    std::fs::write(&file, text).unwrap();
+    let file = write_file(dir.path(), "crlf.txt", text);
     let out2 = dir.path().join("out2");
-    bench()
-        .args([
-            "bench",
-            "--solvers",
-            "dlx",
-            "--no-per-puzzle",
-            "--quiet",
-            "--out",
-        ])
-        .arg(&out2)
-        .arg(&file)
+    let quiet = ["--solvers", "dlx", "--no-per-puzzle", "--quiet"];
+    bench_into(&out2, &quiet, &file)
         .assert()
         .success()
         .stdout(predicate::str::is_empty());
@@ -538,13 +441,16 @@ fn stdin_crlf_and_missing_final_newline() {
 #[test]
 fn solver_states_equal_threads_times_solvers_for_thousands_of_puzzles() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("many.txt");
-    std::fs::write(&corpus, unique_puzzles(5000, 6).join("\n") + "\n").unwrap();
+    let corpus = write_file(
+        dir.path(),
+        "many.txt",
+        unique_puzzles(5000, 6).join("\n") + "\n",
+    );
     let solvers = all_solvers();
     let n_solvers = solvers.split(',').count() as u64;
     for threads in [1u64, 3] {
         let out = dir.path().join(format!("out{threads}"));
-        bench()
+        dlxbench()
             .args(["bench", "--no-per-puzzle", "--quiet", "--solvers", &solvers])
             .args(["--threads", &threads.to_string(), "--out"])
             .arg(&out)
@@ -552,7 +458,7 @@ fn solver_states_equal_threads_times_solvers_for_thousands_of_puzzles() {
             .arg(&corpus) // twice: states persist across corpora
             .assert()
             .success();
-        let run = json(&out.join("run.json"));
+        let run = read_json(&out.join("run.json"));
         assert_eq!(run["states_created"], threads * n_solvers);
         assert_eq!(run["corpora"][0]["puzzles"], 5000);
         assert_eq!(run["corpora"][1]["name"], "many-2");
@@ -562,17 +468,12 @@ fn solver_states_equal_threads_times_solvers_for_thousands_of_puzzles() {
 #[test]
 fn shuffle_and_permute_are_reproducible_and_keep_counts() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("s.txt");
     let mut lines = unique_puzzles(300, 7);
     lines.push(multi_puzzle());
-    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let corpus = write_file(dir.path(), "s.txt", lines.join("\n"));
     let run = |name: &str, extra: &[&str]| {
         let out = dir.path().join(name);
-        bench()
-            .args(["bench", "--solvers", "dlx", "--out"])
-            .arg(&out)
-            .args(extra)
-            .arg(&corpus)
+        bench_into(&out, &[&["--solvers", "dlx"], extra].concat(), &corpus)
             .assert()
             .success();
         read_csv(&out.join("puzzles.csv"))
@@ -662,13 +563,13 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
         assert_eq!(p.corpus, "fixture");
         match &p.kind {
             DiscrepancyKind::Disagreement => {
-                assert_eq!(p.counts[0], ("dlx".into(), 1, PuzzleStatus::Unique));
-                assert_eq!(p.counts[1], ("wrong".into(), 0, PuzzleStatus::NoSolution));
+                assert_eq!(p.counts[0], ("dlx".into(), 1, Status::Unique));
+                assert_eq!(p.counts[1], ("wrong".into(), 0, Status::NoSolution));
                 assert!(p.to_string().contains("dlx=1 (unique), wrong=0 (none)"));
             }
             DiscrepancyKind::InvalidSolution(name) => {
                 assert_eq!(name, "wrong");
-                assert_eq!(p.counts[1].2, PuzzleStatus::Invalid);
+                assert_eq!(p.counts[1].2, Status::Invalid);
             }
         }
     }
@@ -680,15 +581,11 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
 #[test]
 fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("b.txt");
     let mut lines = unique_puzzles(4, 10);
     lines.push(HARD.to_string());
-    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let corpus = write_file(dir.path(), "b.txt", lines.join("\n"));
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--budget-nodes", "20", "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", "dlx", "--budget-nodes", "20"], &corpus)
         .assert()
         .success()
         .stdout(predicate::str::contains(
@@ -703,7 +600,7 @@ fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
         ("5", "1", "4")
     );
     assert_eq!(s["budget_nodes"], "20");
-    let hist = json(&out.join("histograms.json"));
+    let hist = read_json(&out.join("histograms.json"));
     assert_eq!(
         hist["histograms"][0]["count"], 4,
         "budget solve not in the histogram"
@@ -714,34 +611,23 @@ fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
 /// per row (unique), symbols 1-9 then A-Z.
 fn pattern_line(r: usize, c: usize) -> String {
     let n = r * c;
-    (0..n * n)
-        .map(|i| {
-            let (row, col) = (i / n, i % n);
-            if col == (row * 7) % n {
-                return '.';
-            }
-            let v = (c * (row % r) + row / r + col) % n + 1;
-            char::from_digit(v as u32, 36).unwrap().to_ascii_uppercase()
-        })
-        .collect()
+    let mut cells = pattern(r, c);
+    blank_one_per_row(&mut cells, n, |row| (row * 7) % n);
+    line_of(&cells, n)
 }
 
 #[test]
 fn mixed_sizes_in_one_corpus_and_box_option() {
     let dir = tempfile::tempdir().unwrap();
-    let corpus = dir.path().join("sizes.txt");
     let lines = [
         pattern_line(2, 2),
         pattern_line(2, 3),
         pattern_line(3, 3),
         pattern_line(4, 4),
     ];
-    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let corpus = write_file(dir.path(), "sizes.txt", lines.join("\n"));
     let out = dir.path().join("out");
-    bench()
-        .args(["bench", "--solvers", &all_solvers(), "--out"])
-        .arg(&out)
-        .arg(&corpus)
+    bench_into(&out, &["--solvers", &all_solvers()], &corpus)
         .assert()
         .success();
     let rows = read_csv(&out.join("puzzles.csv"));
@@ -749,13 +635,9 @@ fn mixed_sizes_in_one_corpus_and_box_option() {
     assert!(rows.iter().all(|r| r["status"] == "unique"), "{rows:?}");
 
     // 6x6 with boxes 3 rows tall: the 2x3 pattern is not valid there.
-    let six = dir.path().join("six.txt");
-    std::fs::write(&six, pattern_line(3, 2)).unwrap();
+    let six = write_file(dir.path(), "six.txt", pattern_line(3, 2));
     let out = dir.path().join("six");
-    bench()
-        .args(["bench", "--solvers", "dlx", "--box", "3x2", "--out"])
-        .arg(&out)
-        .arg(&six)
+    bench_into(&out, &["--solvers", "dlx", "--box", "3x2"], &six)
         .assert()
         .success();
     assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["status"], "unique");

@@ -1,50 +1,22 @@
 //! The command line end to end: `solve`, `check` and `cover` on fixtures the
 //! tests write themselves.
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
-use std::io::Write;
+
+use common::{blank_one_per_row, dlxbench, file_with, line_of, pattern, stdout_of};
 
 const HARD: &str =
     ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
 const HARD_SOLUTION: &str =
     "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
 
-fn dlxbench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
-
-fn file_with(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    String::from_utf8(cmd.output().unwrap().stdout).unwrap()
-}
-
-/// A valid full grid of side `r*c` (boxes `r` by `c`), row-major values 1..=n.
-fn pattern(r: usize, c: usize) -> Vec<u8> {
-    let n = r * c;
-    (0..n * n)
-        .map(|i| ((c * ((i / n) % r) + (i / n) / r + i % n) % n) as u8 + 1)
-        .collect()
-}
-
-/// Cells in the standard alphabet, `.` for blank.
-fn line_of(cells: &[u8]) -> String {
-    const SYMBOLS: &[u8] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    cells.iter().map(|&v| SYMBOLS[v as usize] as char).collect()
-}
-
 /// The same grid with one blank per row, in a different column each time:
 /// the row forces the value, so the solution is unique.
 fn one_blank_per_row(full: &[u8], n: usize, step: usize) -> Vec<u8> {
     let mut puzzle = full.to_vec();
-    for row in 0..n {
-        puzzle[row * n + (row * step + 1) % n] = 0;
-    }
+    blank_one_per_row(&mut puzzle, n, |row| (row * step + 1) % n);
     puzzle
 }
 
@@ -142,10 +114,10 @@ fn small_and_large_grids() {
         for solver in ["dlx", "heuristic", "naive"] {
             dlxbench()
                 .args(["solve", "--solver", solver])
-                .write_stdin(line_of(&puzzle))
+                .write_stdin(line_of(&puzzle, n))
                 .assert()
                 .success()
-                .stdout(format!("{}\n", line_of(&full)));
+                .stdout(format!("{}\n", line_of(&full, n)));
         }
     }
     // 16x16 with 0-9A-F symbols.
@@ -168,10 +140,10 @@ fn small_and_large_grids() {
     let puzzle = one_blank_per_row(&full, 6, 1);
     dlxbench()
         .args(["solve", "--box", "3x2"])
-        .write_stdin(line_of(&puzzle))
+        .write_stdin(line_of(&puzzle, 6))
         .assert()
         .success()
-        .stdout(format!("{}\n", line_of(&full)));
+        .stdout(format!("{}\n", line_of(&full, 6)));
 }
 
 /// The hard puzzle's solution with a "deadly pattern" blanked: two rows of

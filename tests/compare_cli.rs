@@ -2,21 +2,22 @@
 //! runs the tests make themselves with `dlxbench bench` and then copy and
 //! edit (times scaled, counters changed).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn dlxbench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
+use common::{
+    assert_no_temporaries, bench_into, dir_entries, dlxbench, puzzle_lines, read_json, write_file,
+};
 
 /// The first `n` puzzles of the embedded generated corpus.
 fn corpus_text(n: usize) -> String {
     let text = std::str::from_utf8(dlxbench::datasets::DEFAULT_CORPUS).unwrap();
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    puzzle_lines(text)
         .take(n)
         .map(|l| format!("{l}\n"))
         .collect()
@@ -24,21 +25,22 @@ fn corpus_text(n: usize) -> String {
 
 /// Writes `fix.txt` (200 puzzles) in `dir`.
 fn corpus(dir: &Path) -> PathBuf {
-    let p = dir.join("fix.txt");
-    std::fs::write(&p, corpus_text(200)).unwrap();
-    p
+    write_file(dir, "fix.txt", corpus_text(200))
 }
 
 /// Runs `bench` on `corpus` into `out` with dlx and singles (plus `extra`).
 fn bench(corpus: &Path, out: &Path, extra: &[&str]) {
-    dlxbench()
-        .args(["bench", "-q", "--threads", "2", "--solvers", "dlx,singles"])
-        .args(extra)
-        .arg("--out")
-        .arg(out)
-        .arg(corpus)
+    let args = ["-q", "--threads", "2", "--solvers", "dlx,singles"];
+    bench_into(out, &[&args[..], extra].concat(), corpus)
         .assert()
         .success();
+}
+
+/// `dlxbench compare BASE CUR`, for the caller to add to and assert on.
+fn compare(base: &Path, cur: &Path) -> Command {
+    let mut cmd = dlxbench();
+    cmd.arg("compare").arg(base).arg(cur);
+    cmd
 }
 
 fn copy_run(from: &Path, to: &Path) {
@@ -49,21 +51,34 @@ fn copy_run(from: &Path, to: &Path) {
     }
 }
 
-/// Rewrites a CSV file row by row: `f(headers, row)`.
-fn edit_csv(path: &Path, mut f: impl FnMut(&[String], &mut Vec<String>)) {
+/// A CSV file's header and rows.
+fn read_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     let mut r = csv::Reader::from_path(path).unwrap();
-    let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
-    let rows: Vec<Vec<String>> = r
+    let headers = r.headers().unwrap().iter().map(String::from).collect();
+    let rows = r
         .records()
         .map(|rec| rec.unwrap().iter().map(String::from).collect())
         .collect();
+    (headers, rows)
+}
+
+/// Writes a CSV file: its header, then its rows.
+fn write_rows(path: &Path, headers: &[String], rows: &[Vec<String>]) {
     let mut w = csv::Writer::from_path(path).unwrap();
-    w.write_record(&headers).unwrap();
-    for mut row in rows {
-        f(&headers, &mut row);
-        w.write_record(&row).unwrap();
+    w.write_record(headers).unwrap();
+    for row in rows {
+        w.write_record(row).unwrap();
     }
     w.flush().unwrap();
+}
+
+/// Rewrites a CSV file row by row: `f(headers, row)`.
+fn edit_csv(path: &Path, mut f: impl FnMut(&[String], &mut Vec<String>)) {
+    let (headers, mut rows) = read_rows(path);
+    for row in &mut rows {
+        f(&headers, row);
+    }
+    write_rows(path, &headers, &rows);
 }
 
 fn col(headers: &[String], name: &str) -> usize {
@@ -111,10 +126,7 @@ fn base_and_copy(dir: &Path) -> (PathBuf, PathBuf) {
 /// Runs `compare BASE CUR --format json ARGS`; returns the exit code and
 /// the document.
 fn compare_json(base: &Path, cur: &Path, args: &[&str]) -> (i32, Value) {
-    let out = dlxbench()
-        .arg("compare")
-        .arg(base)
-        .arg(cur)
+    let out = compare(base, cur)
         .args(["--format", "json"])
         .args(args)
         .output()
@@ -162,10 +174,7 @@ fn identical_runs_pass_with_an_interval_containing_one() {
     assert!(dlx["counters"]["updates"]["baseline"].as_u64().unwrap() > 0);
     assert!(results(&doc)[1]["counters"]["updates"].is_null());
 
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .assert()
         .code(0)
         .stdout(predicate::str::contains("fix "))
@@ -210,19 +219,13 @@ fn times_times_1_5_is_a_regression_with_the_right_ratio() {
     }
     assert_eq!(doc["outcome"]["time_regressions"], 2);
 
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .assert()
         .code(1)
         .stdout(predicate::str::contains("REGRESSION"))
         .stdout(predicate::str::contains("FAILED"));
     // Time reported but not gating.
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .args(["--metric", "nodes"])
         .assert()
         .code(0)
@@ -296,10 +299,7 @@ fn changed_nodes_on_one_puzzle_is_an_algorithm_change() {
     );
     assert_eq!(doc["outcome"]["algorithm_changes"], 2);
 
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .assert()
         .code(1)
         .stdout(predicate::str::contains("ALGORITHM CHANGE"))
@@ -307,10 +307,7 @@ fn changed_nodes_on_one_puzzle_is_an_algorithm_change() {
         .stdout(predicate::str::contains(format!(
             "line {singles_line}: status unique -> multiple, solutions 1 -> 2"
         )));
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .arg("--allow-algorithm-change")
         .assert()
         .code(0)
@@ -320,22 +317,26 @@ fn changed_nodes_on_one_puzzle_is_an_algorithm_change() {
     assert_eq!(code, 0);
 }
 
-#[test]
-fn different_mode_exits_2_naming_both() {
+/// A run of the corpus and one with `extra`, which makes it another
+/// experiment: comparing them exits 2 with `message`.
+fn incompatible_runs_exit_2(extra: &[&str], message: &str) {
     let dir = tempfile::tempdir().unwrap();
     let c = corpus(dir.path());
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     bench(&c, &a, &[]);
-    bench(&c, &b, &["--mode", "first"]);
-    dlxbench()
-        .arg("compare")
-        .arg(&a)
-        .arg(&b)
+    bench(&c, &b, extra);
+    compare(&a, &b)
         .assert()
         .code(2)
-        .stderr(predicate::str::contains(
-            "different modes: baseline `unique`, current `first`",
-        ));
+        .stderr(predicate::str::contains(message));
+}
+
+#[test]
+fn different_mode_exits_2_naming_both() {
+    incompatible_runs_exit_2(
+        &["--mode", "first"],
+        "different modes: baseline `unique`, current `first`",
+    );
 }
 
 #[test]
@@ -345,23 +346,20 @@ fn different_corpus_checksum_exits_2_naming_corpus_and_checksums() {
     let other_dir = dir.path().join("other");
     std::fs::create_dir(&other_dir).unwrap();
     // The same name, one puzzle fewer.
-    let other = other_dir.join("fix.txt");
     let text = corpus_text(200);
-    std::fs::write(&other, text.split_once('\n').unwrap().1).unwrap();
+    let other = write_file(&other_dir, "fix.txt", text.split_once('\n').unwrap().1);
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     bench(&c, &a, &[]);
     bench(&other, &b, &[]);
     let sha = |run: &Path| {
-        let v: Value =
-            serde_json::from_str(&std::fs::read_to_string(run.join("run.json")).unwrap()).unwrap();
-        v["corpora"][0]["sha256"].as_str().unwrap().to_string()
+        read_json(&run.join("run.json"))["corpora"][0]["sha256"]
+            .as_str()
+            .unwrap()
+            .to_string()
     };
     let (sa, sb) = (sha(&a), sha(&b));
     assert_ne!(sa, sb);
-    dlxbench()
-        .arg("compare")
-        .arg(&a)
-        .arg(&b)
+    compare(&a, &b)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("corpus `fix` differs"))
@@ -371,20 +369,10 @@ fn different_corpus_checksum_exits_2_naming_corpus_and_checksums() {
 
 #[test]
 fn different_budget_exits_2() {
-    let dir = tempfile::tempdir().unwrap();
-    let c = corpus(dir.path());
-    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    bench(&c, &a, &[]);
-    bench(&c, &b, &["--budget-nodes", "1000000"]);
-    dlxbench()
-        .arg("compare")
-        .arg(&a)
-        .arg(&b)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "solver `dlx` has different node budgets: baseline unlimited, current 1000000",
-        ));
+    incompatible_runs_exit_2(
+        &["--budget-nodes", "1000000"],
+        "solver `dlx` has different node budgets: baseline unlimited, current 1000000",
+    );
 }
 
 #[test]
@@ -433,10 +421,7 @@ fn summary_only_falls_back_to_a_ratio_of_means() {
     }
     assert_eq!(doc["baseline"]["per_puzzle"], false);
     assert!(doc["notes"][0].as_str().unwrap().contains("no puzzles.csv"));
-    dlxbench()
-        .arg("compare")
-        .arg(base.join("summary.csv"))
-        .arg(&cur)
+    compare(&base.join("summary.csv"), &cur)
         .assert()
         .stdout(predicate::str::contains("means*"))
         .stdout(predicate::str::contains("normal-approximation"));
@@ -454,36 +439,20 @@ fn runs_without_update_columns_read_as_not_recorded() {
     // An older run: drop the columns.
     for (file, column) in [("puzzles.csv", "updates"), ("summary.csv", "total_updates")] {
         let path = base.join(file);
-        let mut r = csv::Reader::from_path(&path).unwrap();
-        let headers: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+        let (mut headers, mut rows) = read_rows(&path);
         let drop = col(&headers, column);
-        let rows: Vec<Vec<String>> = r
-            .records()
-            .map(|rec| rec.unwrap().iter().map(String::from).collect())
-            .collect();
-        let mut w = csv::Writer::from_path(&path).unwrap();
-        let keep = |row: &[String]| -> Vec<String> {
-            row.iter()
-                .enumerate()
-                .filter(|(i, _)| *i != drop)
-                .map(|(_, v)| v.clone())
-                .collect()
-        };
-        w.write_record(keep(&headers)).unwrap();
-        for row in rows {
-            w.write_record(keep(&row)).unwrap();
+        headers.remove(drop);
+        for row in &mut rows {
+            row.remove(drop);
         }
-        w.flush().unwrap();
+        write_rows(&path, &headers, &rows);
     }
     let (code, doc) = compare_json(&base, &cur, &[]);
     assert_eq!(code, 0, "{doc}");
     assert!(results(&doc)
         .iter()
         .all(|r| r["counters"]["updates"].is_null()));
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .assert()
         .code(0)
         .stdout(predicate::str::contains("not recorded"));
@@ -495,16 +464,10 @@ fn pairs_on_one_side_are_listed_not_failures() {
     let c = corpus(dir.path());
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     bench(&c, &a, &[]);
-    dlxbench()
-        .args(["bench", "-q", "--solvers", "dlx,heuristic", "--out"])
-        .arg(&b)
-        .arg(&c)
+    bench_into(&b, &["-q", "--solvers", "dlx,heuristic"], &c)
         .assert()
         .success();
-    dlxbench()
-        .arg("compare")
-        .arg(&a)
-        .arg(&b)
+    compare(&a, &b)
         .args(["--metric", "nodes"])
         .assert()
         .code(0)
@@ -520,20 +483,14 @@ fn pairs_on_one_side_are_listed_not_failures() {
 fn unusable_input_exits_2_with_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
     let (base, cur) = base_and_copy(dir.path());
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(dir.path().join("missing"))
+    compare(&base, &dir.path().join("missing"))
         .assert()
         .code(2)
         .stderr(predicate::str::contains("missing"))
         .stderr(predicate::str::contains("no such file or directory"));
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    dlxbench()
-        .arg("compare")
-        .arg(&empty)
-        .arg(&cur)
+    compare(&empty, &cur)
         .assert()
         .code(2)
         .stderr(predicate::str::contains("not a result directory"));
@@ -545,20 +502,14 @@ fn unusable_input_exits_2_with_file_and_line() {
             row[col(h, "nodes")] = "many".into();
         }
     });
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
             "puzzles.csv:11: column `nodes`: `many`",
         ));
     for bad in ["abc", "-5", "100", "5%%"] {
-        dlxbench()
-            .arg("compare")
-            .arg(&base)
-            .arg(&base)
+        compare(&base, &base)
             .arg(format!("--threshold={bad}"))
             .assert()
             .code(2)
@@ -572,10 +523,7 @@ fn markdown_and_out_file() {
     let (base, cur) = base_and_copy(dir.path());
     scale_times(&cur, |_| 1.5, 1.5);
     let md = dir.path().join("compare.md");
-    dlxbench()
-        .arg("compare")
-        .arg(&base)
-        .arg(&cur)
+    compare(&base, &cur)
         .args(["--format", "markdown", "--out"])
         .arg(&md)
         .assert()
@@ -587,35 +535,25 @@ fn markdown_and_out_file() {
     assert!(text.contains("| corpus | solver | method | puzzles | ratio |"));
     assert!(text.contains("| fix | dlx | paired | 200 | 1.50"), "{text}");
     assert!(text.contains("|---|---|---|---:|"));
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with('.'))
-        .collect();
-    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_no_temporaries(dir.path());
 }
 
 #[test]
 fn save_baseline_writes_results_name_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let c = corpus(dir.path());
-    let run = |extra: &[&str]| {
+    // `bench --save-baseline NAME EXTRA CORPUS` in `dir`.
+    let save = |name: &str, extra: &[&str], corpus: &Path| {
         let mut cmd = dlxbench();
         cmd.current_dir(dir.path())
-            .args(["bench", "-q", "--solvers", "dlx", "--save-baseline", "main"])
+            .args(["bench", "-q", "--solvers", "dlx", "--save-baseline", name])
             .args(extra)
-            .arg(&c);
+            .arg(corpus);
         cmd
     };
+    let run = |extra: &[&str]| save("main", extra, &c);
     let results = dir.path().join("results");
-    let entries = || {
-        let mut v: Vec<String> = std::fs::read_dir(&results)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    };
+    let entries = || dir_entries(&results);
     run(&[]).assert().success();
     assert_eq!(entries(), ["main"]);
     let main = results.join("main");
@@ -632,20 +570,8 @@ fn save_baseline_writes_results_name_atomically() {
     std::fs::write(main.join("stale.txt"), "kept").unwrap();
 
     // A failed run (--strict with a malformed line) leaves it untouched.
-    let bad = dir.path().join("bad.txt");
-    std::fs::write(&bad, corpus_text(5) + "12345\n").unwrap();
-    dlxbench()
-        .current_dir(dir.path())
-        .args([
-            "bench",
-            "-q",
-            "--strict",
-            "--solvers",
-            "dlx",
-            "--save-baseline",
-            "main",
-        ])
-        .arg(&bad)
+    let bad = write_file(dir.path(), "bad.txt", corpus_text(5) + "12345\n");
+    save("main", &["--strict"], &bad)
         .assert()
         .code(1)
         .stderr(predicate::str::contains("baseline not saved"));
@@ -655,10 +581,7 @@ fn save_baseline_writes_results_name_atomically() {
     // Usage errors.
     run(&["--out", "elsewhere"]).assert().code(2);
     for name in ["../up", ".hidden", "a/b", ""] {
-        dlxbench()
-            .current_dir(dir.path())
-            .args(["bench", "-q", "--solvers", "dlx", "--save-baseline", name])
-            .arg(&c)
+        save(name, &[], &c)
             .assert()
             .code(2)
             .stderr(predicate::str::contains("--save-baseline"));

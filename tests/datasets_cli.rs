@@ -1,26 +1,19 @@
 //! `dlxbench generate` and `dlxbench datasets` end to end.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use std::fs;
+use std::path::PathBuf;
+
 use dlxbench::solvers::dlx::DlxSolver;
 use dlxbench::solvers::{Budget, Solver};
 use dlxbench::sudoku::{self, Grid, ParseOptions, Puzzles};
 use predicates::prelude::*;
 
-fn dlxbench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    let output = cmd.output().unwrap();
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
+use common::{assert_regenerates, dir_entries, dlxbench, repo_path, stdout_of, write_file};
 
 fn generated_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated")
+    repo_path("datasets/generated")
 }
 
 fn parse_all(text: &str) -> Vec<Grid> {
@@ -107,11 +100,7 @@ fn generate_writes_a_file() {
         .stdout("");
     let text = fs::read_to_string(&out).unwrap();
     assert_eq!(text.lines().count(), 5);
-    assert_eq!(
-        fs::read_dir(dir.path()).unwrap().count(),
-        1,
-        "no temp file left"
-    );
+    assert_eq!(dir_entries(dir.path()), ["p.txt"], "no temp file left");
 }
 
 #[test]
@@ -127,14 +116,7 @@ fn generate_rejects_bad_usage() {
 
 /// Regenerates a committed corpus with the command in its header line.
 fn regenerate(file: &str) {
-    let path = generated_dir().join(file);
-    let committed = fs::read_to_string(&path).unwrap();
-    let header = committed.lines().next().unwrap();
-    let command = header
-        .strip_prefix("# dlxbench ")
-        .unwrap_or_else(|| panic!("{file}: header `{header}`"));
-    let fresh = stdout_of(dlxbench().args(command.split(' ')));
-    assert!(fresh == committed, "{file} differs from `{command}`");
+    assert_regenerates(&generated_dir().join(file));
 }
 
 #[test]
@@ -210,7 +192,7 @@ fn datasets_list_shows_the_catalogue() {
         ["magictour_top1465", "9x9", "1465", "hard", "no", "-"]
     );
     // A corrupted file is reported and fails the listing.
-    fs::write(dir.path().join("top91.txt"), "junk\n").unwrap();
+    write_file(dir.path(), "top91.txt", "junk\n");
     dlxbench()
         .args(["datasets", "list", "--dir"])
         .arg(dir.path())
@@ -238,8 +220,8 @@ fn datasets_fetch_rejects_unknown_names_and_missing_mirrors() {
 fn datasets_fetch_never_installs_a_bad_copy() {
     let mirror = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
-    fs::write(mirror.path().join("top91.txt"), "not top91\n").unwrap();
-    fs::write(dir.path().join("top91.txt"), "old\n").unwrap();
+    write_file(mirror.path(), "top91.txt", "not top91\n");
+    write_file(dir.path(), "top91.txt", "old\n");
     dlxbench()
         .args(["datasets", "fetch", "top91", "top100", "--from"])
         .arg(mirror.path())
@@ -258,11 +240,7 @@ fn datasets_fetch_never_installs_a_bad_copy() {
         fs::read_to_string(dir.path().join("top91.txt")).unwrap(),
         "old\n"
     );
-    assert_eq!(
-        fs::read_dir(dir.path()).unwrap().count(),
-        1,
-        "no temp file left"
-    );
+    assert_eq!(dir_entries(dir.path()), ["top91.txt"], "no temp file left");
 }
 
 #[test]
@@ -279,10 +257,8 @@ fn datasets_fetch_without_a_url_says_what_to_do() {
 
 /// The corpus mirror: `$DLXBENCH_MIRROR`, or `../shared/datasets`.
 fn shared_mirror() -> PathBuf {
-    std::env::var_os("DLXBENCH_MIRROR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/datasets"),
-        PathBuf::from,
-    )
+    std::env::var_os("DLXBENCH_MIRROR")
+        .map_or_else(|| repo_path("../shared/datasets"), PathBuf::from)
 }
 
 #[test]
@@ -304,7 +280,7 @@ fn datasets_fetch_from_the_mirror() {
     let out = stdout_of(&mut fetch(&["norvig_hardest11"]));
     assert!(out.contains("up to date"), "{out}");
     // A corrupted copy is replaced by a good one.
-    fs::write(dir.path().join("plb_hard20.txt"), "junk").unwrap();
+    write_file(dir.path(), "plb_hard20.txt", "junk");
     let out = stdout_of(&mut fetch(&["plb_hard20.txt"]));
     assert!(out.contains("replaced a file with a bad checksum"), "{out}");
     let list = stdout_of(

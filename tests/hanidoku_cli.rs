@@ -2,37 +2,24 @@
 //! `--kind hanidoku`, the harness library on Hanidoku corpora, and the
 //! committed generated corpus.
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use std::path::PathBuf;
+
 use predicates::prelude::*;
 
+use common::{
+    assert_regenerates, bench_into, dlxbench, file_with, read_csv, read_json, repo_path, stdout_of,
+    write_file,
+};
 use dlxbench::corpus::Corpus;
 use dlxbench::hanidoku::generate::{is_minimal_unique, solved_board, Generator};
 use dlxbench::hanidoku::{self, solvers, Board, Puzzles, Verdict};
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::solvers::{Budget, Solver, SolverSet};
 
-fn dlxbench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    let output = cmd.output().unwrap();
-    assert!(output.status.success(), "{output:?}");
-    String::from_utf8(output.stdout).unwrap()
-}
-
-fn file_with(text: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::NamedTempFile::new().unwrap();
-    f.write_all(text.as_bytes()).unwrap();
-    f
-}
-
 fn committed_corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/generated/hanidoku/gen_hanidoku_100.txt")
+    repo_path("datasets/generated/hanidoku/gen_hanidoku_100.txt")
 }
 
 fn boards(text: &str) -> Vec<Board> {
@@ -49,21 +36,6 @@ fn puzzles(seed: u64, count: usize) -> Vec<(Board, Board)> {
             let (mut p, mut s) = (Board::EMPTY, Board::EMPTY);
             g.next_into(&mut p, &mut s).unwrap();
             (p, s)
-        })
-        .collect()
-}
-
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut r = csv::Reader::from_path(path).unwrap();
-    let headers = r.headers().unwrap().clone();
-    r.records()
-        .map(|rec| {
-            let rec = rec.unwrap();
-            headers
-                .iter()
-                .zip(rec.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
         })
         .collect()
 }
@@ -296,20 +268,17 @@ fn bench_runs_hanidoku_like_sudoku() {
     let text = std::fs::read_to_string(committed_corpus()).unwrap();
     let corpus: String = text.lines().take(16).map(|l| format!("{l}\n")).collect();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("hani.txt");
-    std::fs::write(&path, &corpus).unwrap();
+    let path = write_file(dir.path(), "hani.txt", &corpus);
     for permute in [None, Some("7")] {
         let out = dir
             .path()
             .join(format!("out-{}", permute.unwrap_or("plain")));
-        let mut cmd = dlxbench();
-        cmd.args(["bench", "--kind", "hanidoku", "--threads", "2", "--out"])
-            .arg(&out)
-            .arg(&path);
+        let mut args = vec!["--kind", "hanidoku", "--threads", "2"];
         if let Some(seed) = permute {
-            cmd.args(["--permute", seed]);
+            args.extend(["--permute", seed]);
         }
-        cmd.assert()
+        bench_into(&out, &args, &path)
+            .assert()
             .success()
             .stdout(predicate::str::contains("hanidoku puzzles"))
             .stdout(predicate::str::contains("backtrack"));
@@ -325,20 +294,16 @@ fn bench_runs_hanidoku_like_sudoku() {
         let records = read_csv(&out.join("puzzles.csv"));
         assert_eq!(records.len(), 30);
         assert!(records.iter().all(|r| r["status"] == "unique"));
-        let run: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("run.json")).unwrap()).unwrap();
+        let run = read_json(&out.join("run.json"));
         assert_eq!(run["kind"], "hanidoku");
         assert_eq!(run["states_created"], 4);
         assert!(out.join("hani.dlx.hgrm").exists());
     }
     // A Sudoku corpus read as Hanidoku: every line is malformed, with the
     // reason; --strict fails the run.
-    let sudoku = dir.path().join("sudoku.txt");
-    std::fs::write(&sudoku, format!("{}\n", ".".repeat(81))).unwrap();
-    dlxbench()
-        .args(["bench", "--kind", "hanidoku", "--strict", "--out"])
-        .arg(dir.path().join("out-sudoku"))
-        .arg(&sudoku)
+    let sudoku = write_file(dir.path(), "sudoku.txt", format!("{}\n", ".".repeat(81)));
+    let out = dir.path().join("out-sudoku");
+    bench_into(&out, &["--kind", "hanidoku", "--strict"], &sudoku)
         .assert()
         .code(1)
         .stderr(predicate::str::contains("1 malformed line(s) skipped"))
@@ -411,11 +376,7 @@ fn committed_corpus_is_minimal_unique_and_embedded() {
 #[test]
 #[ignore = "slow in debug builds (half a minute): run with --include-ignored"]
 fn committed_corpus_regenerates_byte_identical() {
-    let committed = std::fs::read_to_string(committed_corpus()).unwrap();
-    let command = committed.lines().next().unwrap();
-    let command = command.strip_prefix("# dlxbench ").unwrap();
-    let fresh = stdout_of(dlxbench().args(command.split(' ')));
-    assert!(fresh == committed, "differs from `{command}`");
+    assert_regenerates(&committed_corpus());
 }
 
 #[test]
@@ -444,15 +405,21 @@ fn a_random_full_board_checks_complete_from_the_command_line() {
 #[test]
 fn default_corpora_follow_the_kind() {
     let dir = tempfile::tempdir().unwrap();
+    // `bench --parse-only ARGS` in `dir` names `first` first.
+    let parse_only = |args: &[&str], first: &str| {
+        dlxbench()
+            .current_dir(dir.path())
+            .args(["bench", "--parse-only"])
+            .args(args)
+            .assert()
+            .success()
+            .stdout(predicate::str::starts_with(first));
+    };
     // No datasets/: the embedded corpus of each kind.
-    dlxbench()
-        .current_dir(dir.path())
-        .args(["bench", "--kind", "hanidoku", "--parse-only"])
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(
-            "gen_hanidoku_100: 100 puzzles, 0 malformed",
-        ));
+    parse_only(
+        &["--kind", "hanidoku"],
+        "gen_hanidoku_100: 100 puzzles, 0 malformed",
+    );
     // A fetched Hanidoku corpus is run with --kind hanidoku only.
     let datasets = dir.path().join("datasets");
     std::fs::create_dir(&datasets).unwrap();
@@ -460,21 +427,10 @@ fn default_corpora_follow_the_kind() {
         .iter()
         .map(|(p, _)| format!("{p}\n"))
         .collect();
-    std::fs::write(datasets.join("hanidoku_172.txt"), two).unwrap();
-    dlxbench()
-        .current_dir(dir.path())
-        .args(["bench", "--kind", "hanidoku", "--parse-only"])
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(
-            "hanidoku_172: 2 puzzles, 0 malformed",
-        ));
-    dlxbench()
-        .current_dir(dir.path())
-        .args(["bench", "--parse-only"])
-        .assert()
-        .success()
-        .stdout(predicate::str::starts_with(
-            "gen_9x9_1000: 1000 puzzles, 0 malformed",
-        ));
+    write_file(&datasets, "hanidoku_172.txt", two);
+    parse_only(
+        &["--kind", "hanidoku"],
+        "hanidoku_172: 2 puzzles, 0 malformed",
+    );
+    parse_only(&[], "gen_9x9_1000: 1000 puzzles, 0 malformed");
 }

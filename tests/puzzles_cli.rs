@@ -1,16 +1,16 @@
 //! The exact-cover example inputs under `examples/inputs/`: they are what
 //! the library's builders make, and `dlxbench cover` counts them right.
 
-use assert_cmd::Command;
+mod common;
+
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
 
+use common::{dlxbench, repo_path};
 use dlxbench::exact_cover::puzzles::{langford, pentominoes, queens, CoverPuzzle, PentominoBoard};
 
 fn input(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("examples/inputs")
-        .join(name)
+    repo_path("examples/inputs").join(name)
 }
 
 /// The file without its `#` comment lines.
@@ -28,8 +28,7 @@ fn without_comments(path: &Path) -> String {
 }
 
 fn cover_count(name: &str, expected: &str) {
-    Command::cargo_bin("dlxbench")
-        .unwrap()
+    dlxbench()
         .args(["cover", "-q"])
         .arg(input(name))
         .assert()

@@ -5,8 +5,11 @@
 //! and are not compared; an `exit N` line after `; echo "exit $?"` is the
 //! exit status; trailing blank lines are not compared).
 
-use assert_cmd::Command;
+mod common;
+
 use std::path::Path;
+
+use common::{dlxbench, repo_path};
 
 /// Subcommands whose output holds timings or needs fetched corpora.
 const MACHINE_DEPENDENT: &[&str] = &["bench", "compare", "datasets"];
@@ -90,9 +93,8 @@ fn examples(readme: &str) -> Vec<Example> {
 
 #[test]
 fn readme_examples_print_what_the_readme_shows() {
-    let root = env!("CARGO_MANIFEST_DIR");
-    std::env::set_current_dir(root).unwrap();
-    let readme = std::fs::read_to_string(Path::new(root).join("README.md")).unwrap();
+    std::env::set_current_dir(env!("CARGO_MANIFEST_DIR")).unwrap();
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
     let found = examples(&readme);
     let subcommands: Vec<&str> = found.iter().map(|e| e.args[0].as_str()).collect();
     for needed in ["solve", "check", "cover", "generate"] {
@@ -103,7 +105,7 @@ fn readme_examples_print_what_the_readme_shows() {
     }
     assert!(found.len() >= 10, "only {} examples found", found.len());
     for example in &found {
-        let mut cmd = Command::cargo_bin("dlxbench").unwrap();
+        let mut cmd = dlxbench();
         cmd.args(&example.args);
         cmd.write_stdin(example.stdin.clone().unwrap_or_default());
         let output = cmd.output().unwrap();

@@ -6,8 +6,11 @@
 //! Expected solution counts are the catalogue's (`dlxbench::datasets`),
 //! which come from the mirror's README.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::PathBuf;
+
+use common::repo_path;
 use dlxbench::datasets::{self, Corpus, SolutionCounts};
 use dlxbench::solvers::{Budget, SolverSet};
 use dlxbench::sudoku::{parse_line_into, Grid, ParseOptions};
@@ -15,7 +18,7 @@ use dlxbench::sudoku::{parse_line_into, Grid, ParseOptions};
 const NEEDS: &str = "needs fetched corpora: dlxbench datasets fetch";
 
 fn datasets_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
+    repo_path("datasets")
 }
 
 fn corpus(name: &str) -> (&'static Corpus, Vec<u8>) {

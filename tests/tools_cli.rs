@@ -1,34 +1,14 @@
 //! `convert`, `rate` and the generator's `--minimal`, `--max-clues` and
 //! `--difficulty`, end to end.
 
+mod common;
+
 use std::fs;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
+use common::{dir_entries, dlxbench, line_of, pattern, puzzle_lines, stdout_of, write_file};
 use dlxbench::rate::Difficulty;
-
-fn dlxbench() -> Command {
-    Command::cargo_bin("dlxbench").unwrap()
-}
-
-fn stdout_of(cmd: &mut Command) -> String {
-    let output = cmd.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap()
-}
-
-/// The puzzle lines of generator output (its `#` header dropped).
-fn puzzles(text: &str) -> Vec<String> {
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(str::to_string)
-        .collect()
-}
 
 fn clues(line: &str) -> usize {
     line.bytes().filter(|&b| b != b'.').count()
@@ -40,7 +20,7 @@ fn clues(line: &str) -> usize {
 fn minimal_puzzles_lose_uniqueness_without_any_clue() {
     let out = stdout_of(dlxbench().args(["generate", "--minimal", "--count", "3", "--seed", "4"]));
     assert!(out.starts_with("# dlxbench generate --count 3 --seed 4 --box 3x3 --minimal\n"));
-    let puzzles = puzzles(&out);
+    let puzzles: Vec<&str> = puzzle_lines(&out).collect();
     assert_eq!(puzzles.len(), 3);
     // Every puzzle with one clue blanked, checked by the heuristic solver
     // (not the generator's Dancing Links).
@@ -49,7 +29,7 @@ fn minimal_puzzles_lose_uniqueness_without_any_clue() {
     for p in &puzzles {
         for (i, b) in p.bytes().enumerate() {
             if b != b'.' {
-                let mut q = p.clone().into_bytes();
+                let mut q = p.as_bytes().to_vec();
                 q[i] = b'.';
                 variants += std::str::from_utf8(&q).unwrap();
                 variants += "\n";
@@ -84,7 +64,7 @@ fn clue_targets_give_unique_puzzles_with_at_most_k_clues() {
         "--seed",
         "9",
     ]));
-    let lines = puzzles(&out);
+    let lines: Vec<&str> = puzzle_lines(&out).collect();
     assert_eq!(lines.len(), 4);
     for p in &lines {
         assert!(clues(p) <= 21, "{p}");
@@ -168,32 +148,13 @@ fn impossible_or_clashing_generator_options_are_usage_errors() {
 
 /// A valid full grid with `r x c` boxes, with some cells blanked.
 fn puzzle_cells(r: usize, c: usize) -> Vec<u8> {
-    let n = r * c;
-    (0..n * n)
-        .map(|i| {
-            let (row, col) = (i / n, i % n);
-            let v = ((c * (row % r) + row / r + col) % n) as u8 + 1;
-            if (i * 7) % 5 < 2 {
-                0
-            } else {
-                v
-            }
-        })
-        .collect()
-}
-
-/// One-line text: symbols for sides up to 61, numbers above.
-fn line_of(cells: &[u8], n: usize) -> String {
-    const SYMBOLS: &[u8] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    if n <= 61 {
-        cells.iter().map(|&v| SYMBOLS[v as usize] as char).collect()
-    } else {
-        cells
-            .iter()
-            .map(|v| v.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
+    let mut cells = pattern(r, c);
+    for (i, v) in cells.iter_mut().enumerate() {
+        if (i * 7) % 5 < 2 {
+            *v = 0;
+        }
     }
+    cells
 }
 
 fn convert(args: &[&str], input: &str) -> String {
@@ -286,12 +247,11 @@ fn convert_shapes_and_alphabets() {
 #[test]
 fn convert_reports_bad_puzzles_and_strict_stops() {
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("mixed.txt");
-    fs::write(
-        &input,
+    let input = write_file(
+        dir.path(),
+        "mixed.txt",
         "1..4..2..3..4..1\n# comment\n1..4..2..3..4..x\n\n1..4..2..3..4..1\n12\n",
-    )
-    .unwrap();
+    );
     let out = dir.path().join("out.txt");
     dlxbench()
         .arg("convert")
@@ -323,8 +283,8 @@ fn convert_reports_bad_puzzles_and_strict_stops() {
         .stderr(predicate::str::contains("line 6").not());
     assert!(!strict.exists());
     assert_eq!(
-        fs::read_dir(dir.path()).unwrap().count(),
-        2,
+        dir_entries(dir.path()),
+        ["mixed.txt", "out.txt"],
         "no temporary left"
     );
     dlxbench()

@@ -14,7 +14,8 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
-use crate::harness::PuzzleStatus;
+use crate::report::schema::{self, puzzles as pc, summary as sc};
+use crate::solvers::Status;
 
 /// One puzzle x solver row of `puzzles.csv`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,13 +31,13 @@ pub struct PuzzleRow {
     /// Solutions found (capped by the mode's limit).
     pub solutions: u64,
     /// Status.
-    pub status: PuzzleStatus,
+    pub status: Status,
 }
 
 impl PuzzleRow {
     /// Whether the solve was timed (within budget) with a usable time.
     pub fn timed(&self) -> bool {
-        self.status != PuzzleStatus::Budget && self.ns > 0
+        self.status != Status::Budget && self.ns > 0
     }
 }
 
@@ -114,17 +115,17 @@ impl SummaryRow {
             }
             all_ns += u128::from(r.ns);
             match r.status {
-                PuzzleStatus::Budget => {
+                Status::Budget => {
                     s.budget += 1;
                     continue;
                 }
-                PuzzleStatus::NoSolution => s.unsolvable += 1,
-                PuzzleStatus::Multiple => {
+                Status::NoSolution => s.unsolvable += 1,
+                Status::Multiple => {
                     s.solved += 1;
                     s.multiple += 1;
                 }
-                PuzzleStatus::Solved | PuzzleStatus::Unique => s.solved += 1,
-                PuzzleStatus::Invalid => s.invalid += 1,
+                Status::Solved | Status::Unique => s.solved += 1,
+                Status::Invalid => s.invalid += 1,
             }
             times.push(r.ns);
         }
@@ -304,14 +305,17 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         },
     })?;
     let (dir, summary, puzzles) = if meta.is_dir() {
-        let s = path.join("summary.csv");
-        let p = path.join("puzzles.csv");
+        let s = path.join(schema::SUMMARY_CSV);
+        let p = path.join(schema::PUZZLES_CSV);
         let (s, p) = (s.is_file().then_some(s), p.is_file().then_some(p));
         if s.is_none() && p.is_none() {
             return Err(CompareError::Missing {
                 path: path.to_path_buf(),
-                what: "no summary.csv or puzzles.csv: not a result directory of `dlxbench bench`"
-                    .into(),
+                what: format!(
+                    "no {} or {}: not a result directory of `dlxbench bench`",
+                    schema::SUMMARY_CSV,
+                    schema::PUZZLES_CSV
+                ),
             });
         }
         (path.to_path_buf(), s, p)
@@ -323,12 +327,12 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         match csv_kind(path)? {
             CsvKind::Summary => (dir, Some(path.to_path_buf()), None),
             CsvKind::Puzzles => {
-                let s = dir.join("summary.csv");
+                let s = dir.join(schema::SUMMARY_CSV);
                 (dir, s.is_file().then_some(s), Some(path.to_path_buf()))
             }
         }
     };
-    let run_json_path = Some(dir.join("run.json")).filter(|p| p.is_file());
+    let run_json_path = Some(dir.join(schema::RUN_JSON)).filter(|p| p.is_file());
     let run_json = run_json_path.as_deref().map(read_run_json).transpose()?;
     let mut groups: Vec<Group> = Vec::new();
     if let Some(s) = summary.as_deref() {
@@ -391,16 +395,36 @@ fn csv_kind(path: &Path) -> Result<CsvKind, CompareError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let mut r = csv::Reader::from_reader(file);
     let headers = r.byte_headers().map_err(|e| csv_error(path, e))?;
-    let has = |name: &[u8]| headers.iter().any(|h| h == name);
-    if has(b"line") && has(b"ns") && has(b"nodes") {
+    let has = |names: &[&str]| {
+        names
+            .iter()
+            .all(|name| headers.iter().any(|h| h == name.as_bytes()))
+    };
+    // The columns that tell the two files apart.
+    const PUZZLES: [&str; 3] = [pc::LINE, pc::NS, pc::NODES];
+    const SUMMARY: [&str; 2] = [sc::PUZZLES, sc::TOTAL_NODES];
+    if has(&PUZZLES) {
         Ok(CsvKind::Puzzles)
-    } else if has(b"puzzles") && has(b"total_nodes") {
+    } else if has(&SUMMARY) {
         Ok(CsvKind::Summary)
     } else {
+        let list = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         Err(bad(
             path,
             1,
-            "neither a summary.csv nor a puzzles.csv of `dlxbench bench` (header lacks `line`, `ns`, `nodes` and `puzzles`, `total_nodes`)",
+            format!(
+                "neither a {} nor a {} of `dlxbench bench` (header lacks {} and {})",
+                schema::SUMMARY_CSV,
+                schema::PUZZLES_CSV,
+                list(&PUZZLES),
+                list(&SUMMARY)
+            ),
         ))
     }
 }
@@ -457,26 +481,26 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
             path,
             &headers,
             [
-                "corpus",
-                "solver",
-                "puzzles",
-                "solved",
-                "unsolvable",
-                "multiple",
-                "budget",
-                "invalid",
-                "mean_ns",
-                "stddev_ns",
-                "p50_ns",
-                "p99_ns",
-                "puzzles_per_s",
-                "total_nodes",
+                sc::CORPUS,
+                sc::SOLVER,
+                sc::PUZZLES,
+                sc::SOLVED,
+                sc::UNSOLVABLE,
+                sc::MULTIPLE,
+                sc::BUDGET,
+                sc::INVALID,
+                sc::MEAN_NS,
+                sc::STDDEV_NS,
+                sc::P50_NS,
+                sc::P99_NS,
+                sc::PUZZLES_PER_S,
+                sc::TOTAL_NODES,
             ],
         )?;
-    let updates = optional_column(&headers, "total_updates");
-    let threads = optional_column(&headers, "threads");
-    let mode = optional_column(&headers, "mode");
-    let budget_nodes = optional_column(&headers, "budget_nodes");
+    let updates = optional_column(&headers, sc::TOTAL_UPDATES);
+    let threads = optional_column(&headers, sc::THREADS);
+    let mode = optional_column(&headers, sc::MODE);
+    let budget_nodes = optional_column(&headers, sc::BUDGET_NODES);
     let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
     let mut record = csv::ByteRecord::new();
     loop {
@@ -574,16 +598,16 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
         path,
         &headers,
         [
-            "corpus",
-            "line",
-            "solver",
-            "ns",
-            "solutions",
-            "nodes",
-            "status",
+            pc::CORPUS,
+            pc::LINE,
+            pc::SOLVER,
+            pc::NS,
+            pc::SOLUTIONS,
+            pc::NODES,
+            pc::STATUS,
         ],
     )?;
-    let updates = optional_column(&headers, "updates");
+    let updates = optional_column(&headers, pc::UPDATES);
     // Per-puzzle rows land in these vectors first; groups get them at the end.
     let mut rows: Vec<Vec<PuzzleRow>> = vec![Vec::new(); groups.len()];
     // The current corpus (its name) and its solvers' group indices.
@@ -652,13 +676,14 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
         let status_text = &record[status];
         let status = std::str::from_utf8(status_text)
             .ok()
-            .and_then(PuzzleStatus::from_name)
+            .and_then(Status::from_name)
             .ok_or_else(|| {
                 bad(
                     path,
                     line,
                     format!(
-                        "column `status`: unknown status `{}` (expected unique, multiple, solved, none, budget or invalid)",
+                        "column `{}`: unknown status `{}` (expected unique, multiple, solved, none, budget or invalid)",
+                        pc::STATUS,
                         String::from_utf8_lossy(status_text)
                     ),
                 )
@@ -780,7 +805,7 @@ mod tests {
             .puzzles
             .as_ref()
             .unwrap();
-        assert_eq!(h[0].status, PuzzleStatus::Multiple);
+        assert_eq!(h[0].status, Status::Multiple);
         assert_eq!(h[0].updates, None);
         let d = &run.group("d", "dlx").unwrap().puzzles.as_ref().unwrap()[0];
         assert!(!d.timed());
@@ -812,9 +837,9 @@ mod tests {
                 updates: None,
                 solutions: 1,
                 status: if i == 100 {
-                    PuzzleStatus::Budget
+                    Status::Budget
                 } else {
-                    PuzzleStatus::Unique
+                    Status::Unique
                 },
             })
             .collect();

@@ -39,7 +39,7 @@
 
 use serde_json::{json, Value};
 
-use super::{Comparison, Counters, Method, PairResult, Scope, Side, Verdict};
+use super::{Comparison, Counters, Method, PairResult, Scope, Side, TimeVerdict};
 use crate::report::thousands;
 
 /// A titled table.
@@ -115,7 +115,7 @@ fn counter_verdict(c: &Comparison, k: &Counters) -> &'static str {
 
 fn time_verdict(c: &Comparison, r: &PairResult) -> String {
     let v = r.time.verdict;
-    if v == Verdict::Regression && !c.options.metric.gates_time() {
+    if v == TimeVerdict::Regression && !c.options.metric.gates_time() {
         "regression (not gating)".into()
     } else {
         v.words().into()
@@ -383,8 +383,8 @@ fn settings_line(c: &Comparison) -> String {
 
 fn outcome_line(c: &Comparison) -> String {
     let changes = c.algorithm_changes();
-    let regressions = c.count(Verdict::Regression);
-    let improvements = c.count(Verdict::Improvement);
+    let regressions = c.count(TimeVerdict::Regression);
+    let improvements = c.count(TimeVerdict::Improvement);
     let counts = format!(
         "{} algorithm change{}, {} time regression{}, {} improvement{}",
         changes,
@@ -690,8 +690,8 @@ pub fn json(c: &Comparison) -> Value {
         "notes": c.notes,
         "outcome": {
             "algorithm_changes": c.algorithm_changes(),
-            "time_regressions": c.count(Verdict::Regression),
-            "time_improvements": c.count(Verdict::Improvement),
+            "time_regressions": c.count(TimeVerdict::Regression),
+            "time_improvements": c.count(TimeVerdict::Improvement),
             "failed": c.failed(),
             "exit_status": u8::from(c.failed()),
         },

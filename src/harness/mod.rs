@@ -52,13 +52,12 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
-pub use crate::solvers::Status as PuzzleStatus;
 pub use stats::{SolverStats, HIST_SIGFIG};
 
 use crate::corpus::Corpus;
 use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
-use crate::solvers::{Budget, SolverEntry};
+use crate::solvers::{Budget, SolverEntry, Status};
 
 /// How many solutions to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -165,7 +164,7 @@ pub struct Record {
     /// Index of the solver in [`Config::solvers`].
     pub solver: u16,
     /// Status.
-    pub status: PuzzleStatus,
+    pub status: Status,
     /// Solve time in nanoseconds (minimum over passes).
     pub ns: u64,
     /// Solutions found (capped by the limit).
@@ -231,7 +230,7 @@ pub struct Discrepancy {
     /// What went wrong.
     pub kind: DiscrepancyKind,
     /// Every solver's capped solution count and status for the puzzle.
-    pub counts: Vec<(String, u64, PuzzleStatus)>,
+    pub counts: Vec<(String, u64, Status)>,
 }
 
 impl std::fmt::Display for Discrepancy {

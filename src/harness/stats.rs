@@ -2,7 +2,8 @@
 
 use hdrhistogram::Histogram;
 
-use super::{PuzzleStatus, Record};
+use super::Record;
+use crate::solvers::Status;
 
 /// Highest latency the histograms track without resizing: one minute.
 const HIST_HIGH: u64 = 60_000_000_000;
@@ -99,18 +100,18 @@ impl SolverStats {
         }
         self.no_guess += u64::from(r.guesses == 0);
         match r.status {
-            PuzzleStatus::Budget => {
+            Status::Budget => {
                 self.budget += 1;
                 self.budget_ns += u128::from(r.ns);
                 return;
             }
-            PuzzleStatus::NoSolution => self.unsolvable += 1,
-            PuzzleStatus::Multiple => {
+            Status::NoSolution => self.unsolvable += 1,
+            Status::Multiple => {
                 self.solved += 1;
                 self.multiple += 1;
             }
-            PuzzleStatus::Solved | PuzzleStatus::Unique => self.solved += 1,
-            PuzzleStatus::Invalid => self.invalid += 1,
+            Status::Solved | Status::Unique => self.solved += 1,
+            Status::Invalid => self.invalid += 1,
         }
         self.sum_ns += u128::from(r.ns);
         let ns = r.ns as f64;

@@ -6,13 +6,13 @@ use std::time::Instant;
 
 use super::stats::SolverStats;
 use super::{
-    Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, PuzzleStatus, Record,
+    Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::Solver;
+use crate::solvers::{Solver, Status};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -190,7 +190,7 @@ impl<P: Puzzle> Worker<P> {
                         corpus: job.corpus.name().to_string(),
                         line: line.number,
                         kind: DiscrepancyKind::InvalidSolution(name.clone()),
-                        counts: vec![(name, out.solutions, PuzzleStatus::Invalid)],
+                        counts: vec![(name, out.solutions, Status::Invalid)],
                     });
                 }
             }
@@ -278,7 +278,7 @@ impl<P: Puzzle> Worker<P> {
                     }
                     let mut status = out.status(config.limit);
                     if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
-                        status = PuzzleStatus::Invalid;
+                        status = Status::Invalid;
                     }
                     records.push(Record {
                         line: p.number,
@@ -313,10 +313,10 @@ impl<P: Puzzle> Worker<P> {
         let mut disagree = false;
         let mut invalid = None;
         for r in records {
-            if r.status == PuzzleStatus::Invalid {
+            if r.status == Status::Invalid {
                 invalid.get_or_insert(r.solver);
             }
-            if r.status == PuzzleStatus::Budget {
+            if r.status == Status::Budget {
                 continue;
             }
             match agreed {

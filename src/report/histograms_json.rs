@@ -15,7 +15,7 @@ use base64::Engine as _;
 use hdrhistogram::serialization::{Serializer as _, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 
-use super::{Report, RunMeta};
+use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
@@ -72,7 +72,7 @@ impl Report for HistogramsJson {
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
         Ok(vec![AtomicFile::write(
-            &dir.join("histograms.json"),
+            &dir.join(schema::HISTOGRAMS_JSON),
             text.as_bytes(),
         )?])
     }

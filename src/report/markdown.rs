@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use super::table::{notes, tables};
-use super::{Report, RunMeta};
+use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
@@ -48,7 +48,7 @@ impl Report for Markdown {
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = render(run, config, meta);
         Ok(vec![AtomicFile::write(
-            &dir.join("summary.md"),
+            &dir.join(schema::SUMMARY_MD),
             text.as_bytes(),
         )?])
     }

@@ -40,6 +40,7 @@ pub mod histograms_json;
 pub mod markdown;
 pub mod puzzles_csv;
 pub mod run_json;
+pub mod schema;
 pub mod summary_csv;
 pub mod table;
 

@@ -5,23 +5,12 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::schema;
 use crate::atomic::AtomicFile;
 use crate::harness::{Record, RecordSink};
 
-/// Column names, in order.
-/// `updates` came last, after `status`, so that readers of older files by
-/// position keep working; it is empty for solvers without link updates.
-pub const COLUMNS: [&str; 9] = [
-    "corpus",
-    "line",
-    "solver",
-    "ns",
-    "solutions",
-    "nodes",
-    "guesses",
-    "status",
-    "updates",
-];
+/// Column names, in order: [`schema::puzzles::COLUMNS`].
+pub use super::schema::puzzles::COLUMNS;
 
 /// The streaming writer.
 #[derive(Debug)]
@@ -49,7 +38,7 @@ impl PuzzlesCsv {
 
     /// The final path of the file in `dir`.
     pub fn path(dir: &Path) -> PathBuf {
-        dir.join("puzzles.csv")
+        dir.join(schema::PUZZLES_CSV)
     }
 }
 

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use serde_json::json;
 
-use super::{Report, RunMeta};
+use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
@@ -147,7 +147,7 @@ impl Report for RunJson {
         });
         let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
         Ok(vec![AtomicFile::write(
-            &dir.join("run.json"),
+            &dir.join(schema::RUN_JSON),
             text.as_bytes(),
         )?])
     }

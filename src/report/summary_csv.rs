@@ -1,42 +1,13 @@
-//! `summary.csv`: one row per corpus x solver (columns in [`super`]).
+//! `summary.csv`: one row per corpus x solver (columns in [`schema::summary`]).
 
 use std::path::{Path, PathBuf};
 
-use super::{reference_index, Report, RunMeta};
+use super::{reference_index, schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
-/// Column names, in order.
-/// `total_updates` came last so that readers of older files by position
-/// keep working; it is empty for solvers without link updates.
-pub const COLUMNS: [&str; 26] = [
-    "corpus",
-    "solver",
-    "puzzles",
-    "solved",
-    "unsolvable",
-    "multiple",
-    "budget",
-    "malformed",
-    "invalid",
-    "mean_ns",
-    "stddev_ns",
-    "p50_ns",
-    "p90_ns",
-    "p99_ns",
-    "p999_ns",
-    "max_ns",
-    "total_nodes",
-    "guesses_per_puzzle",
-    "no_guess_pct",
-    "puzzles_per_s",
-    "speed_vs_reference",
-    "threads",
-    "mode",
-    "budget_nodes",
-    "reference",
-    "total_updates",
-];
+/// Column names, in order: [`schema::summary::COLUMNS`].
+pub use super::schema::summary::COLUMNS;
 
 /// Writes `summary.csv`.
 #[derive(Debug, Clone, Copy)]
@@ -50,7 +21,7 @@ impl Report for SummaryCsv {
         meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
-        let file = AtomicFile::create(&dir.join("summary.csv"))?;
+        let file = AtomicFile::create(&dir.join(schema::SUMMARY_CSV))?;
         let mut w = csv::Writer::from_writer(file);
         w.write_record(COLUMNS)?;
         let reference = reference_index(config, meta);

@@ -1,0 +1,314 @@
+//! The comparison itself: checking that two runs are comparable, matching
+//! their corpus x solver groups, merging per-puzzle rows into the counter
+//! check, and the time check with its verdict.
+
+use super::{
+    bootstrap, or_none, CompareError, Comparison, Counters, Counts, Difference, Group, Interval,
+    Method, Options, PairResult, PuzzleChange, PuzzleRow, Reading, Run, Scope, Side, SummaryRow,
+    TimeCheck, TimeVerdict,
+};
+use crate::report::schema;
+
+/// Checks that two runs measured the same thing.
+pub fn check_compatible(baseline: &Run, current: &Run) -> Result<(), CompareError> {
+    let mut diffs = Vec::new();
+    if let (Some(b), Some(c)) = (baseline.mode(), current.mode()) {
+        if b != c {
+            diffs.push(Difference::Mode {
+                baseline: b.to_string(),
+                current: c.to_string(),
+            });
+        }
+    }
+    if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
+        if b.limit != c.limit && baseline.mode() == current.mode() {
+            diffs.push(Difference::Limit {
+                baseline: b.limit,
+                current: c.limit,
+            });
+        }
+        if b.permute_seed != c.permute_seed {
+            diffs.push(Difference::Permute {
+                baseline: b.permute_seed,
+                current: c.permute_seed,
+            });
+        }
+        for bc in &b.corpora {
+            let Some(cc) = c.corpora.iter().find(|cc| cc.name == bc.name) else {
+                continue;
+            };
+            if let (Some(bs), Some(cs)) = (&bc.sha256, &cc.sha256) {
+                if !bs.eq_ignore_ascii_case(cs) {
+                    diffs.push(Difference::Checksum {
+                        corpus: bc.name.clone(),
+                        baseline: bs.clone(),
+                        current: cs.clone(),
+                    });
+                }
+            }
+        }
+    }
+    let mut solvers: Vec<&str> = Vec::new();
+    for g in &baseline.groups {
+        if !solvers.contains(&g.solver.as_str())
+            && current.groups.iter().any(|c| c.solver == g.solver)
+        {
+            solvers.push(&g.solver);
+        }
+    }
+    for s in solvers {
+        if let (Some(b), Some(c)) = (baseline.budget(s), current.budget(s)) {
+            if b != c {
+                diffs.push(Difference::Budget {
+                    solver: s.to_string(),
+                    baseline: b,
+                    current: c,
+                });
+            }
+        }
+    }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(CompareError::Incompatible(diffs))
+    }
+}
+
+/// Compares `current` against `baseline`.
+pub fn compare(
+    baseline: &Run,
+    current: &Run,
+    options: &Options,
+) -> Result<Comparison, CompareError> {
+    check_compatible(baseline, current)?;
+    let mut notes = Vec::new();
+    for (name, run) in [("baseline", baseline), ("current run", current)] {
+        if run.run_json.is_none() {
+            notes.push(format!(
+                "no {} for the {name} ({}): corpus checksums and limits not checked",
+                schema::RUN_JSON,
+                run.source.display()
+            ));
+        }
+        if !run.has_per_puzzle() {
+            notes.push(format!(
+                "no {} for the {name} ({}): counters compared as totals, times as a ratio of means with a normal-approximation interval",
+                schema::PUZZLES_CSV,
+                run.source.display()
+            ));
+        }
+    }
+    let (bt, ct) = (baseline.threads(), current.threads());
+    if let (Some(b), Some(c)) = (bt, ct) {
+        if b != c {
+            notes.push(format!(
+                "thread counts differ (baseline {b}, current {c}): times were measured under different load"
+            ));
+        }
+    }
+    if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
+        if let (Some(bc), Some(cc)) = (&b.cpu_model, &c.cpu_model) {
+            if bc != cc {
+                notes.push(format!(
+                    "different CPUs (baseline {bc}, current {cc}): time ratios compare machines as well as code"
+                ));
+            }
+        }
+        if b.passes != c.passes {
+            notes.push(format!(
+                "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
+                or_none(b.passes, "?"),
+                or_none(c.passes, "?")
+            ));
+        }
+        if b.shuffle_seed != c.shuffle_seed {
+            notes.push("the puzzle order differs (--shuffle); counters are unaffected".into());
+        }
+    }
+    let mut results = Vec::new();
+    let mut only_in_baseline = Vec::new();
+    for b in &baseline.groups {
+        match current.group(&b.corpus, &b.solver) {
+            Some(c) => results.push(compare_pair(b, c, bt, ct, options)),
+            None => only_in_baseline.push((b.corpus.clone(), b.solver.clone())),
+        }
+    }
+    let only_in_current = current
+        .groups
+        .iter()
+        .filter(|c| baseline.group(&c.corpus, &c.solver).is_none())
+        .map(|c| (c.corpus.clone(), c.solver.clone()))
+        .collect();
+    let mode = baseline
+        .mode()
+        .or_else(|| current.mode())
+        .map(str::to_string);
+    Ok(Comparison {
+        baseline: Side::of(baseline),
+        current: Side::of(current),
+        options: *options,
+        mode,
+        results,
+        only_in_baseline,
+        only_in_current,
+        notes,
+    })
+}
+
+/// FNV-1a of `corpus NUL solver`: each pair's bootstrap stream.
+pub(super) fn pair_hash(corpus: &str, solver: &str) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in corpus
+        .as_bytes()
+        .iter()
+        .chain(&[0])
+        .chain(solver.as_bytes())
+    {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn compare_pair(
+    b: &Group,
+    c: &Group,
+    bt: Option<u64>,
+    ct: Option<u64>,
+    options: &Options,
+) -> PairResult {
+    let bs = b
+        .summary_or_derived(bt)
+        .expect("a group has a summary or rows");
+    let cs = c
+        .summary_or_derived(ct)
+        .expect("a group has a summary or rows");
+    let (counters, log_ratios) = match (&b.puzzles, &c.puzzles) {
+        (Some(br), Some(cr)) => per_puzzle(br, cr, options.examples),
+        _ => (totals(&bs, &cs), Vec::new()),
+    };
+    let seed = options.seed ^ pair_hash(&b.corpus, &b.solver);
+    let time = if log_ratios.len() >= 2 {
+        let interval = bootstrap::paired(&log_ratios, options.resamples, seed, options.confidence);
+        TimeCheck {
+            method: interval.map(|_| Method::PairedBootstrap),
+            puzzles: log_ratios.len() as u64,
+            interval,
+            verdict: verdict(interval, options.threshold),
+        }
+    } else {
+        let moments = |s: &SummaryRow| bootstrap::Moments {
+            mean: s.mean_ns,
+            stddev: s.stddev_ns,
+            count: s.timed(),
+        };
+        let interval = bootstrap::normal(moments(&bs), moments(&cs), options.confidence);
+        TimeCheck {
+            method: interval.map(|_| Method::RatioOfMeansNormal),
+            puzzles: bs.timed().min(cs.timed()),
+            interval,
+            verdict: verdict(interval, options.threshold),
+        }
+    };
+    let ratio = |x: f64, y: f64| (x > 0.0 && y > 0.0).then(|| y / x);
+    PairResult {
+        corpus: b.corpus.clone(),
+        solver: b.solver.clone(),
+        counters,
+        time,
+        reading: Reading {
+            p50: ratio(bs.p50_ns, cs.p50_ns),
+            p99: ratio(bs.p99_ns, cs.p99_ns),
+            throughput: ratio(bs.puzzles_per_s, cs.puzzles_per_s),
+        },
+    }
+}
+
+pub(super) fn verdict(interval: Option<Interval>, threshold: f64) -> TimeVerdict {
+    match interval {
+        None => TimeVerdict::NotEnoughData,
+        Some(i) if i.low > 1.0 + threshold => TimeVerdict::Regression,
+        Some(i) if i.high < 1.0 - threshold => TimeVerdict::Improvement,
+        Some(_) => TimeVerdict::NoChange,
+    }
+}
+
+fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
+    Counters {
+        scope: Scope::Totals,
+        nodes: (b.total_nodes, c.total_nodes),
+        updates: b.total_updates.zip(c.total_updates),
+        counts: (Counts::of(b), Counts::of(c)),
+        compared: 0,
+        nodes_changed: 0,
+        updates_changed: 0,
+        outcome_changed: 0,
+        only_in_baseline: 0,
+        only_in_current: 0,
+        examples: Vec::new(),
+        puzzles_changed: 0,
+    }
+}
+
+/// Merges two line-sorted row lists: the counters, and the log-ratios of
+/// the puzzles timed in both.
+pub(super) fn per_puzzle(
+    b: &[PuzzleRow],
+    c: &[PuzzleRow],
+    examples: usize,
+) -> (Counters, Vec<f64>) {
+    let bs = SummaryRow::from_rows(b, None);
+    let cs = SummaryRow::from_rows(c, None);
+    // The totals, then the puzzle-by-puzzle figures on top.
+    let mut k = Counters {
+        scope: Scope::PerPuzzle,
+        updates: None,
+        ..totals(&bs, &cs)
+    };
+    // Updates are compared when every row of both sides recorded them.
+    let recorded =
+        |rows: &[PuzzleRow]| !rows.is_empty() && rows.iter().all(|r| r.updates.is_some());
+    let updates = recorded(b) && recorded(c);
+    if updates {
+        k.updates = bs.total_updates.zip(cs.total_updates);
+    }
+    let mut d = Vec::with_capacity(b.len().min(c.len()));
+    let (mut i, mut j) = (0, 0);
+    while i < b.len() && j < c.len() {
+        let (x, y) = (&b[i], &c[j]);
+        if x.line < y.line {
+            k.only_in_baseline += 1;
+            i += 1;
+            continue;
+        }
+        if y.line < x.line {
+            k.only_in_current += 1;
+            j += 1;
+            continue;
+        }
+        k.compared += 1;
+        let nodes = x.nodes != y.nodes;
+        let upd = updates && x.updates != y.updates;
+        let outcome = x.status != y.status || x.solutions != y.solutions;
+        k.nodes_changed += u64::from(nodes);
+        k.updates_changed += u64::from(upd);
+        k.outcome_changed += u64::from(outcome);
+        if nodes || upd || outcome {
+            k.puzzles_changed += 1;
+            if k.examples.len() < examples {
+                k.examples.push(PuzzleChange {
+                    baseline: *x,
+                    current: *y,
+                });
+            }
+        }
+        if x.timed() && y.timed() {
+            d.push((y.ns as f64 / x.ns as f64).ln());
+        }
+        i += 1;
+        j += 1;
+    }
+    k.only_in_baseline += (b.len() - i) as u64;
+    k.only_in_current += (c.len() - j) as u64;
+    (k, d)
+}

@@ -1,0 +1,274 @@
+//! What a comparison finds: per corpus x solver, the deterministic
+//! counters ([`Counters`]), the time check ([`TimeCheck`]) and ratios for
+//! reading ([`Reading`]); for the two runs, a [`Comparison`].
+
+use super::{Interval, Options, PuzzleRow, Run, SummaryRow};
+
+/// One side of a comparison, for the report header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Side {
+    /// The path given.
+    pub path: String,
+    /// Whether per-puzzle data was read.
+    pub per_puzzle: bool,
+    /// dlxbench version.
+    pub version: Option<String>,
+    /// Git revision.
+    pub git_revision: Option<String>,
+    /// CPU model.
+    pub cpu_model: Option<String>,
+    /// Start time.
+    pub started: Option<String>,
+    /// Worker threads.
+    pub threads: Option<u64>,
+}
+
+impl Side {
+    pub(super) fn of(run: &Run) -> Side {
+        let j = run.run_json.as_ref();
+        Side {
+            path: run.source.display().to_string(),
+            per_puzzle: run.has_per_puzzle(),
+            version: j.and_then(|j| j.version.clone()),
+            git_revision: j.and_then(|j| j.git_revision.clone()),
+            cpu_model: j.and_then(|j| j.cpu_model.clone()),
+            started: j.and_then(|j| j.started.clone()),
+            threads: run.threads(),
+        }
+    }
+}
+
+/// Outcome counts of one corpus x solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Counts {
+    /// Puzzles run.
+    pub puzzles: u64,
+    /// Solved within budget.
+    pub solved: u64,
+    /// Without solution.
+    pub unsolvable: u64,
+    /// With two or more solutions.
+    pub multiple: u64,
+    /// Over budget.
+    pub budget: u64,
+    /// Invalid solutions.
+    pub invalid: u64,
+}
+
+impl Counts {
+    pub(super) fn of(s: &SummaryRow) -> Counts {
+        Counts {
+            puzzles: s.puzzles,
+            solved: s.solved,
+            unsolvable: s.unsolvable,
+            multiple: s.multiple,
+            budget: s.budget,
+            invalid: s.invalid,
+        }
+    }
+}
+
+/// Where the counters were compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Puzzle by puzzle (both runs have `puzzles.csv`).
+    PerPuzzle,
+    /// Totals from the summaries only.
+    Totals,
+}
+
+/// A puzzle whose counters or outcome changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PuzzleChange {
+    /// Its row in the baseline.
+    pub baseline: PuzzleRow,
+    /// Its row in the current run.
+    pub current: PuzzleRow,
+}
+
+/// The deterministic-counter check of one corpus x solver.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counters {
+    /// Per puzzle or on totals.
+    pub scope: Scope,
+    /// Total search nodes, baseline and current.
+    pub nodes: (u64, u64),
+    /// Total link updates, when both runs recorded them.
+    pub updates: Option<(u64, u64)>,
+    /// Outcome counts, baseline and current.
+    pub counts: (Counts, Counts),
+    /// Puzzles present in both runs (per-puzzle scope).
+    pub compared: u64,
+    /// Puzzles with any change: nodes, updates, status or solutions.
+    pub puzzles_changed: u64,
+    /// Puzzles whose node count changed.
+    pub nodes_changed: u64,
+    /// Puzzles whose update count changed.
+    pub updates_changed: u64,
+    /// Puzzles whose status or solution count changed.
+    pub outcome_changed: u64,
+    /// Puzzle lines in the baseline only.
+    pub only_in_baseline: u64,
+    /// Puzzle lines in the current run only.
+    pub only_in_current: u64,
+    /// The first changed puzzles, by line.
+    pub examples: Vec<PuzzleChange>,
+}
+
+impl Counters {
+    /// Whether anything deterministic differs: an algorithm change.
+    pub fn changed(&self) -> bool {
+        self.nodes.0 != self.nodes.1
+            || self.updates.is_some_and(|(b, c)| b != c)
+            || self.counts.0 != self.counts.1
+            || self.nodes_changed > 0
+            || self.updates_changed > 0
+            || self.outcome_changed > 0
+            || self.only_in_baseline > 0
+            || self.only_in_current > 0
+    }
+}
+
+/// How the time ratio was estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// Geometric mean of paired per-puzzle ratios, bootstrap interval.
+    PairedBootstrap,
+    /// Ratio of mean times, normal-approximation interval (no per-puzzle
+    /// data on one side).
+    RatioOfMeansNormal,
+}
+
+impl Method {
+    /// Name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::PairedBootstrap => "paired_bootstrap",
+            Method::RatioOfMeansNormal => "ratio_of_means_normal",
+        }
+    }
+}
+
+/// The time verdict of one corpus x solver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeVerdict {
+    /// The whole interval lies above `1 + threshold`.
+    Regression,
+    /// The whole interval lies below `1 - threshold`.
+    Improvement,
+    /// Anything else.
+    NoChange,
+    /// Fewer than two timed puzzles on a side.
+    NotEnoughData,
+}
+
+impl TimeVerdict {
+    /// Name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeVerdict::Regression => "regression",
+            TimeVerdict::Improvement => "improvement",
+            TimeVerdict::NoChange => "no_change",
+            TimeVerdict::NotEnoughData => "not_enough_data",
+        }
+    }
+
+    /// Words for people.
+    pub fn words(self) -> &'static str {
+        match self {
+            TimeVerdict::Regression => "REGRESSION",
+            TimeVerdict::Improvement => "improvement",
+            TimeVerdict::NoChange => "no significant change",
+            TimeVerdict::NotEnoughData => "not enough data",
+        }
+    }
+}
+
+/// The time check of one corpus x solver.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimeCheck {
+    /// How it was estimated (`None`: not enough data).
+    pub method: Option<Method>,
+    /// Timed puzzles used: pairs, or the smaller side's count.
+    pub puzzles: u64,
+    /// The ratio and its interval.
+    pub interval: Option<Interval>,
+    /// The verdict.
+    pub verdict: TimeVerdict,
+}
+
+/// Ratios current / baseline shown for reading only.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reading {
+    /// Median latency ratio.
+    pub p50: Option<f64>,
+    /// 99th-percentile latency ratio.
+    pub p99: Option<f64>,
+    /// Throughput ratio (above 1: faster).
+    pub throughput: Option<f64>,
+}
+
+/// The comparison of one corpus x solver present in both runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PairResult {
+    /// Corpus name.
+    pub corpus: String,
+    /// Solver name.
+    pub solver: String,
+    /// Deterministic counters.
+    pub counters: Counters,
+    /// Time.
+    pub time: TimeCheck,
+    /// Ratios for reading.
+    pub reading: Reading,
+}
+
+/// The comparison of two runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The baseline.
+    pub baseline: Side,
+    /// The current run.
+    pub current: Side,
+    /// The options used.
+    pub options: Options,
+    /// The common mode, if known.
+    pub mode: Option<String>,
+    /// Corpus x solver present in both, in the baseline's order.
+    pub results: Vec<PairResult>,
+    /// Corpus x solver in the baseline only.
+    pub only_in_baseline: Vec<(String, String)>,
+    /// Corpus x solver in the current run only.
+    pub only_in_current: Vec<(String, String)>,
+    /// Caveats (missing files, different machines or thread counts).
+    pub notes: Vec<String>,
+}
+
+impl Comparison {
+    /// Corpus x solver results with an algorithm change.
+    pub fn algorithm_changes(&self) -> usize {
+        self.results.iter().filter(|r| r.counters.changed()).count()
+    }
+
+    /// Corpus x solver results with a time verdict `v`.
+    pub fn count(&self, v: TimeVerdict) -> usize {
+        self.results.iter().filter(|r| r.time.verdict == v).count()
+    }
+
+    /// Whether algorithm changes fail the comparison.
+    pub fn algorithm_change_fails(&self) -> bool {
+        self.options.metric.gates_nodes()
+            && !self.options.allow_algorithm_change
+            && self.algorithm_changes() > 0
+    }
+
+    /// Whether time regressions fail the comparison.
+    pub fn time_regression_fails(&self) -> bool {
+        self.options.metric.gates_time() && self.count(TimeVerdict::Regression) > 0
+    }
+
+    /// Whether something regressed under the gating checks: exit status 1.
+    pub fn failed(&self) -> bool {
+        self.algorithm_change_fails() || self.time_regression_fails()
+    }
+}

@@ -1,0 +1,141 @@
+use super::algorithm::{pair_hash, per_puzzle, verdict};
+use super::*;
+use crate::solvers::Status;
+
+fn row(line: u64, ns: u64, nodes: u64) -> PuzzleRow {
+    PuzzleRow {
+        line,
+        ns,
+        nodes,
+        updates: Some(nodes * 10),
+        solutions: 1,
+        status: Status::Unique,
+    }
+}
+
+fn run(rows: Vec<PuzzleRow>, json: Option<load::RunJson>) -> Run {
+    Run {
+        source: PathBuf::from("x"),
+        summary_path: None,
+        puzzles_path: Some(PathBuf::from("x/puzzles.csv")),
+        run_json_path: None,
+        run_json: json,
+        groups: vec![Group {
+            corpus: "c".into(),
+            solver: "dlx".into(),
+            summary: None,
+            puzzles: Some(rows),
+        }],
+    }
+}
+
+#[test]
+fn threshold_is_always_percent() {
+    assert_eq!(parse_threshold("5%"), Ok(0.05));
+    assert_eq!(parse_threshold("5"), Ok(0.05));
+    assert_eq!(parse_threshold(" 2.5 % "), Ok(0.025));
+    assert_eq!(parse_threshold("0.05"), Ok(0.0005));
+    assert_eq!(parse_threshold("0"), Ok(0.0));
+    for bad in ["", "%", "abc", "-1", "100", "1e400", "5%%"] {
+        assert!(parse_threshold(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn verdict_needs_the_whole_interval_beyond_the_threshold() {
+    let i = |low, high| {
+        Some(Interval {
+            estimate: (low + high) / 2.0,
+            low,
+            high,
+        })
+    };
+    assert_eq!(verdict(i(1.06, 1.2), 0.05), TimeVerdict::Regression);
+    assert_eq!(verdict(i(1.04, 1.2), 0.05), TimeVerdict::NoChange);
+    assert_eq!(verdict(i(0.8, 0.94), 0.05), TimeVerdict::Improvement);
+    assert_eq!(verdict(i(0.8, 0.96), 0.05), TimeVerdict::NoChange);
+    assert_eq!(verdict(i(0.99, 1.01), 0.0), TimeVerdict::NoChange);
+    assert_eq!(verdict(None, 0.05), TimeVerdict::NotEnoughData);
+}
+
+#[test]
+fn per_puzzle_merge_counts_changes_and_one_sided_lines() {
+    let b = vec![
+        row(1, 100, 5),
+        row(2, 100, 6),
+        row(3, 100, 7),
+        row(5, 100, 1),
+    ];
+    let mut c = vec![row(1, 150, 5), row(2, 150, 9), row(3, 0, 7), row(4, 100, 1)];
+    c[0].updates = Some(1);
+    let (k, d) = per_puzzle(&b, &c, 1);
+    assert_eq!(
+        (k.compared, k.only_in_baseline, k.only_in_current),
+        (3, 1, 1)
+    );
+    assert_eq!(
+        (k.nodes_changed, k.updates_changed, k.puzzles_changed),
+        (1, 2, 2)
+    );
+    assert_eq!(k.examples.len(), 1);
+    assert_eq!(k.examples[0].baseline.line, 1);
+    assert_eq!(k.nodes, (19, 22));
+    assert!(k.changed());
+    // Line 3 has no time in the current run: two pairs.
+    assert_eq!(d.len(), 2);
+    assert!(d.iter().all(|x| (x - 1.5f64.ln()).abs() < 1e-12));
+}
+
+#[test]
+fn updates_are_compared_only_when_both_sides_recorded_them() {
+    let b = vec![row(1, 100, 5)];
+    let mut c = b.clone();
+    c[0].updates = None;
+    let (k, _) = per_puzzle(&b, &c, 5);
+    assert_eq!(k.updates, None);
+    assert!(!k.changed());
+}
+
+#[test]
+fn incompatible_runs_list_every_difference() {
+    let json = |mode: &str, limit, sha: &str, budget| load::RunJson {
+        mode: Some(mode.into()),
+        limit,
+        solvers: vec![("dlx".into(), budget)],
+        corpora: vec![load::CorpusInfo {
+            name: "c".into(),
+            sha256: Some(sha.into()),
+            path: None,
+        }],
+        ..Default::default()
+    };
+    let rows = vec![row(1, 100, 5), row(2, 100, 5)];
+    let a = run(rows.clone(), Some(json("unique", Some(2), "aa", None)));
+    let b = run(rows.clone(), Some(json("count", None, "bb", Some(10))));
+    let Err(CompareError::Incompatible(d)) = compare(&a, &b, &Options::default()) else {
+        panic!("incompatible");
+    };
+    assert_eq!(d.len(), 3, "{d:?}"); // mode (limit follows from it), checksum, budget
+    let text = CompareError::Incompatible(d).to_string();
+    assert!(text.contains("different modes: baseline `unique`, current `count`"));
+    assert!(text.contains("corpus `c` differs: SHA-256 aa in the baseline, bb in the current run"));
+    assert!(
+        text.contains("solver `dlx` has different node budgets: baseline unlimited, current 10")
+    );
+
+    let c = run(rows.clone(), Some(json("count", Some(5), "aa", None)));
+    let d = run(rows, Some(json("count", Some(6), "aa", None)));
+    let e = compare(&c, &d, &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("different solution limits: baseline 5, current 6"),
+        "{e}"
+    );
+}
+
+#[test]
+fn pair_streams_differ_and_are_stable() {
+    assert_ne!(pair_hash("a", "bc"), pair_hash("ab", "c"));
+    assert_eq!(pair_hash("top", "dlx"), pair_hash("top", "dlx"));
+}

@@ -1,0 +1,163 @@
+//! Helpers shared by the integration tests: running the binary, files and
+//! directories in a temporary place, reading the result files back, and the
+//! shifting-pattern grids the fixtures are made of.
+//!
+//! Every file under `tests/` is a crate of its own and compiles its own copy
+//! of this module (`mod common;`), and none of them calls every helper: hence
+//! the `allow(dead_code)`, which would otherwise warn in each test binary
+//! about the helpers that binary does not use.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+/// The `dlxbench` binary that Cargo built for the tests.
+pub fn dlxbench() -> Command {
+    Command::cargo_bin("dlxbench").unwrap()
+}
+
+/// Runs `dlxbench bench ARGS --out OUT INPUT`; the caller asserts on it.
+/// `INPUT` may be `-` (standard input) or a directory.
+pub fn bench_into(out: &Path, args: &[&str], input: impl AsRef<Path>) -> Command {
+    let mut cmd = dlxbench();
+    cmd.arg("bench")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg(input.as_ref());
+    cmd
+}
+
+/// The standard output of a command that must succeed (its standard error
+/// is in the failure message).
+pub fn stdout_of(cmd: &mut Command) -> String {
+    let output = cmd.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}: {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// A temporary file holding `text`, removed when dropped.
+pub fn file_with(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+/// Writes `contents` to `dir/name`; returns that path.
+pub fn write_file(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+/// A path in the repository, from its root.
+pub fn repo_path(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// The names of the entries of `dir`, sorted.
+pub fn dir_entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// No temporary file (a name starting with `.`) is left in `dir`.
+pub fn assert_no_temporaries(dir: &Path) {
+    let hidden: Vec<String> = dir_entries(dir)
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(hidden.is_empty(), "left in {}: {hidden:?}", dir.display());
+}
+
+/// A CSV file with a header line, as one map column name -> value per row.
+pub fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let headers = r.headers().unwrap().clone();
+    r.records()
+        .map(|rec| {
+            let rec = rec.unwrap();
+            headers
+                .iter()
+                .zip(rec.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// A JSON file.
+pub fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The puzzle lines of a corpus or of generator output: `#` comments and
+/// blank lines dropped.
+pub fn puzzle_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+}
+
+/// The committed generated corpus at `path` is what the command in its
+/// first line (`# dlxbench ARGS`) prints, byte for byte.
+pub fn assert_regenerates(path: &Path) {
+    let committed = std::fs::read_to_string(path).unwrap();
+    let header = committed.lines().next().unwrap();
+    let command = header
+        .strip_prefix("# dlxbench ")
+        .unwrap_or_else(|| panic!("{}: header `{header}`", path.display()));
+    let fresh = stdout_of(dlxbench().args(command.split(' ')));
+    assert!(
+        fresh == committed,
+        "{} differs from `{command}`",
+        path.display()
+    );
+}
+
+/// A valid full grid of side `r*c` (boxes `r` rows by `c` columns), values
+/// 1..=n row by row: the shifting pattern.
+pub fn pattern(r: usize, c: usize) -> Vec<u8> {
+    let n = r * c;
+    (0..n * n)
+        .map(|i| {
+            let (row, col) = (i / n, i % n);
+            ((c * (row % r) + row / r + col) % n) as u8 + 1
+        })
+        .collect()
+}
+
+/// Blanks one cell per row of the side-`n` grid `cells`: the one in column
+/// `column(row)`. Each blank is then forced by its row.
+pub fn blank_one_per_row(cells: &mut [u8], n: usize, mut column: impl FnMut(usize) -> usize) {
+    for row in 0..n {
+        cells[row * n + column(row)] = 0;
+    }
+}
+
+/// The one-line text of a grid of side `n`: the standard alphabet (`.` for
+/// blank, 1-9, then A-Z and a-z) up to side 61, numbers separated by spaces
+/// above.
+pub fn line_of(cells: &[u8], n: usize) -> String {
+    const SYMBOLS: &[u8] = b".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    if n <= 61 {
+        cells.iter().map(|&v| SYMBOLS[v as usize] as char).collect()
+    } else {
+        cells
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
