@@ -31,6 +31,11 @@
 
 #![warn(missing_docs)]
 
+// Unit tests: a folder module (`foo/mod.rs`) keeps its unit tests in
+// `foo/tests.rs`, declared with `#[cfg(test)] mod tests;` at the end of
+// `mod.rs`; a single-file module keeps them inline at its end, in
+// `#[cfg(test)] mod tests { ... }`. End-to-end tests are in `tests/`.
+
 pub mod atomic;
 pub mod compare;
 pub mod corpus;

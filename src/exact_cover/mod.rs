@@ -37,6 +37,7 @@
 //! ```
 
 mod dlx;
+mod links;
 pub mod puzzles;
 mod scan;
 mod text;
