@@ -1,7 +1,11 @@
 //! Seeded randomness: SplitMix64, a small deterministic generator for
-//! reproducible shuffles, symmetry images and bootstrap resamples. (The
-//! puzzle generators use ChaCha8 from `rand_chacha`, whose stream is fixed
-//! across platforms and versions.)
+//! reproducible shuffles, symmetry images and bootstrap resamples; and
+//! [`below`] and [`shuffle`] over ChaCha8 (`rand_chacha`, whose stream is
+//! fixed across platforms and versions), which the puzzle generators and
+//! the random grid fill draw from.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::Rng;
 
 /// SplitMix64: a tiny, fast, seedable generator. Not cryptographic; used for
 /// reproducible shuffles and symmetry images.
@@ -45,6 +49,29 @@ impl SplitMix {
             let j = self.below(i + 1);
             items.swap(i, j);
         }
+    }
+}
+
+/// A uniform integer in `0..n` (`n >= 1`) from the 32-bit outputs of `rng`
+/// (Lemire's multiply-and-reject method), so results do not depend on the
+/// platform or on any crate's sampling code.
+pub fn below(rng: &mut ChaCha8Rng, n: u32) -> u32 {
+    debug_assert!(n > 0);
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as u32
+}
+
+/// Shuffles `items` in place (Fisher-Yates, from the end).
+pub fn shuffle<T>(rng: &mut ChaCha8Rng, items: &mut [T]) {
+    for i in (1..items.len()).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        items.swap(i, j);
     }
 }
 

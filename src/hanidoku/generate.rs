@@ -15,7 +15,7 @@
 //!    Any disagreement is an error.
 //!
 //! All randomness comes from one ChaCha8 stream seeded with the seed, with
-//! bounded integers drawn by [`crate::generate::below`], so a seed gives the
+//! bounded integers drawn by [`crate::rng::below`], so a seed gives the
 //! same puzzles on every platform.
 //!
 //! ```
@@ -33,7 +33,7 @@ use rand_core::SeedableRng;
 use super::solvers::backtrack::{BacktrackSolver, Order};
 use super::solvers::dlx::DlxSolver;
 use super::{Board, CELLS};
-use crate::generate::shuffle;
+use crate::rng::shuffle;
 use crate::solvers::{Budget, Solver};
 
 /// Node bound of one attempt at a random fill; a fill that goes well needs

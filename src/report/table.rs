@@ -284,7 +284,7 @@ fn speed_ratio(ratio: f64) -> String {
 }
 
 #[cfg(test)]
-mod speed_ratio_tests {
+mod tests {
     use super::speed_ratio;
 
     #[test]

@@ -659,7 +659,7 @@ mod props {
             |(kind, grid_seed, blank_seed, fraction)| {
                 let (r, c) = [(2, 2), (2, 3), (3, 2), (3, 3)][kind];
                 let shape = BoxShape::new(r, c).unwrap();
-                let full = crate::generate::random_full_grid(shape, grid_seed).unwrap();
+                let full = crate::sudoku::random_full_grid(shape, grid_seed).unwrap();
                 assert_eq!(check(&full), Verdict::Complete, "{shape}");
                 let cells = shape.cells();
                 let most = if cells == 81 { 81 - 25 } else { cells };

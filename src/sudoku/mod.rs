@@ -17,6 +17,7 @@
 //! ```
 
 mod check;
+pub mod fill;
 mod puzzle;
 mod stream;
 mod symmetry;
@@ -24,6 +25,7 @@ mod text;
 
 pub use crate::notation::{Alphabet, Format};
 pub use check::{check, is_solution_of, Unit, Verdict};
+pub use fill::{random_full_grid, Filler};
 pub use stream::{PuzzleReader, READER_WINDOW};
 pub use symmetry::symmetry_image;
 pub use text::{
@@ -75,6 +77,12 @@ pub enum ShapeError {
         rows: usize,
         /// Box columns asked for.
         cols: usize,
+    },
+    /// A random fill of a grid larger than [`fill::MAX_FILL_SIDE`].
+    #[error("the random fill supports sides up to {max}, not {side}", max = fill::MAX_FILL_SIDE)]
+    TooLarge {
+        /// The side asked for.
+        side: usize,
     },
     /// No box shape fits the side (a prime side, for instance).
     #[error("no box shape fits a side of {side}: the side must be r*c with r, c >= 2")]
