@@ -237,14 +237,10 @@ fn parse_only<P: Kind>(
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    super::run_per_kind(args)
+    super::run_per_kind(args.kind, args)
 }
 
 impl PerKind for Args {
-    fn kind(&self) -> PuzzleKind {
-        self.kind
-    }
-
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         bench::<P>(self)
     }

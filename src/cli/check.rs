@@ -28,14 +28,10 @@ pub struct Args {
 
 /// Runs `dlxbench check`: exits 1 when any puzzle is invalid or unreadable.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    super::run_per_kind(args)
+    super::run_per_kind(args.kind, args)
 }
 
 impl PerKind for Args {
-    fn kind(&self) -> PuzzleKind {
-        self.kind
-    }
-
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         let options = P::options(&self.notation.notation(Format::Line))?;
         let input = Input::open(self.file.as_deref())?;

@@ -120,14 +120,10 @@ fn fresh_seed() -> u64 {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    super::run_per_kind(args)
+    super::run_per_kind(args.kind, args)
 }
 
 impl PerKind for Args {
-    fn kind(&self) -> PuzzleKind {
-        self.kind
-    }
-
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         let seed = self.seed.unwrap_or_else(fresh_seed);
         let mut generator = P::generator(&self.request(seed))?;

@@ -30,14 +30,12 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// A subcommand written once for every puzzle kind.
 pub(crate) trait PerKind: Sized {
-    /// The kind asked for (`--kind`).
-    fn kind(&self) -> PuzzleKind;
     /// Runs the subcommand on puzzles of type `P`.
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode>;
 }
 
-/// Runs `command` for its kind.
-pub(crate) fn run_per_kind<C: PerKind>(command: C) -> anyhow::Result<ExitCode> {
+/// Runs `command` for `kind` (its `--kind`).
+pub(crate) fn run_per_kind<C: PerKind>(kind: PuzzleKind, command: C) -> anyhow::Result<ExitCode> {
     struct Visit<C>(C);
     impl<C: PerKind> KindVisitor for Visit<C> {
         type Output = anyhow::Result<ExitCode>;
@@ -45,7 +43,7 @@ pub(crate) fn run_per_kind<C: PerKind>(command: C) -> anyhow::Result<ExitCode> {
             self.0.run::<P>()
         }
     }
-    command.kind().visit(Visit(command))
+    kind.visit(Visit(command))
 }
 
 /// ` (Hanidoku)` after a puzzle count for kinds other than the default,

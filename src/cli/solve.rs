@@ -74,14 +74,10 @@ pub(crate) fn budget(max_nodes: u64) -> Budget {
 
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    super::run_per_kind(args)
+    super::run_per_kind(args.kind, args)
 }
 
 impl PerKind for Args {
-    fn kind(&self) -> PuzzleKind {
-        self.kind
-    }
-
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         let options = P::options(&self.notation.notation(self.format))?;
         let set = SolverSet::<P>::builtin();
