@@ -141,12 +141,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     read.with_context(|| format!("cannot read {name}"))?;
     let result = written.and_then(|()| output.finish(!(args.strict && bad > 0)));
-    if let Err(e) = &result {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            if let Some(path) = &args.out {
-                return Err(anyhow::anyhow!("cannot write {}: {e}", path.display()));
-            }
-        }
+    if let (Err(e), Some(path)) = (&result, &args.out) {
+        bail!("cannot write {}: {e}", path.display());
     }
     let seconds = started.elapsed().as_secs_f64();
     let stopped = if args.strict && bad > 0 {
