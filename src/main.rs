@@ -51,6 +51,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `| head`: the reader went away; not a failure.
+        Err(e) if cli::io::is_broken_pipe(&e) => cli::EXIT_OK.into(),
         Err(e) => {
             eprintln!("dlxbench: {e:#}");
             cli::EXIT_USAGE.into()

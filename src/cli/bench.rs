@@ -1,6 +1,6 @@
 //! `dlxbench bench`: run solvers over corpora, print a table, write results.
 
-use std::io::IsTerminal;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -8,12 +8,13 @@ use anyhow::{bail, Context};
 
 use dlxbench::atomic::AtomicDir;
 use dlxbench::corpus::{self, Corpus};
-use dlxbench::harness::{self, Config, Lineup, Mode, Progress, RecordSink};
+use dlxbench::harness::{self, Config, Lineup, Mode, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
 use dlxbench::solvers::{Budget, SolverSet};
 
+use super::live::{self, Live};
 use super::{NotationArgs, PerKind};
 
 /// `--mode` values.
@@ -72,9 +73,14 @@ pub struct Args {
     /// Solver that relative speeds are quoted against.
     #[arg(long, value_name = "SOLVER", default_value = "dlx")]
     pub reference: String,
-    /// Output directory (default: results/<corpus-or-run-name>-<timestamp>).
+    /// Output directory (default: results/<corpus-or-run-name>-<timestamp>). A directory
+    /// holding an earlier run's results is refused unless --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Replace the results of an earlier run in --out (its result files are removed first, so
+    /// the directory holds one run's files only).
+    #[arg(long, requires = "out")]
+    pub force: bool,
     /// Write the results to results/NAME instead, atomically: into a temporary directory, swapped
     /// into place (replacing any previous results/NAME) only when the run succeeds.
     #[arg(long, value_name = "NAME", conflicts_with_all = ["out", "parse_only"])]
@@ -170,6 +176,14 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if config.threads > cores {
+        eprintln!(
+            "warning: --threads {} is more than the {cores} cores: workers share cores, so \
+             their solve times include waiting for one",
+            config.threads
+        );
+    }
     (config.mode, config.limit) = match (args.mode, args.limit) {
         (ModeArg::First, None) => (Mode::First, 1),
         (ModeArg::Unique, None) => (Mode::Unique, 2),
@@ -186,22 +200,6 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     Ok((lineup, config, reference))
 }
 
-/// A progress bar on standard error.
-struct Bar(indicatif::ProgressBar);
-
-impl Progress for Bar {
-    fn start_corpus(&self, name: &str, lines: u64) {
-        self.0.reset();
-        self.0.set_length(lines);
-        self.0.set_position(0);
-        self.0.set_message(name.to_string());
-    }
-    fn advance(&self, lines: u64) {
-        self.0.inc(lines);
-    }
-    fn finish_corpus(&self) {}
-}
-
 /// `--parse-only`: scan and parse every corpus, report MB/s.
 fn parse_only<P: Kind>(
     args: &Args,
@@ -213,9 +211,11 @@ fn parse_only<P: Kind>(
     config.solvers.clear();
     config.budgets.clear();
     let result = harness::run(corpora, &config, &lineup, None, None)?;
+    let mut out = std::io::stdout().lock();
     for c in &result.corpora {
         let secs = c.wall.as_secs_f64();
-        println!(
+        writeln!(
+            out,
             "{}: {} puzzles, {} malformed, {:.1} MB in {:.3} s on {} thread(s): {:.0} MB/s wall, {:.0} MB/s per thread (find lines + parse)",
             c.name,
             c.puzzles,
@@ -225,7 +225,7 @@ fn parse_only<P: Kind>(
             result.threads,
             c.bytes as f64 / 1e6 / secs,
             c.reader_mb_per_s()
-        );
+        )?;
     }
     let strict_fail = args.strict && result.has_malformed();
     Ok(ExitCode::from(if strict_fail {
@@ -284,6 +284,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     };
     std::fs::create_dir_all(&out_dir)
         .with_context(|| format!("cannot create output directory {}", out_dir.display()))?;
+    prepare_out_dir(&out_dir, args.force)?;
 
     let solver_names = lineup.names();
     let sink: Option<Box<dyn RecordSink>> = if args.no_per_puzzle {
@@ -293,28 +294,6 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot write in {}", out_dir.display()))?;
         Some(Box::new(csv))
     };
-
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(0);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{msg} [{bar:30}] {human_pos}/{human_len} lines, {per_sec}, ETA {eta}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        Bar(bar)
-    });
-    let result = harness::run(
-        &corpora,
-        &config,
-        &lineup,
-        sink,
-        bar.as_ref().map(|b| b as &dyn Progress),
-    )?;
-    if let Some(bar) = &bar {
-        bar.0.finish_and_clear();
-    }
 
     let meta = RunMeta {
         command_line: std::env::args_os()
@@ -327,44 +306,36 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
             .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
         per_puzzle: !args.no_per_puzzle,
     };
-    let mut written = report::write_all(&result, &config, &meta, &out_dir)
-        .with_context(|| format!("writing results to {}", out_dir.display()))?;
-    if !args.no_per_puzzle {
+    if !args.quiet {
+        eprintln!("{}", plan(&corpora, &lineup, &config));
+    }
+    live::handle_interrupts();
+    let live = Live::new(&config, &meta, &out_dir, args.quiet);
+    let result = harness::run(&corpora, &config, &lineup, sink, Some(&live))?;
+    live.finish();
+    // The last write carries the run's end time (and, after a stop, the
+    // partial corpus); each corpus's files were written as it ended.
+    let mut written = live.write_files(&result).unwrap_or_default();
+    let per_puzzle = !args.no_per_puzzle && result.records_error.is_none();
+    if per_puzzle {
         written.push(PuzzlesCsv::path(&out_dir));
     }
-
-    for c in &result.corpora {
-        if c.malformed > 0 {
-            eprintln!(
-                "{}: {} malformed line(s) skipped{}",
-                c.name,
-                c.malformed,
-                if c.malformed > c.malformed_examples.len() as u64 {
-                    ", first ones:"
-                } else {
-                    ":"
-                }
-            );
-            let file = c
-                .path
-                .as_ref()
-                .map_or_else(|| c.name.clone(), |p| p.display().to_string());
-            for m in &c.malformed_examples {
-                eprintln!("  {file}: {}\n    {}", m.message, m.text);
-            }
-        }
-    }
-    for p in &result.discrepancies {
-        eprintln!("PROBLEM: {p}");
-    }
+    let files_error = live.files_error();
+    let interrupted = result.interrupted && live::signalled();
     let failed = result.failed(args.strict);
+    let complete = files_error.is_none() && result.records_error.is_none() && !result.interrupted;
     let shown_dir = match baseline {
-        Some(dir) if !failed => dir
+        Some(dir) if !failed && complete => dir
             .commit()
             .with_context(|| format!("cannot move the results into {}", meta.out_dir.display()))?,
         Some(dir) => {
+            let why = if failed {
+                "the run found problems"
+            } else {
+                "the run did not complete"
+            };
             eprintln!(
-                "baseline not saved: the run found problems; {} is unchanged",
+                "baseline not saved: {why}; {} is unchanged",
                 dir.dest().display()
             );
             drop(dir);
@@ -373,19 +344,68 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         None => out_dir.clone(),
     };
     if !args.quiet {
-        print!("{}", report::table::render_text(&result, &config, &meta));
-        if args.save_baseline.is_some() && failed {
-            println!("Results: not saved");
+        let saved = if args.save_baseline.is_some() && (failed || !complete) {
+            "Results: not saved\n".to_string()
         } else {
-            println!("Results: {} ({} files)", shown_dir.display(), written.len());
-        }
+            format!(
+                "Results: {} ({} files)\n",
+                shown_dir.display(),
+                written.len()
+            )
+        };
+        live.print(&(report::table::render_notes(&result, &config, &meta) + &saved));
     } else if report::clock_overhead_too_high(&result) {
         eprintln!(
             "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
             result.clock_overhead_ns
         );
     }
-
+    let mut lost = false;
+    if let Some(e) = &files_error {
+        eprintln!(
+            "dlxbench: cannot write the result files in {}: {e}; the tables above are \
+             complete, the files are not (no temporary file is left)",
+            out_dir.display()
+        );
+        lost = true;
+    }
+    if let Some(e) = &result.records_error {
+        eprintln!(
+            "dlxbench: cannot write {}: {e}; it was not kept, the other results were",
+            PuzzlesCsv::path(&out_dir).display()
+        );
+        lost = true;
+    }
+    if interrupted {
+        let done: Vec<String> = result
+            .corpora
+            .iter()
+            .map(|c| match c.complete() {
+                true => c.name.clone(),
+                false => format!(
+                    "{} (partial: {} of {} lines)",
+                    c.name, c.lines_done, c.lines
+                ),
+            })
+            .collect();
+        eprintln!(
+            "dlxbench: interrupted; kept the results of {} in {}",
+            if done.is_empty() {
+                "nothing".to_string()
+            } else {
+                done.join(", ")
+            },
+            shown_dir.display()
+        );
+        return Ok(ExitCode::from(live::EXIT_INTERRUPTED));
+    }
+    if lost {
+        return Ok(ExitCode::from(super::EXIT_USAGE));
+    }
+    if live.stdout_closed() && result.interrupted {
+        // `| head`: the reader went away; a quiet, successful end.
+        return Ok(ExitCode::from(super::EXIT_OK));
+    }
     if failed {
         if args.strict && result.has_malformed() {
             eprintln!("--strict: malformed lines found");
@@ -396,4 +416,68 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(super::EXIT_FAILURE));
     }
     Ok(ExitCode::from(super::EXIT_OK))
+}
+
+/// Clears `dir` for a run: leftovers of a killed run (this tool's
+/// temporary files) go; an earlier run's result files are refused, or
+/// removed with `force`, so that the directory never mixes two runs.
+fn prepare_out_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
+    let stale = dlxbench::atomic::remove_stale(dir)
+        .with_context(|| format!("cannot clean {}", dir.display()))?;
+    if stale > 0 {
+        eprintln!(
+            "dlxbench: removed {stale} temporary file(s) an interrupted run left in {}",
+            dir.display()
+        );
+    }
+    let mut old = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
+        let entry = entry.with_context(|| format!("cannot read {}", dir.display()))?;
+        if report::schema::is_result_file(&entry.file_name().to_string_lossy()) {
+            old.push(entry.path());
+        }
+    }
+    if old.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        bail!(
+            "--out {}: holds the results of an earlier run ({} files, e.g. {}); use --force to \
+             replace them, or another directory",
+            dir.display(),
+            old.len(),
+            old[0].file_name().unwrap_or_default().to_string_lossy()
+        );
+    }
+    for path in old {
+        std::fs::remove_file(&path).with_context(|| format!("cannot remove {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// What will run, for standard error before the run starts.
+fn plan<P: Kind>(corpora: &[Corpus], lineup: &Lineup<P>, config: &Config) -> String {
+    let lines: u64 = corpora
+        .iter()
+        .map(|c| corpus::count_newlines(c.bytes()))
+        .sum();
+    let names: Vec<&str> = corpora.iter().map(Corpus::name).collect();
+    let shown = match names.len() {
+        0..=4 => names.join(", "),
+        n => format!("{}, ... and {} more", names[..3].join(", "), n - 3),
+    };
+    let threads = match config.threads {
+        0 => "all cores".to_string(),
+        1 => "1 thread".to_string(),
+        n => format!("{n} threads"),
+    };
+    format!(
+        "dlxbench: {} corp{} ({shown}; about {} lines) x {} solver{} ({}) on {threads}",
+        corpora.len(),
+        if corpora.len() == 1 { "us" } else { "ora" },
+        report::thousands(lines),
+        lineup.solvers.len(),
+        if lineup.solvers.len() == 1 { "" } else { "s" },
+        lineup.names().join(", "),
+    )
 }

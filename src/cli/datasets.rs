@@ -1,5 +1,6 @@
 //! `dlxbench datasets`: list the known corpora, fetch and verify them.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -69,6 +70,7 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let width = chosen.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let mut out = std::io::stdout().lock();
     let mut downloader = Downloader::new(&args.dir);
     let mut failed = 0;
     for corpus in &chosen {
@@ -78,14 +80,15 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
         };
         let name = corpus.name;
         match result {
-            Ok(Fetched::Installed { replaced: false }) => println!("{name:width$}  fetched"),
-            Ok(Fetched::Installed { replaced: true }) => {
-                println!("{name:width$}  fetched (replaced a file with a bad checksum)")
-            }
-            Ok(Fetched::UpToDate) => println!("{name:width$}  up to date"),
+            Ok(Fetched::Installed { replaced: false }) => writeln!(out, "{name:width$}  fetched")?,
+            Ok(Fetched::Installed { replaced: true }) => writeln!(
+                out,
+                "{name:width$}  fetched (replaced a file with a bad checksum)"
+            )?,
+            Ok(Fetched::UpToDate) => writeln!(out, "{name:width$}  up to date")?,
             Err(e) => {
                 failed += 1;
-                println!("{name:width$}  failed: {e}");
+                writeln!(out, "{name:width$}  failed: {e}")?;
             }
         }
     }
@@ -107,10 +110,12 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
 
 fn list(dir: &Path) -> anyhow::Result<ExitCode> {
     let width = CATALOGUE.iter().map(|c| c.name.len()).max().unwrap_or(0);
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "{:width$}  {:>11}  {:>7}  {:14}  {:7}  checksum",
         "name", "grid", "puzzles", "kind", "present"
-    );
+    )?;
     let mut code = EXIT_OK;
     for c in CATALOGUE {
         let (present, checksum) = match datasets::presence(c, dir) {
@@ -125,14 +130,15 @@ fn list(dir: &Path) -> anyhow::Result<ExitCode> {
                 ("?", format!("unreadable: {e}"))
             }
         };
-        println!(
+        writeln!(
+            out,
             "{:width$}  {:>11}  {:>7}  {:14}  {:7}  {checksum}",
             c.name,
             c.grid,
             c.puzzles,
             c.kind.as_str(),
             present
-        );
+        )?;
     }
     Ok(ExitCode::from(code))
 }

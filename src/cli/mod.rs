@@ -12,6 +12,7 @@ pub mod cover;
 pub mod datasets;
 pub mod generate;
 pub(crate) mod io;
+mod live;
 pub mod rate;
 pub mod solve;
 

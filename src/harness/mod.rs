@@ -187,14 +187,25 @@ pub trait RecordSink: Send {
     fn finish(&mut self) -> std::io::Result<()>;
 }
 
-/// Progress callbacks (the command line draws a bar with them).
+/// What a run tells its caller as it goes, and how the caller stops it
+/// (the command line draws a bar, prints each corpus's table as it ends,
+/// writes the result files, and stops on Ctrl-C).
 pub trait Progress: Sync {
-    /// A corpus of about `lines` lines starts.
-    fn start_corpus(&self, name: &str, lines: u64);
+    /// Corpus `index` (0-based) of `count`, of about `lines` lines,
+    /// starts.
+    fn start_corpus(&self, index: usize, count: usize, name: &str, lines: u64);
     /// `lines` more lines are done.
     fn advance(&self, lines: u64);
-    /// The corpus is done.
-    fn finish_corpus(&self);
+    /// A corpus ended (the last of `run.corpora`, complete or, when the
+    /// run was stopped, partial); `run` holds every corpus so far.
+    fn finish_corpus(&self, run: &RunResult) {
+        let _ = run;
+    }
+    /// Whether to stop: no chunk is started after this returns true; the
+    /// chunks in flight finish and are kept.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// A malformed line.
@@ -282,6 +293,12 @@ pub struct CorpusResult {
     pub solvers: Vec<SolverStats>,
     /// The file changed on disk during the run.
     pub changed_on_disk: bool,
+    /// Worker threads that ran at least one chunk of the corpus: the
+    /// parallelism its throughput figures assume.
+    pub workers: usize,
+    /// Lines of the corpus whose chunks were run (all of them unless the
+    /// run was stopped).
+    pub lines_done: u64,
 }
 
 /// Everything a run found.
@@ -301,9 +318,21 @@ pub struct RunResult {
     pub started: SystemTime,
     /// End time.
     pub finished: SystemTime,
+    /// The run was stopped ([`Progress::stop_requested`]) before the end:
+    /// the last corpus may be partial ([`CorpusResult::complete`]) and
+    /// later ones were not run.
+    pub interrupted: bool,
+    /// Writing the per-puzzle records failed ([`RecordSink`]); everything
+    /// else of the run is complete.
+    pub records_error: Option<std::io::Error>,
 }
 
 impl CorpusResult {
+    /// Whether every line of the corpus was run.
+    pub fn complete(&self) -> bool {
+        self.lines_done == self.lines
+    }
+
     /// Reader throughput in MB/s (10^6 bytes) per worker thread: corpus
     /// bytes over the time spent finding lines and parsing them.
     pub fn reader_mb_per_s(&self) -> f64 {
@@ -427,9 +456,23 @@ pub fn run<P: Puzzle>(
     };
 
     let mut base = 0usize;
-    let mut results = Vec::with_capacity(corpora.len());
-    let mut discrepancies = Vec::new();
+    let mut run = RunResult {
+        corpora: Vec::with_capacity(corpora.len()),
+        discrepancies: Vec::new(),
+        states_created: 0,
+        threads,
+        clock_overhead_ns,
+        started,
+        finished: started,
+        interrupted: false,
+        records_error: None,
+    };
+    let stop = || progress.is_some_and(|p| p.stop_requested());
     for (index, corpus) in corpora.iter().enumerate() {
+        if stop() {
+            run.interrupted = true;
+            break;
+        }
         let firsts = corpus.chunk_first_lines();
         let chunks = corpus.chunk_count();
         let order = config.shuffle.map(|seed| {
@@ -439,7 +482,7 @@ pub fn run<P: Puzzle>(
         });
         let lines = firsts[chunks] - 1;
         if let Some(p) = progress {
-            p.start_corpus(corpus.name(), lines);
+            p.start_corpus(index, corpora.len(), corpus.name(), lines);
         }
         let job = worker::Job {
             corpus,
@@ -470,9 +513,6 @@ pub fn run<P: Puzzle>(
         });
         let wall = t0.elapsed();
         base += chunks;
-        if let Some(p) = progress {
-            p.finish_corpus();
-        }
         let mut result = CorpusResult {
             name: corpus.name().to_string(),
             path: corpus.path().map(|p| p.to_path_buf()),
@@ -491,6 +531,8 @@ pub fn run<P: Puzzle>(
                 .map(|s| SolverStats::new(s.name()))
                 .collect(),
             changed_on_disk: corpus.changed_on_disk(),
+            workers: 0,
+            lines_done: 0,
         };
         for out in outputs {
             result.puzzles += out.puzzles;
@@ -498,24 +540,43 @@ pub fn run<P: Puzzle>(
             result.malformed_examples.extend(out.malformed_examples);
             result.parse_ns += out.parse_ns;
             result.scan_ns += out.scan_ns;
+            result.lines_done += out.lines_done;
+            result.workers += usize::from(out.chunks > 0);
             for (merged, s) in result.solvers.iter_mut().zip(&out.stats) {
                 merged.merge(s);
             }
-            discrepancies.extend(out.discrepancies);
+            run.discrepancies.extend(out.discrepancies);
         }
         result.malformed_examples.sort();
         result.malformed_examples.truncate(MALFORMED_EXAMPLES);
-        results.push(result);
+        run.interrupted = !result.complete();
+        run.corpora.push(result);
+        sort_discrepancies(&mut run.discrepancies);
+        run.states_created = created.load(Ordering::Relaxed);
+        run.finished = SystemTime::now();
+        if let Some(p) = progress {
+            p.finish_corpus(&run);
+        }
+        if run.interrupted {
+            break;
+        }
     }
     drop(sender);
     if let Some(handle) = writer {
+        // A failed write of the records loses them, not the run.
         match handle.join() {
-            Ok(r) => r?,
+            Ok(r) => run.records_error = r.err(),
             Err(_) => return Err(HarnessError::Config("writer thread panicked".into())),
         }
     }
-    // One entry per (corpus, line, kind): a warm-up finding is repeated by
-    // the measured pass, which lists every solver's count, so keep that.
+    run.finished = SystemTime::now();
+    Ok(run)
+}
+
+/// Sorts discrepancies and keeps one per (corpus, line, kind): a warm-up
+/// finding is repeated by the measured pass, which lists every solver's
+/// count, so that one is kept.
+fn sort_discrepancies(discrepancies: &mut Vec<Discrepancy>) {
     discrepancies.sort_by(|a, b| {
         (
             &a.corpus,
@@ -533,15 +594,6 @@ pub fn run<P: Puzzle>(
     discrepancies.dedup_by(|later, first| {
         later.corpus == first.corpus && later.line == first.line && later.kind == first.kind
     });
-    Ok(RunResult {
-        corpora: results,
-        discrepancies,
-        states_created: created.load(Ordering::Relaxed),
-        threads,
-        clock_overhead_ns,
-        started,
-        finished: SystemTime::now(),
-    })
 }
 
 /// The writer thread: puts batches back in (corpus, chunk) order and hands

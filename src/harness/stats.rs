@@ -188,13 +188,17 @@ impl SolverStats {
         self.sum_ns + self.budget_ns
     }
 
-    /// Throughput of `threads` workers spending all their time in this
-    /// solver: `puzzles * threads / total solve time`, over-budget solves
-    /// included. Excludes parsing, validation and harness overhead.
-    pub fn puzzles_per_s(&self, threads: usize) -> f64 {
-        match self.total_ns() {
-            0 => 0.0,
-            t => self.puzzles as f64 * threads as f64 * 1e9 / t as f64,
+    /// Throughput of `workers` workers spending all their time in this
+    /// solver: `puzzles within budget * workers / their solve time`.
+    /// Over-budget solves are kept out (their count is reported apart), as
+    /// are parsing, validation and harness overhead. `workers` is the
+    /// number of workers that ran the corpus ([`super::CorpusResult::workers`]),
+    /// not the threads asked for: `-j 1000` on a one-chunk corpus is one
+    /// worker. `None` when nothing was timed.
+    pub fn puzzles_per_s(&self, workers: usize) -> Option<f64> {
+        match (self.timed(), self.sum_ns) {
+            (0, _) | (_, 0) => None,
+            (n, t) => Some(n as f64 * workers as f64 * 1e9 / t as f64),
         }
     }
 

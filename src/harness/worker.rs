@@ -64,6 +64,9 @@ pub(super) struct Output {
     pub malformed_examples: Vec<Malformed>,
     pub parse_ns: u64,
     pub scan_ns: u64,
+    /// Chunks this worker ran, and their lines.
+    pub chunks: u64,
+    pub lines_done: u64,
     pub stats: Vec<SolverStats>,
     pub discrepancies: Vec<Discrepancy>,
 }
@@ -148,7 +151,13 @@ impl<P: Puzzle> Worker<P> {
         self.scan_ns = 0;
         self.warm_up(job);
         let chunks = job.firsts.len() - 1;
+        let (mut ran, mut lines_done) = (0u64, 0u64);
         loop {
+            // A stop request is read once per chunk: chunks hold hundreds
+            // of puzzles, so this costs nothing per solve.
+            if job.progress.is_some_and(|p| p.stop_requested()) {
+                break;
+            }
             let seq = job.next.fetch_add(1, Ordering::Relaxed);
             if seq >= chunks {
                 break;
@@ -158,8 +167,11 @@ impl<P: Puzzle> Worker<P> {
             }
             let k = job.order.map_or(seq, |o| o[seq]);
             self.run_chunk(job, seq, k);
+            let lines = job.firsts[k + 1] - job.firsts[k];
+            ran += 1;
+            lines_done += lines;
             if let Some(p) = job.progress {
-                p.advance(job.firsts[k + 1] - job.firsts[k]);
+                p.advance(lines);
             }
         }
         Output {
@@ -168,6 +180,8 @@ impl<P: Puzzle> Worker<P> {
             malformed_examples: std::mem::take(&mut self.malformed_examples),
             parse_ns: self.parse_ns,
             scan_ns: self.scan_ns,
+            chunks: ran,
+            lines_done,
             stats: self.stats.clone(),
             discrepancies: std::mem::take(&mut self.discrepancies),
         }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use hdrhistogram::Histogram;
 
-use super::{file_safe, Report, RunMeta};
+use super::{file_safe, schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
@@ -80,7 +80,12 @@ impl Report for Hgrm {
         let mut paths = Vec::new();
         for c in &run.corpora {
             for s in &c.solvers {
-                let name = format!("{}.{}.hgrm", file_safe(&c.name), file_safe(&s.name));
+                let name = format!(
+                    "{}.{}{}",
+                    file_safe(&c.name),
+                    file_safe(&s.name),
+                    schema::HGRM_SUFFIX
+                );
                 let mut f = AtomicFile::create(&dir.join(name))?;
                 f.write_all(render(&s.histogram).as_bytes())?;
                 paths.push(f.commit()?);

@@ -14,9 +14,11 @@
 //!   `mean_ns`, `stddev_ns` (exact), `p50_ns`, `p90_ns`, `p99_ns`, `p999_ns`,
 //!   `max_ns` (HdrHistogram, 3 significant figures); `total_nodes`,
 //!   `guesses_per_puzzle`, `no_guess_pct` (puzzles solved without a branch
-//!   point, percent); `puzzles_per_s` (puzzles x threads / total solve time,
-//!   over-budget solves included: the throughput of the pool spending all
-//!   its time in this solver, parsing and validation excluded);
+//!   point, percent); `puzzles_per_s` (puzzles within budget x the workers
+//!   that ran the corpus / their solve time: the throughput of the pool
+//!   spending all its time in this solver, over-budget solves, parsing and
+//!   validation excluded; empty when nothing was timed, as are the
+//!   latencies);
 //!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's);
 //!   `threads`; `mode`; `budget_nodes` (empty: unlimited); `reference`;
 //!   `total_updates` (Dancing Links link updates; empty for solvers that

@@ -20,6 +20,23 @@ pub const HISTOGRAMS_JSON: &str = "histograms.json";
 /// The terminal table in Markdown.
 pub const SUMMARY_MD: &str = "summary.md";
 
+/// The ending of the per corpus x solver percentile files.
+pub const HGRM_SUFFIX: &str = ".hgrm";
+
+/// Whether a file named `name` is one a run writes: a directory holding
+/// one holds the results of a run.
+pub fn is_result_file(name: &str) -> bool {
+    [
+        SUMMARY_CSV,
+        PUZZLES_CSV,
+        RUN_JSON,
+        HISTOGRAMS_JSON,
+        SUMMARY_MD,
+    ]
+    .contains(&name)
+        || name.ends_with(HGRM_SUFFIX)
+}
+
 /// The columns of `summary.csv`: one row per corpus x solver.
 pub mod summary {
     /// Corpus name.

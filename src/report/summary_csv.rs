@@ -26,9 +26,11 @@ impl Report for SummaryCsv {
         w.write_record(COLUMNS)?;
         let reference = reference_index(config, meta);
         for c in &run.corpora {
-            let ref_rate = c.solvers[reference].puzzles_per_s(run.threads);
+            let ref_rate = c.solvers[reference].puzzles_per_s(c.workers);
             for (i, s) in c.solvers.iter().enumerate() {
-                let rate = s.puzzles_per_s(run.threads);
+                let rate = s.puzzles_per_s(c.workers);
+                // Empty, not 0, where nothing was timed.
+                let timed = |text: String| if s.timed() == 0 { String::new() } else { text };
                 let budget = config.budgets[i].max_nodes;
                 let row: Vec<String> = vec![
                     c.name.clone(),
@@ -40,21 +42,20 @@ impl Report for SummaryCsv {
                     s.budget.to_string(),
                     c.malformed.to_string(),
                     s.invalid.to_string(),
-                    format!("{:.1}", s.mean_ns()),
-                    format!("{:.1}", s.stddev_ns()),
-                    s.quantile_ns(0.5).to_string(),
-                    s.quantile_ns(0.9).to_string(),
-                    s.quantile_ns(0.99).to_string(),
-                    s.quantile_ns(0.999).to_string(),
-                    s.max_ns().to_string(),
+                    timed(format!("{:.1}", s.mean_ns())),
+                    timed(format!("{:.1}", s.stddev_ns())),
+                    timed(s.quantile_ns(0.5).to_string()),
+                    timed(s.quantile_ns(0.9).to_string()),
+                    timed(s.quantile_ns(0.99).to_string()),
+                    timed(s.quantile_ns(0.999).to_string()),
+                    timed(s.max_ns().to_string()),
                     s.total_nodes.to_string(),
                     format!("{:.3}", s.guesses_per_puzzle()),
                     format!("{:.2}", s.no_guess_pct()),
-                    format!("{rate:.1}"),
-                    if ref_rate > 0.0 {
-                        format!("{:.4}", rate / ref_rate)
-                    } else {
-                        String::new()
+                    rate.map_or_else(String::new, |r| format!("{r:.1}")),
+                    match (rate, ref_rate) {
+                        (Some(r), Some(base)) => format!("{:.4}", r / base),
+                        _ => String::new(),
                     },
                     run.threads.to_string(),
                     config.mode.as_str().to_string(),

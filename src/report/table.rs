@@ -41,11 +41,11 @@ pub fn tables(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<CorpusTab
     let reference = reference_index(config, meta);
     run.corpora
         .iter()
-        .map(|c| corpus_table(c, run.threads, reference, meta))
+        .map(|c| corpus_table(c, reference, meta))
         .collect()
 }
 
-fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMeta) -> CorpusTable {
+fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTable {
     let mut title = format!(
         "{}: {} puzzles, {} KiB",
         c.name,
@@ -61,9 +61,16 @@ fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMe
     if c.allow_zero {
         title.push_str(", ALLOWZERO (unsolvable puzzles expected)");
     }
+    if !c.complete() {
+        title.push_str(&format!(
+            " (interrupted: {} of {} lines run)",
+            thousands(c.lines_done),
+            thousands(c.lines)
+        ));
+    }
     let mut headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
     headers[13] = format!("vs {}", meta.reference);
-    let ref_rate = c.solvers[reference].puzzles_per_s(threads);
+    let ref_rate = c.solvers[reference].puzzles_per_s(c.workers);
     let rows = c
         .solvers
         .iter()
@@ -75,7 +82,7 @@ fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMe
                     human_ns(s.quantile_ns(q) as f64)
                 }
             };
-            let rate = s.puzzles_per_s(threads);
+            let rate = s.puzzles_per_s(c.workers);
             vec![
                 s.name.to_string(),
                 thousands(s.puzzles),
@@ -97,11 +104,10 @@ fn corpus_table(c: &CorpusResult, threads: usize, reference: usize, meta: &RunMe
                 } else {
                     human_ns(s.max_ns() as f64)
                 },
-                human_rate(rate),
-                if ref_rate > 0.0 {
-                    speed_ratio(rate / ref_rate)
-                } else {
-                    "-".into()
+                rate.map_or_else(|| "-".into(), human_rate),
+                match (rate, ref_rate) {
+                    (Some(r), Some(base)) => speed_ratio(r / base),
+                    _ => "-".into(),
                 },
             ]
         })
@@ -161,7 +167,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         }
     ));
     notes.push(format!(
-        "puzzles/s = puzzles x threads / total solve time (parsing and validation excluded); speed relative to {}.",
+        "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded); speed relative to {}.",
         meta.reference
     ));
     // The reader's rate on a small corpus is mostly page faults and timer
@@ -243,6 +249,36 @@ fn pad(cell: &str, width: usize, left: bool) -> String {
 pub fn render_text(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
     let mut out = String::new();
     for t in tables(run, config, meta) {
+        out.push_str(&render_table(&t));
+    }
+    out.push_str(&render_notes(run, config, meta));
+    out
+}
+
+/// The terminal rendering of the last corpus of `run` (printed as it
+/// ends, before the others are run).
+pub fn render_last(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
+    let reference = reference_index(config, meta);
+    run.corpora
+        .last()
+        .map(|c| render_table(&corpus_table(c, reference, meta)))
+        .unwrap_or_default()
+}
+
+/// The notes under the tables, one per line.
+pub fn render_notes(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
+    let mut out = String::new();
+    for n in notes(run, config, meta) {
+        out.push_str(&n);
+        out.push('\n');
+    }
+    out
+}
+
+/// One corpus's title and aligned table, and a blank line.
+fn render_table(t: &CorpusTable) -> String {
+    let mut out = String::new();
+    {
         let w = widths(&t.headers, &t.rows);
         out.push_str(&t.title);
         out.push('\n');
@@ -262,10 +298,6 @@ pub fn render_text(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
             out.push_str(&line(row));
             out.push('\n');
         }
-        out.push('\n');
-    }
-    for n in notes(run, config, meta) {
-        out.push_str(&n);
         out.push('\n');
     }
     out
