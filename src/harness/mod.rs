@@ -650,3 +650,6 @@ fn send(sender: &SyncSender<Batch>, corpus: usize, seq: usize, records: Vec<Reco
         records,
     });
 }
+
+#[cfg(test)]
+mod tests;

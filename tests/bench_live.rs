@@ -1,0 +1,221 @@
+#![cfg(unix)]
+//! `bench` on the main job's rough edges: results as each corpus ends, an
+//! interrupt, a full disk, a closed pipe, a reused output directory, and
+//! throughput that does not depend on the threads asked for.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{assert_no_temporaries, dlxbench, read_csv, read_json, repo_path};
+
+/// The release or debug binary the tests run.
+fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
+}
+
+/// A corpus that takes seconds with `heuristic` (many copies of hard
+/// 9x9 puzzles), written into `dir`.
+fn slow_corpus(dir: &Path) -> PathBuf {
+    let hard =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    let path = dir.join("slow.txt");
+    std::fs::write(&path, hard.repeat(20_000)).unwrap();
+    path
+}
+
+#[test]
+fn an_interrupt_keeps_the_finished_corpus_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let first = repo_path("datasets/generated/gen_4x4_100.txt");
+    let slow = slow_corpus(dir.path());
+    let mut child = Process::new(binary())
+        .args(["bench", "--solvers", "dlx,heuristic", "-j", "1", "--out"])
+        .arg(&out)
+        .arg(&first)
+        .arg(&slow)
+        .arg(&first)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first corpus's table: its last row is `heuristic`.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut shown = String::new();
+    let started = Instant::now();
+    while !shown.contains("  heuristic ") {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "no table: {shown}"
+        );
+        shown.push_str(&line);
+        assert!(started.elapsed() < Duration::from_secs(60));
+    }
+    assert!(shown.starts_with("gen_4x4_100: 100 puzzles"), "{shown}");
+    // The first corpus's files are there before the run ends.
+    assert!(out.join("summary.csv").exists());
+    // SAFETY: kill(2) with a pid we spawned and a valid signal.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["interrupted"], true);
+    let corpora = run["corpora"].as_array().unwrap();
+    assert_eq!(corpora[0]["complete"], true);
+    assert!(corpora.len() <= 2, "the third corpus never started");
+    let rows = read_csv(&out.join("summary.csv"));
+    assert!(rows
+        .iter()
+        .any(|r| r["corpus"] == "gen_4x4_100" && r["solver"] == "dlx" && r["puzzles"] == "100"));
+    // puzzles.csv holds the first corpus whole.
+    let puzzles = read_csv(&out.join("puzzles.csv"));
+    let first_rows = puzzles
+        .iter()
+        .filter(|r| r["corpus"] == "gen_4x4_100")
+        .count();
+    assert_eq!(first_rows, 200);
+    assert_no_temporaries(&out);
+}
+
+/// Every subcommand whose standard output is closed before it writes ends
+/// quietly with exit 0 (as `| head -0` would make it).
+#[test]
+fn a_closed_stdout_ends_every_subcommand_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = repo_path("datasets/generated/gen_6x6_100.txt");
+    let corpus = corpus.to_str().unwrap();
+    let baseline = repo_path("results/baseline");
+    let baseline = baseline.to_str().unwrap();
+    let out = dir.path().join("b");
+    let out = out.to_str().unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["datasets", "list"],
+        vec!["bench", "--solvers", "dlx", "--out", out, corpus],
+        vec!["solve", corpus],
+        vec!["check", corpus],
+        vec!["convert", corpus],
+        vec!["rate", corpus],
+        vec!["generate", "--count", "50", "--seed", "1"],
+        vec!["compare", baseline, baseline],
+    ];
+    for args in cases {
+        let mut child = Process::new(binary())
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_reused_out_directory_is_refused_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let corpus = repo_path("datasets/generated/gen_4x4_100.txt");
+    let bench = |extra: &[&str]| {
+        let mut cmd = dlxbench();
+        cmd.args(["bench", "-q", "--solvers", "dlx", "--out"])
+            .arg(&out)
+            .args(extra)
+            .arg(&corpus);
+        cmd
+    };
+    bench(&[]).assert().success();
+    // A leftover of a killed run goes at the next start.
+    let stale = out.join(".dlxbench-summary.csv.abc123.tmp");
+    std::fs::write(&stale, "half").unwrap();
+    bench(&[])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "holds the results of an earlier run",
+        ))
+        .stderr(predicates::str::contains("--force"));
+    assert!(!stale.exists());
+    std::fs::write(out.join("old.dlx.hgrm"), "stale").unwrap();
+    bench(&["--force"]).assert().success();
+    assert!(!out.join("old.dlx.hgrm").exists(), "old result files go");
+    assert!(out.join("gen_4x4_100.dlx.hgrm").exists());
+}
+
+/// Throughput counts the workers that ran, not the threads asked for:
+/// a one-chunk corpus is one worker's work whatever `-j` says.
+#[test]
+fn throughput_does_not_scale_with_idle_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = repo_path("datasets/generated/gen_4x4_100.txt");
+    let rate = |threads: &str| -> f64 {
+        let out = dir.path().join(format!("j{threads}"));
+        dlxbench()
+            .args(["bench", "-q", "--solvers", "dlx", "-j", threads, "--out"])
+            .arg(&out)
+            .arg(&corpus)
+            .assert()
+            .success();
+        let rows = read_csv(&out.join("summary.csv"));
+        rows[0]["puzzles_per_s"].parse().unwrap()
+    };
+    let one = rate("1");
+    let many = rate("64");
+    // The bug this guards against multiplied by 64; timing noise is far
+    // below that.
+    assert!(
+        many < one * 8.0 && many > one / 8.0,
+        "-j1 {one}, -j64 {many}"
+    );
+}
+
+/// A run onto a filesystem that fills up: the tables still print, the
+/// error names the file, nothing temporary is left. Needs root (to mount a
+/// 64 KiB tmpfs); CI runs it.
+#[test]
+#[ignore = "mounts a tmpfs: needs root"]
+fn a_full_disk_keeps_the_tables_and_leaves_no_temporary() {
+    let dir = tempfile::tempdir().unwrap();
+    let mount = dir.path().join("tiny");
+    std::fs::create_dir(&mount).unwrap();
+    let mounted = Process::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(&mount)
+        .status()
+        .unwrap();
+    assert!(mounted.success(), "mount a tmpfs (run as root)");
+    let out = mount.join("out");
+    let output = Process::new(binary())
+        .args(["bench", "--solvers", "dlx,singles", "-j", "1", "--out"])
+        .arg(&out)
+        .arg(repo_path("datasets/generated/gen_4x4_100.txt"))
+        .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let temporaries: Vec<String> = std::fs::read_dir(&out)
+        .map(|d| {
+            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".dlxbench-"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let _ = Process::new("umount").arg(&mount).status();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stdout.contains("gen_4x4_100: 100 puzzles"), "{stdout}");
+    assert!(stdout.contains("gen_9x9_1000: 1,000 puzzles"), "{stdout}");
+    assert!(stderr.contains("puzzles.csv"), "{stderr}");
+    assert!(stderr.contains("No space left"), "{stderr}");
+    assert!(temporaries.is_empty(), "{temporaries:?}");
+}
