@@ -371,7 +371,7 @@ fn different_corpus_checksum_exits_2_naming_corpus_and_checksums() {
 fn different_budget_exits_2() {
     incompatible_runs_exit_2(
         &["--budget-nodes", "1000000"],
-        "solver `dlx` has different node budgets: baseline unlimited, current 1000000",
+        "solver `dlx` has different node budgets: baseline 10000000, current 1000000",
     );
 }
 

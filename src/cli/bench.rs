@@ -32,16 +32,24 @@ pub enum ModeArg {
 /// Arguments.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
-With no CORPUS, runs every *.txt under ./datasets, or a small corpus embedded in the binary when \
-there is none. Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution (or, with \
---strict, malformed lines or unexpected unsolvable puzzles); 2 bad usage or unreadable input.")]
+With no CORPUS, runs the standard set that is fetched under ./datasets (top1465, the 17-clue list, \
+the forum's hardest 1106; --all: every fetched corpus of the kind), or a small corpus embedded in \
+the binary when there is none. Each corpus's table is printed, and its result files written, as \
+it ends; Ctrl-C stops after the chunks in flight and keeps everything (a second Ctrl-C quits at \
+once). Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution (or, with --strict, \
+malformed lines or unexpected unsolvable puzzles); 2 bad usage, unreadable input or result files \
+that could not be written; 130 interrupted.")]
 pub struct Args {
-    /// Corpus files (one puzzle per line), directories (every *.txt in them) or `-` for standard input.
+    /// Corpus files (one puzzle per line), directories (every *.txt in them of the kind) or `-` for
+    /// standard input.
     #[arg(value_name = "CORPUS")]
     pub corpora: Vec<PathBuf>,
     /// Puzzle kind of the corpora: `sudoku` or `hanidoku` (61-symbol lines; solvers dlx, backtrack).
     #[arg(long, default_value = "sudoku")]
     pub kind: PuzzleKind,
+    /// With no CORPUS: every fetched corpus of the kind under ./datasets, not only the standard set.
+    #[arg(long, conflicts_with = "corpora")]
+    pub all: bool,
     /// Solvers to run, comma-separated (default: all registered).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub solvers: Option<Vec<String>>,
@@ -54,7 +62,8 @@ pub struct Args {
     /// Solution cap for --mode count (default: no cap).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Search nodes allowed per puzzle and solver (default: unlimited, except 10,000,000 for naive).
+    /// Search nodes allowed per puzzle and solver, for every solver (default: each solver's own:
+    /// 10,000,000, and 100,000 for naive). Over-budget solves are counted apart from the timings.
     #[arg(long, value_name = "N")]
     pub budget_nodes: Option<u64>,
     /// Solve the first N puzzles of each corpus untimed (validated) on every worker before measuring.
@@ -109,10 +118,20 @@ fn of_other_kind<P: Puzzle>(path: &Path) -> bool {
         .any(|c| Some(c.file) == name && c.puzzle_kind() != P::NAME)
 }
 
-/// Opens the corpora named on the command line (or the defaults: the
-/// fetched corpora of the kind, else the kind's embedded one), giving each
-/// a unique name.
-fn open_corpora<P: Puzzle>(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
+/// Whether `path` is a corpus of the standard set
+/// ([`dlxbench::datasets::STANDARD_SET`]).
+fn is_standard(path: &Path) -> bool {
+    let name = path.file_stem().and_then(|n| n.to_str());
+    dlxbench::datasets::STANDARD_SET
+        .iter()
+        .any(|s| Some(*s) == name)
+}
+
+/// Opens the corpora named on the command line (directories give their
+/// corpora of the kind), or the defaults: the fetched corpora of the
+/// standard set (with `all`, every fetched corpus) of the kind, else the
+/// kind's embedded one; gives each a unique name.
+fn open_corpora<P: Puzzle>(specs: &[PathBuf], all: bool) -> anyhow::Result<Vec<Corpus>> {
     let mut corpora = Vec::new();
     if specs.is_empty() {
         let dir = Path::new("datasets");
@@ -121,7 +140,7 @@ fn open_corpora<P: Puzzle>(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
         } else {
             Vec::new()
         };
-        files.retain(|f| !of_other_kind::<P>(f));
+        files.retain(|f| !of_other_kind::<P>(f) && (all || is_standard(f)));
         if files.is_empty() {
             let embedded = P::embedded_corpus();
             corpora.push(Corpus::from_static(embedded.name, embedded.text)?);
@@ -131,7 +150,13 @@ fn open_corpora<P: Puzzle>(specs: &[PathBuf]) -> anyhow::Result<Vec<Corpus>> {
         }
     } else {
         for spec in specs {
-            corpora.extend(Corpus::resolve(spec)?);
+            let found = Corpus::resolve(spec)?;
+            // A directory holds corpora of every kind: keep this kind's.
+            corpora.extend(
+                found
+                    .into_iter()
+                    .filter(|c| !spec.is_dir() || !c.path().is_some_and(of_other_kind::<P>)),
+            );
         }
     }
     let mut seen = std::collections::HashSet::new();
@@ -250,7 +275,7 @@ impl PerKind for Args {
 fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (lineup, config, reference) = lineup::<P>(&args)?;
     corpus::install_sigbus_handler();
-    let corpora = open_corpora::<P>(&args.corpora)?;
+    let corpora = open_corpora::<P>(&args.corpora, args.all)?;
     if args.parse_only {
         return parse_only(&args, lineup, config, &corpora);
     }

@@ -382,6 +382,19 @@ pub const CATALOGUE: &[Corpus] = &[
     },
 ];
 
+/// The standard benchmark set: what `bench` runs with no corpus named,
+/// those of them that are fetched (else the kind's embedded corpus). For
+/// Sudoku the three corpora solver comparisons quote most (tdoku's
+/// benchmark among them): the 1,465 hardest of Magictour's list, every
+/// known 17-clue puzzle, and the forum's hardest 1,106; for Hanidoku its
+/// one corpus. Large grids and derived corpora run with `--all` or by name.
+pub const STANDARD_SET: &[&str] = &[
+    "magictour_top1465",
+    "sudoku17_all_49158",
+    "tdoku_puzzles6_forum_hardest_1106",
+    "hanidoku_172",
+];
+
 /// Looks a corpus up by name (file stem) or file name.
 pub fn by_name(name: &str) -> Option<&'static Corpus> {
     CATALOGUE.iter().find(|c| c.name == name || c.file == name)

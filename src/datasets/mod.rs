@@ -23,7 +23,7 @@ mod install;
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use catalogue::{by_name, names, CATALOGUE};
+pub use catalogue::{by_name, names, CATALOGUE, STANDARD_SET};
 pub use download::{normalise, Downloader};
 pub use install::{install_bytes, install_from_dir, path_in, presence, sha256_file, sha256_hex};
 

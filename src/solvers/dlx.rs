@@ -34,7 +34,7 @@ pub const INFO: SolverInfo = SolverInfo {
     name: "dlx",
     description: "Knuth's Algorithm X on Dancing Links, minimum-remaining-values column choice",
     make: || Box::new(DlxSolver::new()),
-    default_budget: Budget::UNLIMITED,
+    default_budget: Budget::SEARCH,
 };
 
 /// How the clues are placed and the arena returned to its pristine state

@@ -26,7 +26,7 @@ pub const INFO: SolverInfo = SolverInfo {
     description:
         "backtracking with row/column/box bitmasks and minimum-remaining-values cell choice",
     make: || Box::new(HeuristicSolver::new()),
-    default_budget: Budget::UNLIMITED,
+    default_budget: Budget::SEARCH,
 };
 
 /// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`.

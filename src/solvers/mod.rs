@@ -52,6 +52,15 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// The default bound of a search solver in `bench` (about a second of
+    /// search on the slowest solver here): far above what any puzzle of the
+    /// standard set needs, so it changes no count there, but a puzzle that
+    /// would search for minutes (a 100x100 grid, an ill-posed puzzle) is
+    /// reported over budget instead of stalling the run.
+    pub const SEARCH: Budget = Budget {
+        max_nodes: 10_000_000,
+    };
+
     /// No bound.
     pub const UNLIMITED: Budget = Budget {
         max_nodes: u64::MAX,

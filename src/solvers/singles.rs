@@ -22,7 +22,7 @@ pub const INFO: SolverInfo = SolverInfo {
     description: "bitmask backtracking, branching on hidden singles (unit-symbol places) \
                   as well as minimum-remaining-values cells",
     make: || Box::new(SinglesSolver::new()),
-    default_budget: Budget::UNLIMITED,
+    default_budget: Budget::SEARCH,
 };
 
 /// Bitmask backtracking with hidden singles. Working memory is kept and

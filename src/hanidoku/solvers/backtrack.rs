@@ -31,7 +31,7 @@ pub const INFO: SolverInfo<Board> = SolverInfo {
     name: "backtrack",
     description: "bitmask backtracking, minimum remaining values over cells and line-digit places",
     make: || Box::new(BacktrackSolver::new()),
-    default_budget: Budget::UNLIMITED,
+    default_budget: Budget::SEARCH,
 };
 
 /// Digits 1-9 as bits 1-9.

@@ -18,7 +18,7 @@ pub const INFO: SolverInfo<Board> = SolverInfo {
     name: "dlx",
     description: "the Hanidoku exact-cover encoding on Dancing Links, clues as preselected rows",
     make: || Box::new(DlxSolver::new()),
-    default_budget: Budget::UNLIMITED,
+    default_budget: Budget::SEARCH,
 };
 
 /// The Dancing Links Hanidoku solver.
