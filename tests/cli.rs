@@ -340,10 +340,13 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .assert()
         .code(2);
     dlxbench()
-        .args(["solve", "--box", "1x9"])
+        .args(["solve", "--box", "1x81"])
         .write_stdin(HARD)
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(predicate::str::contains(
+            "box rows and columns must each be at least 2",
+        ));
 }
 
 #[test]
