@@ -1,7 +1,7 @@
 //! The multi-line reader, [`Puzzles`]: one-line puzzles, grids and
 //! numeric blocks in any mix.
 
-use super::parse::{column_of, nearest_side, number_at, symbol_error, trim};
+use super::parse::{nearest_side, number_at, symbol_error, trim, value_error};
 use super::{parse_line_into, Alphabet, BoxShape, Grid, GridError, ParseOptions};
 
 /// Iterator over the puzzles of a text, in any mix of the formats.
@@ -209,10 +209,7 @@ fn parse_row(
                 Cells::Numbers => {
                     let v = number_at(line, from, &line[from..i])?;
                     if v as usize > n {
-                        return Err(GridError::new(
-                            column_of(line, from),
-                            format!("value {v} is above the side {n}: expected 0-{n}, 0 for blank"),
-                        ));
+                        return Err(value_error(line, from, &line[from..i], n));
                     }
                     v as u8
                 }
