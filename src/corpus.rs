@@ -51,13 +51,15 @@ pub const TARGET_CHUNKS: usize = 256;
 /// Why a corpus could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
-    /// The path could not be read.
-    #[error("{path}: {source}")]
+    /// The path could not be read. The message includes the operating
+    /// system's error, which is therefore not also the error's source (a
+    /// chain printed in full would repeat it).
+    #[error("{path}: {error}")]
     Io {
         /// The path.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file holds no puzzle line (it is empty or has only comments and
     /// blank lines).
@@ -170,9 +172,9 @@ fn trim(mut s: &[u8]) -> &[u8] {
 impl Corpus {
     /// Opens the corpus file at `path`, memory-mapping it.
     pub fn open(path: &Path) -> Result<Corpus, CorpusError> {
-        let io = |source| CorpusError::Io {
+        let io = |error| CorpusError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         let file = File::open(path).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
@@ -216,9 +218,9 @@ impl Corpus {
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)
-            .map_err(|source| CorpusError::Io {
+            .map_err(|error| CorpusError::Io {
                 path: PathBuf::from(name),
-                source,
+                error,
             })?;
         Corpus::from_vec(name, bytes)
     }
@@ -254,9 +256,9 @@ impl Corpus {
         if spec == Path::new("-") {
             return Ok(vec![Corpus::from_reader("stdin", std::io::stdin().lock())?]);
         }
-        let meta = std::fs::metadata(spec).map_err(|source| CorpusError::Io {
+        let meta = std::fs::metadata(spec).map_err(|error| CorpusError::Io {
             path: spec.to_path_buf(),
-            source,
+            error,
         })?;
         if !meta.is_dir() {
             return Ok(vec![Corpus::open(spec)?]);
@@ -470,9 +472,9 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
 
 /// The `*.txt` files of a directory, sorted by name.
 pub fn txt_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
-    let io = |source| CorpusError::Io {
+    let io = |error| CorpusError::Io {
         path: dir.to_path_buf(),
-        source,
+        error,
     };
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
@@ -521,6 +523,20 @@ under their final names. Copy the corpus or pipe it through standard input.\n";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_io_error_says_its_cause_once() {
+        let missing = Path::new("/nonexistent/dlxbench-corpus.txt");
+        let e = Corpus::open(missing).unwrap_err();
+        let cause = File::open(missing).unwrap_err().to_string();
+        // As `main` prints it: the message and every source, joined.
+        let full = format!("{:#}", anyhow::Error::new(e));
+        assert!(
+            full.starts_with("/nonexistent/dlxbench-corpus.txt: "),
+            "{full}"
+        );
+        assert_eq!(full.matches(&cause).count(), 1, "{full}");
+    }
 
     fn corpus(text: &str) -> Corpus {
         Corpus::from_vec("t", text.as_bytes().to_vec()).unwrap()

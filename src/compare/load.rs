@@ -959,6 +959,13 @@ mod tests {
 
         let e = load(&dir.path().join("nope")).unwrap_err().to_string();
         assert!(e.contains("nope") && e.contains("no such file"), "{e}");
+        // An unreadable file: the operating system's error once, as `main`
+        // prints the whole chain.
+        let os = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let cause = os.to_string();
+        let full = format!("{:#}", anyhow::Error::new(io_error(&p, os)));
+        assert!(full.starts_with(&format!("{}: ", p.display())), "{full}");
+        assert_eq!(full.matches(&cause).count(), 1, "{full}");
 
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
