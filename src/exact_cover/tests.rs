@@ -521,6 +521,23 @@ r3 c3 a6 b3
 }
 
 #[test]
+fn text_with_a_byte_order_mark_and_crlf_reads_as_without() {
+    for text in [
+        "# comment\nsecondary: 1\n10 1\n01 0\n 0 1 1\n",
+        "a b | c\na c\nb\nb c\n",
+    ] {
+        let plain = Problem::parse(text).unwrap();
+        let crlf = text.replace('\n', "\r\n");
+        for variant in [format!("\u{feff}{text}"), format!("\u{feff}{crlf}")] {
+            assert_eq!(Problem::parse(&variant).unwrap(), plain, "{variant:?}");
+        }
+    }
+    // Only at the start: elsewhere it is a character like any other.
+    let e = Problem::parse("10\n\u{feff}01\n").unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+}
+
+#[test]
 fn text_errors_name_the_line() {
     let cases = [
         ("", 0, "no rows"),

@@ -20,6 +20,12 @@ pub enum ParseErrorKind {
         /// The character found.
         found: Option<char>,
     },
+    /// A line longer than `limit` bytes, which a streaming reader does not
+    /// keep ([`crate::corpus::MAX_LINE_BYTES`]).
+    TooLong {
+        /// The longest line read.
+        limit: usize,
+    },
 }
 
 /// A line that is not a Hanidoku board, with where and why.
@@ -66,6 +72,11 @@ impl fmt::Display for ParseError {
             ParseErrorKind::Symbol { found: None } => {
                 write!(f, "unexpected bytes (not UTF-8): expected {EXPECTED}")
             }
+            ParseErrorKind::TooLong { limit } => write!(
+                f,
+                "a line of more than {limit} bytes: expected {CELLS} symbols ({EXPECTED}) for \
+                 a Hanidoku board"
+            ),
         }
     }
 }
@@ -189,7 +200,7 @@ type Lines<'a> = std::iter::Enumerate<std::slice::Split<'a, u8, fn(&u8) -> bool>
 impl<'a> Puzzles<'a> {
     /// The boards of `text`.
     pub fn new(text: &'a [u8]) -> Self {
-        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        let text = crate::corpus::strip_bom(text);
         let newline: fn(&u8) -> bool = |&b| b == b'\n';
         Puzzles {
             lines: text.split(newline).enumerate(),

@@ -257,12 +257,22 @@ impl<'a> Puzzles<'a> {
     }
 
     /// Puzzles of a text that need not be UTF-8 (errors quote bad bytes).
-    /// A leading UTF-8 byte-order mark is skipped.
+    /// A leading UTF-8 byte-order mark is skipped
+    /// ([`strip_bom`](crate::corpus::strip_bom)).
     pub fn from_bytes(text: &'a [u8], options: ParseOptions) -> Self {
-        let body = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        let body = crate::corpus::strip_bom(text);
         Puzzles {
-            text: body,
             skipped: text.len() - body.len(),
+            ..Puzzles::continuing(body, options)
+        }
+    }
+
+    /// Puzzles of a text that continues another one (a window of a stream
+    /// after its first): a byte-order mark is not skipped there.
+    pub(crate) fn continuing(text: &'a [u8], options: ParseOptions) -> Self {
+        Puzzles {
+            text,
+            skipped: 0,
             at: Cursor { pos: 0, line: 1 },
             options,
             scratch: Grid::empty(BoxShape::NINE),
