@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
 use super::generate::{GenerateError as HanidokuGenerateError, Generator};
-use super::{Board, ParseError, ParseErrorKind, Verdict, CELLS};
+use super::{Board, ParseError, Verdict, CELLS};
 use crate::corpus::{strip_bom, MAX_LINE_BYTES};
 use crate::puzzle::{
     Alphabet, EmbeddedCorpus, Format, Generate, GenerateError, GenerateRequest, Notation,
@@ -71,7 +71,7 @@ impl Puzzle for Board {
                 // Too long to be a board: skipped without being held, after
                 // it is reported (the rest may never end: `/dev/zero`).
                 let comment = body.first() == Some(&b'#');
-                if !comment && each(Err(too_long(number))).is_break() {
+                if !comment && each(Err(ParseError::too_long(number))).is_break() {
                     return Ok(());
                 }
                 skip_line(&mut input)?;
@@ -127,17 +127,6 @@ impl Puzzle for Board {
             name: super::DEFAULT_CORPUS_NAME,
             text: super::DEFAULT_CORPUS,
         }
-    }
-}
-
-/// The error of line `line`, longer than [`MAX_LINE_BYTES`].
-fn too_long(line: usize) -> ParseError {
-    ParseError {
-        line,
-        column: 0,
-        kind: ParseErrorKind::TooLong {
-            limit: MAX_LINE_BYTES,
-        },
     }
 }
 
@@ -332,6 +321,23 @@ mod tests {
         assert_eq!(text.len(), 1000);
         skip_line(&mut input).unwrap();
         assert_eq!(read_line(&mut input, &mut text, 1000).unwrap(), None);
+    }
+
+    #[test]
+    fn long_lines_read_the_same_streamed_and_whole() {
+        let long = vec![b'7'; 2 * MAX_LINE_BYTES];
+        let text = [
+            BOARD, b"\n", &long, b"\n  # ", &long, b"\n", BOARD, b"\n", &long,
+        ]
+        .concat();
+        let whole: Vec<String> = super::super::Puzzles::new(&text)
+            .map(|item| match item {
+                Ok((line, board)) => format!("{line}: {} clues", board.clues()),
+                Err(e) => e.to_string(),
+            })
+            .collect();
+        assert_eq!(items(&text[..]), whole);
+        assert_eq!(whole.len(), 4);
     }
 
     #[test]

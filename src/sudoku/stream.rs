@@ -10,6 +10,7 @@
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 
+use super::text::{is_comment, too_long};
 use super::{BoxShape, Grid, GridError, ParseOptions, Puzzles};
 use crate::corpus::MAX_LINE_BYTES;
 
@@ -161,22 +162,9 @@ impl<R: Read> PuzzleReader<R> {
                 // Only a line too long to be a puzzle is left in the buffer:
                 // reported (unless a comment) before it is skipped, which
                 // may take long (`/dev/zero` has no line end).
-                let comment = self.buf[self.start..]
-                    .iter()
-                    .find(|b| !b.is_ascii_whitespace())
-                    .is_some_and(|&b| b == b'#');
-                if !comment {
-                    let error = GridError {
-                        line: self.line,
-                        column: 0,
-                        message: format!(
-                            "a line of more than {MAX_LINE_BYTES} bytes: no puzzle is written \
-                             on a line that long"
-                        ),
-                    };
-                    if each(Err(error)).is_break() {
-                        return Ok(());
-                    }
+                if !is_comment(&self.buf[self.start..]) && each(Err(too_long(self.line))).is_break()
+                {
+                    return Ok(());
                 }
                 self.skip_long_line()?;
                 continue;
@@ -372,6 +360,28 @@ mod tests {
         line.push(b'\n');
         let mut reader = PuzzleReader::new(&line[..], ParseOptions::default());
         assert_eq!(summary(&mut reader), ["1: 6 clues"]);
+    }
+
+    #[test]
+    fn long_lines_read_the_same_streamed_and_whole() {
+        let puzzle = "1..4..2..3..4..1\n";
+        let long = "7".repeat(2 * MAX_LINE_BYTES);
+        let comment = format!("  # {long}\n");
+        for text in [
+            format!("{puzzle}{long}\n{comment}{puzzle}"),
+            format!("{long}{puzzle}{comment}"),
+            format!("{puzzle}{long}"),
+            format!("{}\n{puzzle}", &long[..MAX_LINE_BYTES + 1]),
+            format!("{}\n{puzzle}", &long[..MAX_LINE_BYTES]),
+        ] {
+            let expected: Vec<_> = Puzzles::new(&text, ParseOptions::default()).collect();
+            assert_eq!(collect(text.as_bytes()), expected);
+            let trickle = Trickle {
+                data: text.as_bytes(),
+                step: 4099,
+            };
+            assert_eq!(collect(trickle), expected);
+        }
     }
 
     #[test]
