@@ -20,6 +20,20 @@
 //! * tdoku's convention: a comment before the first puzzle containing
 //!   `ALLOWZERO` says unsolvable puzzles are expected ([`Corpus::allow_zero`]).
 //!
+//! # Input policy
+//! The rules the readers of puzzle files share, so that the subcommands
+//! treat an input alike (the Sudoku and Hanidoku streaming readers,
+//! `sudoku::PuzzleReader` and `Puzzle::read_each`, apply the first two
+//! themselves):
+//! * a UTF-8 byte-order mark at the very start is skipped ([`strip_bom`]);
+//! * a line longer than [`MAX_LINE_BYTES`] can never be a puzzle: a
+//!   streaming reader reports it as unreadable (a `#` comment that long is
+//!   skipped) and reads on from the next line end, so memory stays bounded
+//!   whatever the input (`/dev/zero`, a binary file);
+//! * an input read to its end that held no puzzle (empty, only comments
+//!   and blank lines) or no readable one (random bytes, another kind) is an
+//!   error, not a run over nothing ([`check_readable`]).
+//!
 //! # Truncation while mapped (SIGBUS)
 //! A mapped file that another process truncates while the harness runs makes
 //! the next read of a page past the new end raise `SIGBUS`, which no safe
@@ -48,16 +62,78 @@ pub const MAX_CHUNK: usize = 64 << 10;
 /// A file is cut into about this many chunks (within the bounds above).
 pub const TARGET_CHUNKS: usize = 256;
 
+/// The UTF-8 byte-order mark, which some editors write at the start of a
+/// text file.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The text after a UTF-8 byte-order mark at its start (the whole text
+/// when it has none).
+///
+/// ```
+/// use dlxbench::corpus::strip_bom;
+/// assert_eq!(strip_bom(b"\xEF\xBB\xBF1..4\r\n"), b"1..4\r\n");
+/// assert_eq!(strip_bom(b"1..4"), b"1..4");
+/// ```
+pub fn strip_bom(text: &[u8]) -> &[u8] {
+    text.strip_prefix(UTF8_BOM).unwrap_or(text)
+}
+
+/// The longest line a puzzle of any kind can be written on, with room to
+/// spare: the largest, a 128x128 Sudoku as one line of numbers, takes
+/// under 64 KiB. Streaming readers reject longer lines without holding
+/// them in memory.
+pub const MAX_LINE_BYTES: usize = 256 << 10;
+
+/// An input, read to its end, that gives nothing to work on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NoPuzzles {
+    /// No puzzle at all: the input is empty or holds only comments and
+    /// blank lines.
+    #[error("no puzzles (the input is empty or holds only comments and blank lines)")]
+    Empty,
+    /// Puzzles, none of which could be read: not a puzzle file (random
+    /// bytes), or puzzles of another kind or notation.
+    #[error(
+        "no puzzle could be read ({unreadable} unreadable): not a puzzle file, or puzzles of \
+         another kind or notation?"
+    )]
+    NoneReadable {
+        /// The puzzles (or lines) that could not be read.
+        unreadable: u64,
+    },
+}
+
+/// The input policy's verdict on a whole input: `read` puzzles read and
+/// `unreadable` that could not be. An input with no puzzle, or no readable
+/// one, is refused; one readable puzzle is enough (the unreadable ones are
+/// reported on their own).
+///
+/// ```
+/// use dlxbench::corpus::{check_readable, NoPuzzles};
+/// assert_eq!(check_readable(0, 0), Err(NoPuzzles::Empty));
+/// assert_eq!(check_readable(0, 3), Err(NoPuzzles::NoneReadable { unreadable: 3 }));
+/// assert_eq!(check_readable(1, 3), Ok(()));
+/// ```
+pub fn check_readable(read: u64, unreadable: u64) -> Result<(), NoPuzzles> {
+    match (read, unreadable) {
+        (0, 0) => Err(NoPuzzles::Empty),
+        (0, unreadable) => Err(NoPuzzles::NoneReadable { unreadable }),
+        _ => Ok(()),
+    }
+}
+
 /// Why a corpus could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
-    /// The path could not be read.
-    #[error("{path}: {source}")]
+    /// The path could not be read. The message includes the operating
+    /// system's error, which is therefore not also the error's source (a
+    /// chain printed in full would repeat it).
+    #[error("{path}: {error}")]
     Io {
         /// The path.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file holds no puzzle line (it is empty or has only comments and
     /// blank lines).
@@ -170,9 +246,9 @@ fn trim(mut s: &[u8]) -> &[u8] {
 impl Corpus {
     /// Opens the corpus file at `path`, memory-mapping it.
     pub fn open(path: &Path) -> Result<Corpus, CorpusError> {
-        let io = |source| CorpusError::Io {
+        let io = |error| CorpusError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         };
         let file = File::open(path).map_err(io)?;
         let meta = file.metadata().map_err(io)?;
@@ -216,9 +292,9 @@ impl Corpus {
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)
-            .map_err(|source| CorpusError::Io {
+            .map_err(|error| CorpusError::Io {
                 path: PathBuf::from(name),
-                source,
+                error,
             })?;
         Corpus::from_vec(name, bytes)
     }
@@ -254,9 +330,9 @@ impl Corpus {
         if spec == Path::new("-") {
             return Ok(vec![Corpus::from_reader("stdin", std::io::stdin().lock())?]);
         }
-        let meta = std::fs::metadata(spec).map_err(|source| CorpusError::Io {
+        let meta = std::fs::metadata(spec).map_err(|error| CorpusError::Io {
             path: spec.to_path_buf(),
-            source,
+            error,
         })?;
         if !meta.is_dir() {
             return Ok(vec![Corpus::open(spec)?]);
@@ -470,9 +546,9 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
 
 /// The `*.txt` files of a directory, sorted by name.
 pub fn txt_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
-    let io = |source| CorpusError::Io {
+    let io = |error| CorpusError::Io {
         path: dir.to_path_buf(),
-        source,
+        error,
     };
     let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).map_err(io)? {
@@ -521,6 +597,20 @@ under their final names. Copy the corpus or pipe it through standard input.\n";
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_io_error_says_its_cause_once() {
+        let missing = Path::new("/nonexistent/dlxbench-corpus.txt");
+        let e = Corpus::open(missing).unwrap_err();
+        let cause = File::open(missing).unwrap_err().to_string();
+        // As `main` prints it: the message and every source, joined.
+        let full = format!("{:#}", anyhow::Error::new(e));
+        assert!(
+            full.starts_with("/nonexistent/dlxbench-corpus.txt: "),
+            "{full}"
+        );
+        assert_eq!(full.matches(&cause).count(), 1, "{full}");
+    }
 
     fn corpus(text: &str) -> Corpus {
         Corpus::from_vec("t", text.as_bytes().to_vec()).unwrap()

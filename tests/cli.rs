@@ -293,21 +293,25 @@ fn malformed_lines_are_reported_and_the_rest_solved() {
             "{name}: line 4, column 41: unexpected symbol 'x'"
         )))
         .stderr(predicate::str::contains("2 unreadable"));
-    // In a grid, the bad row is named.
+    // In a grid, the bad row is named. (The grid is the only puzzle: with
+    // none readable, the exit status is 2, the input policy's.)
     let grid = "1 . | . 4\n. . | 2 .\n----+----\n. 3 | 9 .\n4 . | . 1\n";
     dlxbench()
         .arg("solve")
         .write_stdin(grid)
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains(
             "line 4, column 7: unexpected symbol '9' (value 9 is above the side 4)",
+        ))
+        .stderr(predicate::str::contains(
+            "no puzzle could be read (1 unreadable)",
         ));
     dlxbench()
         .arg("check")
         .write_stdin(grid)
         .assert()
-        .code(1)
+        .code(2)
         .stdout(predicate::str::starts_with(
             "line 4: unreadable: column 7: unexpected symbol '9' (value 9 is above the side 4)",
         ));
@@ -340,10 +344,13 @@ fn unreadable_input_and_bad_usage_exit_2() {
         .assert()
         .code(2);
     dlxbench()
-        .args(["solve", "--box", "1x9"])
+        .args(["solve", "--box", "1x81"])
         .write_stdin(HARD)
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(predicate::str::contains(
+            "box rows and columns must each be at least 2",
+        ));
 }
 
 #[test]

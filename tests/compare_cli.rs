@@ -518,6 +518,47 @@ fn unusable_input_exits_2_with_file_and_line() {
 }
 
 #[test]
+fn a_truncated_puzzles_csv_exits_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    let path = cur.join("puzzles.csv");
+    let whole = std::fs::read(&path).unwrap();
+    let last_row = whole[..whole.len() - 1]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .unwrap()
+        + 1;
+    let expect_2 = |cut: &[u8], messages: &[&str]| {
+        std::fs::write(&path, cut).unwrap();
+        let assert = compare(&base, &cur).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(&path.display().to_string()), "{stderr}");
+        for m in messages {
+            assert!(stderr.contains(m), "`{m}` in {stderr}");
+        }
+    };
+    // Mid-row: the last row loses its last character and its line end
+    // (every field still there), or half of itself.
+    let rows = whole.iter().filter(|&&b| b == b'\n').count();
+    expect_2(
+        &whole[..whole.len() - 2],
+        &[&format!("puzzles.csv:{rows}: "), "cut short"],
+    );
+    expect_2(&whole[..last_row + (whole.len() - last_row) / 2], &[]);
+    // At a row boundary: the row count disagrees with summary.csv.
+    expect_2(
+        &whole[..last_row],
+        &["199 rows, but", "summary.csv counts 200 puzzles"],
+    );
+    // The whole file again: comparable.
+    std::fs::write(&path, &whole).unwrap();
+    compare(&base, &cur)
+        .args(["--metric", "nodes"])
+        .assert()
+        .code(0);
+}
+
+#[test]
 fn markdown_and_out_file() {
     let dir = tempfile::tempdir().unwrap();
     let (base, cur) = base_and_copy(dir.path());

@@ -96,15 +96,17 @@ fn solve_reports_bad_lines_and_goes_on() {
         .stderr(predicate::str::contains(
             "3 puzzles (Hanidoku): 1 solved, 0 with several solutions, 0 without solution, 2 unreadable",
         ));
-    // A Sudoku line is not a Hanidoku board.
+    // A Sudoku line is not a Hanidoku board: with no board readable, the
+    // input is refused (exit 2, the input policy).
     dlxbench()
         .args(["check", "--kind", "hanidoku"])
         .write_stdin(".".repeat(81))
         .assert()
-        .code(1)
+        .code(2)
         .stdout(predicate::str::contains(
             "line 1: unreadable: expected 61 symbols",
-        ));
+        ))
+        .stderr(predicate::str::contains("no puzzle could be read"));
 }
 
 #[test]

@@ -3,6 +3,12 @@
 //! Standard output has one line per puzzle, `line N: VERDICT`, where the
 //! verdict is `complete`, `incomplete (K blanks)`, `invalid: row 3 repeats
 //! 7` or `unreadable: column C: MESSAGE`. A summary goes to standard error.
+//!
+//! The input policy of the puzzle subcommands ([`super::io`]): a UTF-8
+//! byte-order mark at the start and CRLF line ends are fine; an input with
+//! no readable puzzle (empty, only comments and blank lines, random bytes,
+//! puzzles of another kind) is an error, exit status 2, after its verdicts
+//! and the summary.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -10,7 +16,7 @@ use std::process::ExitCode;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError, RuleVerdict};
 
-use super::io::{finish, for_each_puzzle, CheckTally, Input, Output};
+use super::io::{finish_input, for_each_puzzle, CheckTally, Input, Output};
 use super::{kind_note, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench check`.
@@ -56,6 +62,6 @@ impl PerKind for Args {
         let result = written
             .and_then(|()| output.finish(true))
             .map(|()| tally.finish(&name, &kind_note::<P>()));
-        finish(result)
+        finish_input(&name, tally.counts(), result)
     }
 }

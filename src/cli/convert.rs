@@ -9,6 +9,13 @@
 //! memory stays constant on corpora of millions of lines. A puzzle that
 //! cannot be read is reported on standard error with its line and skipped
 //! (exit status 1); `--strict` stops at the first one.
+//!
+//! The input policy of the puzzle subcommands ([`super::io`]): a UTF-8
+//! byte-order mark at the start and CRLF line ends are fine; an input with
+//! no readable puzzle (empty, only comments and blank lines, random bytes)
+//! is an error, exit status 2, after the messages and the summary, and no
+//! `--out` file is written. (`--strict` stops at the first unreadable
+//! puzzle: exit 1, whatever follows it.)
 
 use std::fmt;
 use std::io::{self, Write};
@@ -20,7 +27,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, PuzzleReader};
 
-use super::io::{finish, puzzles, Input, Output};
+use super::io::{finish, puzzles, Counts, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Arguments of `dlxbench convert`.
@@ -140,21 +147,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     });
     read.with_context(|| format!("cannot read {name}"))?;
-    let result = written.and_then(|()| output.finish(!(args.strict && bad > 0)));
+    let stopped = args.strict && bad > 0;
+    // The input policy, for an input read to its end: with nothing to
+    // convert, no `--out` file either.
+    let counts = Counts {
+        read: converted,
+        unreadable: bad,
+    };
+    let refusal = match !stopped && written.is_ok() {
+        true => counts.check(&name).err(),
+        false => None,
+    };
+    let result = written.and_then(|()| output.finish(!stopped && refusal.is_none()));
     if let (Err(e), Some(path)) = (&result, &args.out) {
         bail!("cannot write {}: {e}", path.display());
     }
     let seconds = started.elapsed().as_secs_f64();
-    let stopped = if args.strict && bad > 0 {
-        " (stopped: --strict)"
-    } else {
-        ""
-    };
+    let note = if stopped { " (stopped: --strict)" } else { "" };
     eprintln!(
-        "dlxbench: {name}: {} converted, {bad} unreadable{stopped}, in {seconds:.3} s \
+        "dlxbench: {name}: {} converted, {bad} unreadable{note}, in {seconds:.3} s \
          ({:.0} puzzles/s)",
         puzzles(converted as usize),
         converted as f64 / seconds.max(1e-9)
     );
+    if let Some(e) = refusal {
+        return Err(e);
+    }
     finish(result.map(|()| if bad > 0 { EXIT_FAILURE } else { EXIT_OK }))
 }

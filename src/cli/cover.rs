@@ -9,13 +9,20 @@
 //! are on (the two differ when there are comments or a header line). For
 //! named input each row follows on its own line with its column names. A
 //! last line gives the count and the search statistics.
+//!
+//! The input policy of the puzzle subcommands, for one matrix: a UTF-8
+//! byte-order mark at the start and CRLF line ends are fine; an empty input
+//! (or only comments) and one that is not text or has a bad line (random
+//! bytes) are errors with exit status 2. Unlike a puzzle file, where each
+//! puzzle stands alone and a bad one is skipped (exit 1), a matrix is one
+//! problem: any bad line makes the whole input unusable.
 
 use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{anyhow, Context};
 use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
 
 use super::io::{finish, Input};
@@ -72,7 +79,11 @@ fn write_solution(
 /// Runs `dlxbench cover`: exits 1 when there is no solution.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (name, bytes) = Input::open(args.file.as_deref())?.read_all()?;
-    let text = String::from_utf8(bytes).with_context(|| format!("{name}: not UTF-8 text"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        anyhow!("{name}: line {line}: not UTF-8 text")
+    })?;
     let named = Problem::parse(&text).with_context(|| name.clone())?;
     // Dense input numbers its columns 1, 2, ...: no names worth printing.
     let dense = named

@@ -1,7 +1,18 @@
 //! What every subcommand shares: opening the input (a file or standard
 //! input, streamed), the output (standard output or a file written
-//! atomically), ending on a closed pipe, and the per-file tallies of
-//! `solve` and `check`.
+//! atomically), ending on a closed pipe, the input policy, and the
+//! per-file tallies of `solve` and `check`.
+//!
+//! # Input policy
+//! `solve`, `check`, `convert` and `rate` read their input alike (the rules
+//! are the library's, [`dlxbench::corpus`]): a UTF-8 byte-order mark at the
+//! start is skipped, CRLF line ends are fine, a line longer than
+//! [`MAX_LINE_BYTES`](dlxbench::corpus::MAX_LINE_BYTES) is unreadable, and
+//! an input read to its end without a readable puzzle (empty, only
+//! comments, random bytes, another kind) is an error: exit 2 after the
+//! per-puzzle messages and the summary ([`finish_input`],
+//! [`check_readable`]). A directory is refused before anything is written
+//! ([`Input::open`]).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
@@ -9,8 +20,9 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use dlxbench::atomic::AtomicFile;
+use dlxbench::corpus::check_readable;
 use dlxbench::puzzle::Puzzle;
 
 use super::{EXIT_FAILURE, EXIT_OK};
@@ -24,12 +36,16 @@ pub(crate) struct Input {
 }
 
 impl Input {
-    /// Opens `file`, or standard input for `None` and `-`.
+    /// Opens `file`, or standard input for `None` and `-`. A directory is
+    /// refused here, before the subcommand writes anything.
     pub(crate) fn open(file: Option<&Path>) -> anyhow::Result<Input> {
         match file {
             Some(path) if path != Path::new("-") => {
-                let f =
-                    File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+                let context = || format!("cannot read {}", path.display());
+                let f = File::open(path).with_context(context)?;
+                if f.metadata().with_context(context)?.is_dir() {
+                    bail!("cannot read {}: it is a directory", path.display());
+                }
                 Ok(Input {
                     name: path.display().to_string(),
                     reader: Box::new(f),
@@ -114,6 +130,36 @@ pub(crate) fn finish(result: io::Result<u8>) -> anyhow::Result<ExitCode> {
     }
 }
 
+/// Puzzles read from an input and puzzles (or lines) that could not be.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Counts {
+    /// Puzzles read.
+    pub read: u64,
+    /// Puzzles that could not be read.
+    pub unreadable: u64,
+}
+
+impl Counts {
+    /// The input policy's verdict on an input read to its end: an error
+    /// naming it (exit 2) when it held no readable puzzle.
+    pub(crate) fn check(self, name: &str) -> anyhow::Result<()> {
+        check_readable(self.read, self.unreadable).with_context(|| name.to_string())
+    }
+}
+
+/// [`finish`] for a subcommand that read the input `name` to its end
+/// (unless the output closed first): the input policy applies too.
+pub(crate) fn finish_input(
+    name: &str,
+    counts: Counts,
+    result: io::Result<u8>,
+) -> anyhow::Result<ExitCode> {
+    if result.is_ok() {
+        counts.check(name)?;
+    }
+    finish(result)
+}
+
 /// `1 puzzle`, `2 puzzles`.
 pub(crate) fn puzzles(count: usize) -> String {
     match count {
@@ -133,6 +179,14 @@ pub(crate) struct SolveTally {
 }
 
 impl SolveTally {
+    /// Puzzles read and unreadable, for the input policy.
+    pub(crate) fn counts(&self) -> Counts {
+        Counts {
+            read: (self.solved + self.multiple + self.none + self.undecided) as u64,
+            unreadable: self.unreadable as u64,
+        }
+    }
+
     /// Counts a puzzle with `found` solutions; `gave_up` when the node
     /// budget stopped the search.
     pub(crate) fn solved(&mut self, found: u64, gave_up: bool) {
@@ -189,6 +243,14 @@ pub(crate) struct CheckTally {
 }
 
 impl CheckTally {
+    /// Puzzles read and unreadable, for the input policy.
+    pub(crate) fn counts(&self) -> Counts {
+        Counts {
+            read: (self.complete + self.incomplete + self.invalid) as u64,
+            unreadable: self.unreadable as u64,
+        }
+    }
+
     /// Counts a verdict: complete, invalid, or (neither) incomplete.
     pub(crate) fn verdict(&mut self, complete: bool, invalid: bool) {
         match (complete, invalid) {

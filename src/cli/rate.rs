@@ -9,6 +9,13 @@
 //! thresholds are in [`dlxbench::rate`]. Puzzles are rated in batches on
 //! all cores; unreadable ones are reported on standard error with their
 //! line and skipped (exit status 1).
+//!
+//! The input policy of the puzzle subcommands ([`super::io`]): a UTF-8
+//! byte-order mark at the start and CRLF line ends are fine; an input with
+//! no readable puzzle (empty, only comments and blank lines, random bytes)
+//! is an error, exit status 2, after the messages and the summary, and
+//! nothing is written, not even the header. The input is opened (a
+//! directory refused) before anything is written.
 
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -21,7 +28,7 @@ use dlxbench::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 
-use super::io::{finish, puzzles, Input, Output};
+use super::io::{finish, puzzles, Counts, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Puzzles rated per parallel batch.
@@ -123,10 +130,14 @@ struct Batch {
     lines: Vec<usize>,
     len: usize,
     ratings: Vec<Rating>,
+    /// Whether the CSV header is written: with the first rows, so that an
+    /// input without a puzzle writes nothing.
+    header: bool,
 }
 
 impl Batch {
-    /// Rates the batch and writes its rows; counts the classes.
+    /// Rates the batch and writes its rows (after the header, the first
+    /// time); counts the classes.
     fn flush(
         &mut self,
         rater: &ParallelRater,
@@ -134,6 +145,10 @@ impl Batch {
         classes: &mut [u64; 5],
         spread: &mut Spread,
     ) -> io::Result<()> {
+        if !self.header {
+            writeln!(out, "{HEADER}")?;
+            self.header = true;
+        }
         rater.rate_all(&self.grids[..self.len], &mut self.ratings);
         for ((grid, &line), rating) in self.grids.iter().zip(&self.lines).zip(&self.ratings) {
             classes[rating.difficulty.map_or(4, |d| d as usize)] += 1;
@@ -172,14 +187,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         lines: Vec::with_capacity(BATCH),
         len: 0,
         ratings: Vec::with_capacity(BATCH),
+        header: false,
     };
     let mut classes = [0u64; 5]; // easy, medium, hard, extreme, unclassified
     let mut spread = Spread::new();
-    let mut bad = 0u64;
-    let mut written = writeln!(out, "{HEADER}");
+    let mut counts = Counts::default();
+    let mut written = Ok(());
     let read = PuzzleReader::new(input, options).for_each(|item| {
         match item {
             Ok((line, grid)) => {
+                counts.read += 1;
                 if batch.len == batch.grids.len() {
                     batch.grids.push(grid.clone());
                 } else {
@@ -192,7 +209,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
             Err(e) => {
-                bad += 1;
+                counts.unreadable += 1;
                 eprintln!("dlxbench: {name}: {e}");
             }
         }
@@ -203,24 +220,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     });
     read.with_context(|| format!("cannot read {name}"))?;
+    // The input policy, for an input read to its end: nothing readable,
+    // nothing written (not even the header, nor an `--out` file).
+    let refusal = match written.is_ok() {
+        true => counts.check(&name).err(),
+        false => None,
+    };
     let result = written
-        .and_then(|()| batch.flush(&rater, out, &mut classes, &mut spread))
-        .and_then(|()| output.finish(true));
+        .and_then(|()| match refusal {
+            None => batch.flush(&rater, out, &mut classes, &mut spread),
+            Some(_) => Ok(()),
+        })
+        .and_then(|()| output.finish(refusal.is_none()));
     if let (Err(e), Some(path)) = (&result, &args.out) {
         bail!("cannot write {}: {e}", path.display());
     }
     let rated: u64 = classes.iter().sum();
     let seconds = started.elapsed().as_secs_f64();
-    let counts: Vec<String> = Difficulty::ALL
+    let class_counts: Vec<String> = Difficulty::ALL
         .iter()
         .map(|d| format!("{} {d}", classes[*d as usize]))
         .collect();
     eprintln!(
-        "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {bad} unreadable, \
+        "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {} unreadable, \
          in {seconds:.2} s on {} threads",
         puzzles(rated as usize),
-        counts.join(", "),
+        class_counts.join(", "),
         classes[4],
+        counts.unreadable,
         rater.threads()
     );
     if !spread.guesses.is_empty() {
@@ -230,5 +257,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Spread::line(&spread.nodes)
         );
     }
-    finish(result.map(|()| if bad > 0 { EXIT_FAILURE } else { EXIT_OK }))
+    if let Some(e) = refusal {
+        return Err(e);
+    }
+    finish(result.map(|()| match counts.unreadable {
+        0 => EXIT_OK,
+        _ => EXIT_FAILURE,
+    }))
 }

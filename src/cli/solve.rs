@@ -9,6 +9,12 @@
 //! node budget (`--max-nodes`) ran out first (`# line 7: undecided: ...`).
 //! `#` lines are skipped when the output is read back, so it can be piped
 //! into `dlxbench check`. Errors and a final summary go to standard error.
+//!
+//! The input policy of the puzzle subcommands ([`super::io`]): a UTF-8
+//! byte-order mark at the start and CRLF line ends are fine; an input with
+//! no readable puzzle (empty, only comments and blank lines, random bytes,
+//! puzzles of another kind) is an error, exit status 2, after its records
+//! and the summary.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +23,7 @@ use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
 use dlxbench::solvers::{Budget, SolverSet};
 
-use super::io::{finish, for_each_puzzle, Input, Output, SolveTally};
+use super::io::{finish_input, for_each_puzzle, Input, Output, SolveTally};
 use super::{kind_note, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
@@ -125,7 +131,7 @@ impl PerKind for Args {
         let result = written
             .and_then(|()| output.finish(true))
             .map(|()| tally.finish(&name, &kind_note::<P>(), entry.name(), self.max_nodes > 0));
-        finish(result)
+        finish_input(&name, tally.counts(), result)
     }
 }
 

@@ -348,6 +348,9 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
     }
     if let Some(p) = puzzles.as_deref() {
         read_puzzles(p, &mut groups)?;
+        if let Some(s) = summary.as_deref() {
+            check_counts(p, s, &groups)?;
+        }
     }
     Ok(Run {
         source: path.to_path_buf(),
@@ -359,11 +362,76 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
     })
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> CompareError {
+fn io_error(path: &Path, error: std::io::Error) -> CompareError {
     CompareError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
+}
+
+/// Every corpus x solver of `puzzles.csv` has as many rows as the
+/// `puzzles` count of its `summary.csv` row, and every summary row with
+/// puzzles has rows: a file cut at a row boundary, or files of two runs,
+/// disagree here.
+fn check_counts(puzzles: &Path, summary: &Path, groups: &[Group]) -> Result<(), CompareError> {
+    for g in groups {
+        let rows = g.puzzles.as_ref().map_or(0, |p| p.len() as u64);
+        let counted = g.summary.as_ref().map(|s| s.puzzles);
+        if counted != Some(rows) && (rows > 0 || counted.is_some_and(|n| n > 0)) {
+            return Err(CompareError::Inconsistent {
+                puzzles: puzzles.to_path_buf(),
+                summary: summary.to_path_buf(),
+                corpus: g.corpus.clone(),
+                solver: g.solver.clone(),
+                rows,
+                counted,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What a CSV file without a final line end is.
+const CUT_SHORT: &str = "the last line has no line end: the file was cut short (an interrupted \
+run, a full disk or a partial copy?)";
+
+/// Whether a CSV file does not end with a line end: it was cut short (a
+/// run interrupted while writing it, a full disk, a partial copy), and its
+/// last row may have lost digits and still parse.
+fn cut_short(path: &Path) -> Result<bool, CompareError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
+    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
+    if len == 0 {
+        return Ok(false);
+    }
+    let mut last = [0u8];
+    file.seek(SeekFrom::Start(len - 1))
+        .and_then(|_| file.read_exact(&mut last))
+        .map_err(|e| io_error(path, e))?;
+    Ok(last[0] != b'\n')
+}
+
+/// A CSV file read to its end, whose last line is `line`, must end with a
+/// line end.
+fn check_complete(path: &Path, line: u64) -> Result<(), CompareError> {
+    match cut_short(path)? {
+        true => Err(bad(path, line, CUT_SHORT)),
+        false => Ok(()),
+    }
+}
+
+/// A `csv` error while reading `path`, which says so when the file was
+/// also cut short (a row cut in two has too few fields).
+fn read_error(path: &Path, e: csv::Error) -> CompareError {
+    let mut error = csv_error(path, e);
+    if let CompareError::Csv { message, .. } = &mut error {
+        if cut_short(path).unwrap_or(false) {
+            message.push_str("; ");
+            message.push_str(CUT_SHORT);
+        }
+    }
+    error
 }
 
 /// A `csv` error as a [`CompareError::Csv`] naming the file and line.
@@ -504,13 +572,15 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
     let budget_nodes = optional_column(&headers, sc::BUDGET_NODES);
     let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
     let mut record = csv::ByteRecord::new();
+    let mut last_line = 1;
     loop {
         match r.read_byte_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(csv_error(path, e)),
+            Err(e) => return Err(read_error(path, e)),
         }
         let line = record.position().map_or(0, |p| p.line());
+        last_line = line;
         let text = |i: usize| -> Result<String, CompareError> {
             String::from_utf8(record[i].to_vec()).map_err(|_| {
                 bad(
@@ -567,6 +637,7 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
         };
         out.push((c, s, row));
     }
+    check_complete(path, last_line)?;
     Ok(out)
 }
 
@@ -626,13 +697,15 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
         .collect();
     let mut first_line: Vec<u64> = vec![0; groups.len()];
     let mut record = csv::ByteRecord::new();
+    let mut last_line = 1;
     loop {
         match r.read_byte_record(&mut record) {
             Ok(true) => {}
             Ok(false) => break,
-            Err(e) => return Err(csv_error(path, e)),
+            Err(e) => return Err(read_error(path, e)),
         }
         let line = record.position().map_or(0, |p| p.line());
+        last_line = line;
         if record[corpus] != current[..] {
             current.clear();
             current.extend_from_slice(&record[corpus]);
@@ -705,6 +778,7 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
             status,
         });
     }
+    check_complete(path, last_line)?;
     for (g, mut list) in rows.into_iter().enumerate() {
         if list.is_empty() {
             continue;
@@ -891,6 +965,13 @@ mod tests {
 
         let e = load(&dir.path().join("nope")).unwrap_err().to_string();
         assert!(e.contains("nope") && e.contains("no such file"), "{e}");
+        // An unreadable file: the operating system's error once, as `main`
+        // prints the whole chain.
+        let os = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let cause = os.to_string();
+        let full = format!("{:#}", anyhow::Error::new(io_error(&p, os)));
+        assert!(full.starts_with(&format!("{}: ", p.display())), "{full}");
+        assert_eq!(full.matches(&cause).count(), 1, "{full}");
 
         let empty = dir.path().join("empty");
         std::fs::create_dir(&empty).unwrap();
@@ -903,6 +984,115 @@ mod tests {
         write(&run_dir, "run.json", "{not json");
         let e = load(&run_dir).unwrap_err().to_string();
         assert!(e.contains("run.json"), "{e}");
+    }
+
+    /// A `summary.csv` with the required columns and the given
+    /// `(corpus, solver, puzzles)` rows.
+    fn summary(rows: &[(&str, &str, u64)]) -> String {
+        let mut text = format!(
+            "{}\n",
+            [
+                sc::CORPUS,
+                sc::SOLVER,
+                sc::PUZZLES,
+                sc::SOLVED,
+                sc::UNSOLVABLE,
+                sc::MULTIPLE,
+                sc::BUDGET,
+                sc::INVALID,
+                sc::MEAN_NS,
+                sc::STDDEV_NS,
+                sc::P50_NS,
+                sc::P99_NS,
+                sc::PUZZLES_PER_S,
+                sc::TOTAL_NODES,
+            ]
+            .join(",")
+        );
+        for (corpus, solver, puzzles) in rows {
+            text += &format!("{corpus},{solver},{puzzles},{puzzles},0,0,0,0,1,0,1,1,1,1\n");
+        }
+        text
+    }
+
+    #[test]
+    fn a_file_cut_short_is_refused_at_its_last_line() {
+        let dir = tempfile::tempdir().unwrap();
+        // The last row lost the end of its `updates` field and its line end:
+        // it still parses, with updates 7 -> nothing.
+        let cut = &PUZZLES[..PUZZLES.len() - 2];
+        let p = write(dir.path(), "puzzles.csv", cut);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("puzzles.csv:6: ") && e.contains("cut short"),
+            "{e}"
+        );
+        // The whole file minus its final line end only: refused too.
+        let p = write(dir.path(), "puzzles.csv", PUZZLES.trim_end());
+        assert!(load(&p).unwrap_err().to_string().contains("cut short"));
+        let s = summary(&[("c", "dlx", 2)]);
+        let p = write(dir.path(), "summary.csv", s.trim_end());
+        let e = load(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("summary.csv:2: ") && e.contains("cut short"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn row_counts_must_agree_with_the_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let counts = [("c", "dlx", 2), ("c", "heuristic", 2), ("d", "dlx", 1)];
+        write(dir.path(), "summary.csv", &summary(&counts));
+        let p = write(dir.path(), "puzzles.csv", PUZZLES);
+        let run = load(dir.path()).unwrap();
+        assert_eq!(
+            run.group("c", "dlx")
+                .unwrap()
+                .puzzles
+                .as_ref()
+                .unwrap()
+                .len(),
+            2
+        );
+        assert!(load(&p).is_ok());
+
+        // Cut at a row boundary: the last group lost its row.
+        let cut = PUZZLES
+            .lines()
+            .take(5)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>();
+        write(dir.path(), "puzzles.csv", &cut);
+        let e = load(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("puzzles.csv: corpus `d`, solver `dlx`: 0 rows")
+                && e.contains("summary.csv counts 1 puzzles"),
+            "{e}"
+        );
+        // One row too few in a group.
+        let fewer: String = PUZZLES
+            .lines()
+            .filter(|l| !l.starts_with("c,2,heuristic"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        write(dir.path(), "puzzles.csv", &fewer);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(
+            e.contains("corpus `c`, solver `heuristic`: 1 rows, but")
+                && e.contains("counts 2 puzzles"),
+            "{e}"
+        );
+        // A group the summary does not have.
+        write(dir.path(), "summary.csv", &summary(&counts[..2]));
+        write(dir.path(), "puzzles.csv", PUZZLES);
+        let e = load(dir.path()).unwrap_err().to_string();
+        assert!(
+            e.contains("corpus `d`, solver `dlx`: 1 rows") && e.contains("has no row"),
+            "{e}"
+        );
+        // The summary alone is not checked against anything.
+        assert!(load(&dir.path().join("summary.csv")).is_ok());
     }
 
     #[test]

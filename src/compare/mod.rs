@@ -37,8 +37,10 @@
 //!
 //! # Unusable input
 //! Runs that cannot be compared are an error ([`CompareError`]): a missing
-//! or unreadable file, a CSV that does not parse (file and line named), or
-//! runs that differ in mode, solution limit, symmetry-image seed, node
+//! or unreadable file, a CSV that does not parse (file and line named), a
+//! CSV cut short (its last line without a line end), a `puzzles.csv` whose
+//! rows per corpus x solver disagree with the `puzzles` counts of the
+//! `summary.csv` beside it, or runs that differ in mode, solution limit, symmetry-image seed, node
 //! budget of a solver present in both, or SHA-256 of a corpus present in
 //! both ([`Difference`]). Corpora or solvers present on one side only are
 //! listed, not errors.
@@ -85,14 +87,15 @@ pub enum CompareError {
         /// What is wrong.
         what: String,
     },
-    /// Reading a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading a file failed. The message includes the operating system's
+    /// error, which is therefore not also given as the error's source (an
+    /// error chain printed in full would repeat it).
+    #[error("{}: {error}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// A CSV file does not parse.
     #[error("{}:{line}: {message}", path.display())]
@@ -103,6 +106,30 @@ pub enum CompareError {
         line: u64,
         /// What is wrong.
         message: String,
+    },
+    /// `puzzles.csv` and `summary.csv` disagree on the number of puzzles
+    /// of a corpus x solver: one of them was cut short, or they come from
+    /// different runs.
+    #[error(
+        "{}: corpus `{corpus}`, solver `{solver}`: {rows} rows, but {}: the files were cut \
+         short or do not belong to the same run",
+        puzzles.display(),
+        counted_text(summary, *counted)
+    )]
+    Inconsistent {
+        /// The `puzzles.csv`.
+        puzzles: PathBuf,
+        /// The `summary.csv`.
+        summary: PathBuf,
+        /// Corpus name.
+        corpus: String,
+        /// Solver name.
+        solver: String,
+        /// Rows of the corpus x solver in `puzzles.csv`.
+        rows: u64,
+        /// Its `puzzles` count in `summary.csv` (`None`: it has no row
+        /// there).
+        counted: Option<u64>,
     },
     /// `run.json` does not parse.
     #[error("{}: invalid JSON: {message}", path.display())]
@@ -115,6 +142,14 @@ pub enum CompareError {
     /// The runs measured different things.
     #[error("the runs cannot be compared: {}", join(.0))]
     Incompatible(Vec<Difference>),
+}
+
+/// `summary.csv counts 200 puzzles`, or that it has no row.
+fn counted_text(summary: &std::path::Path, counted: Option<u64>) -> String {
+    match counted {
+        Some(n) => format!("{} counts {n} puzzles", summary.display()),
+        None => format!("{} has no row for them", summary.display()),
+    }
 }
 
 fn join(differences: &[Difference]) -> String {

@@ -149,13 +149,15 @@ impl Corpus {
 /// Errors fetching or checking a corpus.
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
-    /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
+    /// Reading or writing a file failed. The message includes the
+    /// operating system's error, which is therefore not also the error's
+    /// source (a chain printed in full would repeat it).
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The error.
-        source: io::Error,
+        error: io::Error,
     },
     /// The file does not have the catalogue's checksum.
     #[error(
@@ -195,9 +197,9 @@ pub enum DatasetError {
 }
 
 fn io_err(path: &Path) -> impl FnOnce(io::Error) -> DatasetError + '_ {
-    move |source| DatasetError::Io {
+    move |error| DatasetError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 

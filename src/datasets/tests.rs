@@ -109,6 +109,12 @@ fn install_from_a_mirror_directory() {
     let corpus = fake(HELLO);
     let e = install_from_dir(&corpus, from.path(), to.path()).unwrap_err();
     assert!(matches!(e, DatasetError::Io { .. }), "{e}");
+    // As `main` prints it: the operating system's error once.
+    let cause = fs::File::open(path_in(&corpus, from.path()))
+        .unwrap_err()
+        .to_string();
+    let full = format!("{:#}", anyhow::Error::new(e));
+    assert_eq!(full.matches(&cause).count(), 1, "{full}");
     fs::write(path_in(&corpus, from.path()), b"hello\n").unwrap();
     assert_eq!(
         install_from_dir(&corpus, from.path(), to.path()).unwrap(),

@@ -82,6 +82,27 @@ pub enum ProblemError {
     },
 }
 
+/// Rows up to this many columns are checked for a repeated column pair by
+/// pair, without allocating (the Sudoku and Hanidoku rows); wider ones by
+/// sorting a copy, so that a row of a million columns takes no longer than
+/// reading it.
+const PAIRWISE_WIDTH: usize = 32;
+
+/// The first position in `columns` whose column appeared before it.
+fn first_repeat(columns: &[usize]) -> Option<usize> {
+    if columns.len() <= PAIRWISE_WIDTH {
+        return (1..columns.len()).find(|&i| columns[..i].contains(&columns[i]));
+    }
+    let mut sorted: Vec<(usize, usize)> = columns.iter().copied().zip(0..).collect();
+    sorted.sort_unstable();
+    // In each run of one column, its second position is where it repeats.
+    sorted
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1].1)
+        .min()
+}
+
 /// An exact-cover matrix stored as sparse rows.
 ///
 /// Columns `0..primary` are primary, columns `primary..primary + secondary`
@@ -132,17 +153,23 @@ impl Problem {
             return Err(ProblemError::EmptyRow { row });
         }
         let total = self.columns();
-        for (i, &column) in columns.iter().enumerate() {
-            if column >= total {
+        // The first bad entry in row order decides the error.
+        let out_of_range = columns.iter().position(|&c| c >= total);
+        match (out_of_range, first_repeat(columns)) {
+            (Some(i), repeat) if repeat.is_none_or(|j| i < j) => {
                 return Err(ProblemError::ColumnOutOfRange {
                     row,
-                    column,
+                    column: columns[i],
                     columns: total,
                 });
             }
-            if columns[..i].contains(&column) {
-                return Err(ProblemError::DuplicateColumn { row, column });
+            (_, Some(j)) => {
+                return Err(ProblemError::DuplicateColumn {
+                    row,
+                    column: columns[j],
+                });
             }
+            _ => {}
         }
         self.entries.extend(columns.iter().map(|&c| c as u32));
         self.row_ends.push(self.entries.len());

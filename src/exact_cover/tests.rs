@@ -403,6 +403,62 @@ fn builder_rejects_bad_rows() {
     assert_eq!(p.rows(), 0);
 }
 
+/// The first bad entry of a row, checked entry by entry against all the
+/// ones before it: what `add_row` must report, however it finds it.
+fn first_bad_entry(row: usize, columns: &[usize], total: usize) -> Option<ProblemError> {
+    columns.iter().enumerate().find_map(|(i, &column)| {
+        if column >= total {
+            Some(ProblemError::ColumnOutOfRange {
+                row,
+                column,
+                columns: total,
+            })
+        } else if columns[..i].contains(&column) {
+            Some(ProblemError::DuplicateColumn { row, column })
+        } else {
+            None
+        }
+    })
+}
+
+#[test]
+fn wide_rows_are_checked_in_linear_time_with_the_same_errors() {
+    // A row of 2^19 columns: pair by pair, 1.4e11 comparisons.
+    let width = 1 << 19;
+    let mut p = Problem::new(width, 1);
+    let mut columns: Vec<usize> = (0..width).rev().collect();
+    assert_eq!(p.add_row(&columns), Ok(0));
+    // A repeat near the end, of a column near the start.
+    columns[width - 3] = columns[5];
+    assert_eq!(
+        p.add_row(&columns),
+        Err(ProblemError::DuplicateColumn {
+            row: 1,
+            column: columns[5]
+        })
+    );
+    // Out of range after the repeat: the repeat is reported; before it,
+    // the out-of-range column.
+    columns[width - 1] = width + 1;
+    assert_eq!(
+        p.add_row(&columns),
+        Err(ProblemError::DuplicateColumn {
+            row: 1,
+            column: columns[5]
+        })
+    );
+    columns[7] = width + 1;
+    assert_eq!(
+        p.add_row(&columns),
+        Err(ProblemError::ColumnOutOfRange {
+            row: 1,
+            column: width + 1,
+            columns: width + 1
+        })
+    );
+    assert_eq!(p.rows(), 1);
+}
+
 #[test]
 fn arena_size_for_sudoku_matches_the_docs() {
     let mut p = Problem::new(324, 0);
@@ -465,6 +521,23 @@ r3 c3 a6 b3
 }
 
 #[test]
+fn text_with_a_byte_order_mark_and_crlf_reads_as_without() {
+    for text in [
+        "# comment\nsecondary: 1\n10 1\n01 0\n 0 1 1\n",
+        "a b | c\na c\nb\nb c\n",
+    ] {
+        let plain = Problem::parse(text).unwrap();
+        let crlf = text.replace('\n', "\r\n");
+        for variant in [format!("\u{feff}{text}"), format!("\u{feff}{crlf}")] {
+            assert_eq!(Problem::parse(&variant).unwrap(), plain, "{variant:?}");
+        }
+    }
+    // Only at the start: elsewhere it is a character like any other.
+    let e = Problem::parse("10\n\u{feff}01\n").unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+}
+
+#[test]
 fn text_errors_name_the_line() {
     let cases = [
         ("", 0, "no rows"),
@@ -498,6 +571,23 @@ fn whole_text_errors_name_no_line() {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(500))]
+
+    /// Rows narrow and wide, with repeats and columns out of range: the
+    /// error is the first bad entry's, whichever way it is found.
+    #[test]
+    fn add_row_reports_the_first_bad_entry(
+        columns in proptest::collection::vec(0usize..80, 1..120),
+    ) {
+        let mut p = Problem::new(60, 10);
+        let expected = first_bad_entry(0, &columns, 70);
+        match p.add_row(&columns) {
+            Ok(row) => {
+                proptest::prop_assert_eq!(expected, None);
+                proptest::prop_assert_eq!(p.row(row).collect::<Vec<_>>(), columns);
+            }
+            Err(e) => proptest::prop_assert_eq!(Some(e), expected),
+        }
+    }
 
     /// Any text, dense-looking or named: an error naming a line within the
     /// text (or none), or a problem that builds and solves; never a panic.

@@ -2,6 +2,7 @@
 //!
 //! Two formats are accepted; [`Problem::parse`] tells them apart by the first
 //! line that is not blank and not a comment (`#` to the end of the line).
+//! A UTF-8 byte-order mark at the start and `\r\n` line ends are fine.
 //!
 //! **Dense**: one row per line, written with `0` and `1` (spaces between
 //! them are ignored). Every row has the same length. A line
@@ -74,6 +75,9 @@ fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 pub(super) fn parse(text: &str) -> Result<NamedProblem, TextError> {
+    // A byte-order mark at the start, as some editors write (`\r\n` line
+    // ends are taken care of by `lines`).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first = content_lines(text)
         .next()
         .ok_or_else(|| err(0, "no matrix: the input has no rows"))?;

@@ -6,6 +6,7 @@ use std::ops::ControlFlow;
 
 use super::generate::{GenerateError as HanidokuGenerateError, Generator};
 use super::{Board, ParseError, Verdict, CELLS};
+use crate::corpus::{strip_bom, MAX_LINE_BYTES};
 use crate::puzzle::{
     Alphabet, EmbeddedCorpus, Format, Generate, GenerateError, GenerateRequest, Notation,
     NotationError, Puzzle, PuzzleGenerator,
@@ -59,17 +60,23 @@ impl Puzzle for Board {
         let mut input = io::BufReader::with_capacity(1 << 16, input);
         let (mut text, mut board) = (Vec::with_capacity(128), Board::EMPTY);
         let mut number = 0usize;
-        loop {
-            text.clear();
-            if input.read_until(b'\n', &mut text)? == 0 {
-                return Ok(());
-            }
+        while let Some(whole) = read_line(&mut input, &mut text, MAX_LINE_BYTES)? {
             number += 1;
-            let line = match (number, text.strip_prefix(b"\xEF\xBB\xBF")) {
-                (1, Some(rest)) => rest,
+            let line = match number {
+                1 => strip_bom(&text),
                 _ => &text[..],
             };
             let body = line.trim_ascii();
+            if !whole {
+                // Too long to be a board: skipped without being held, after
+                // it is reported (the rest may never end: `/dev/zero`).
+                let comment = body.first() == Some(&b'#');
+                if !comment && each(Err(ParseError::too_long(number))).is_break() {
+                    return Ok(());
+                }
+                skip_line(&mut input)?;
+                continue;
+            }
             if body.is_empty() || body[0] == b'#' {
                 continue;
             }
@@ -81,6 +88,7 @@ impl Puzzle for Board {
                 return Ok(());
             }
         }
+        Ok(())
     }
 
     fn write(&self, out: &mut dyn io::Write, format: Format, _: &()) -> io::Result<()> {
@@ -118,6 +126,66 @@ impl Puzzle for Board {
         EmbeddedCorpus {
             name: super::DEFAULT_CORPUS_NAME,
             text: super::DEFAULT_CORPUS,
+        }
+    }
+}
+
+/// Reads the next line of `input` into `text`, without its line end:
+/// `None` at the end of the input, `Some(true)` for a whole line,
+/// `Some(false)` when the line is longer than `max` bytes: `text` then
+/// holds its first `max` bytes and the rest is left for [`skip_line`].
+fn read_line(input: &mut impl BufRead, text: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+    text.clear();
+    let mut any = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(any.then_some(true));
+        }
+        any = true;
+        let (part, ends) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        let room = max - text.len();
+        if part.len() > room {
+            text.extend_from_slice(&part[..room]);
+            input.consume(room);
+            return Ok(Some(false));
+        }
+        text.extend_from_slice(part);
+        let used = part.len() + usize::from(ends);
+        input.consume(used);
+        if ends {
+            return Ok(Some(true));
+        }
+    }
+}
+
+/// Reads and forgets the rest of a line, through its line end.
+fn skip_line(input: &mut impl BufRead) -> io::Result<()> {
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(());
+        }
+        match memchr::memchr(b'\n', chunk) {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let all = chunk.len();
+                input.consume(all);
+            }
         }
     }
 }
@@ -182,5 +250,122 @@ impl Generate for Board {
             generator: Generator::new(request.seed),
             clues: 0,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::*;
+
+    /// A board of the committed corpus.
+    const BOARD: &[u8] = b".6..........2..7...........3...........8.5...................";
+
+    /// Every item of `input` as `line: clues` or its error.
+    fn items(input: impl Read) -> Vec<String> {
+        let mut seen = Vec::new();
+        Board::read_each(input, (), |item| {
+            seen.push(match item {
+                Ok((line, board)) => format!("{line}: {} clues", board.clues()),
+                Err(e) => e.to_string(),
+            });
+            ControlFlow::Continue(())
+        })
+        .unwrap();
+        seen
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_crlf_are_fine_at_the_start_only() {
+        let text = [b"\xEF\xBB\xBF", BOARD, b"\r\n\xEF\xBB\xBF", BOARD, b"\r\n"].concat();
+        let seen = items(&text[..]);
+        assert_eq!(seen[0], "1: 6 clues");
+        assert!(
+            seen[1].starts_with("line 2: expected 61 symbols"),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
+    fn a_line_too_long_for_a_board_is_reported_and_skipped_in_bounded_memory() {
+        let long = 64 << 20; // 64 MiB, never all in memory
+        let first = [BOARD, b"\n"].concat();
+        let input = (&first[..])
+            .chain(io::repeat(b'1').take(long))
+            .chain(&b"\n  # a long comment: "[..])
+            .chain(io::repeat(b'c').take(long))
+            .chain(&b"\n"[..])
+            .chain(BOARD)
+            .chain(&b"\n"[..])
+            .chain(io::repeat(0).take(2 * MAX_LINE_BYTES as u64));
+        let too_long = |line| {
+            format!(
+                "line {line}: a line of more than {MAX_LINE_BYTES} bytes: expected 61 symbols \
+                 (1-9, '.' or '0' for blank) for a Hanidoku board"
+            )
+        };
+        assert_eq!(
+            items(input),
+            [
+                "1: 6 clues".to_string(),
+                too_long(2),
+                "4: 6 clues".to_string(),
+                too_long(5)
+            ]
+        );
+        // What is kept of a long line: its first bytes only.
+        let mut input = io::BufReader::new(io::repeat(b'1').take(long));
+        let mut text = Vec::new();
+        assert_eq!(read_line(&mut input, &mut text, 1000).unwrap(), Some(false));
+        assert_eq!(text.len(), 1000);
+        skip_line(&mut input).unwrap();
+        assert_eq!(read_line(&mut input, &mut text, 1000).unwrap(), None);
+    }
+
+    #[test]
+    fn long_lines_read_the_same_streamed_and_whole() {
+        let long = vec![b'7'; 2 * MAX_LINE_BYTES];
+        let text = [
+            BOARD, b"\n", &long, b"\n  # ", &long, b"\n", BOARD, b"\n", &long,
+        ]
+        .concat();
+        let whole: Vec<String> = super::super::Puzzles::new(&text)
+            .map(|item| match item {
+                Ok((line, board)) => format!("{line}: {} clues", board.clues()),
+                Err(e) => e.to_string(),
+            })
+            .collect();
+        assert_eq!(items(&text[..]), whole);
+        assert_eq!(whole.len(), 4);
+    }
+
+    #[test]
+    fn an_endless_line_is_reported_at_once() {
+        let mut errors = 0;
+        Board::read_each(io::repeat(b'7'), (), |item| {
+            assert_eq!(item.unwrap_err().line, 1);
+            errors += 1;
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert_eq!(errors, 1);
+    }
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_bound() {
+        let mut text = Vec::new();
+        for len in [MAX_LINE_BYTES - 1, MAX_LINE_BYTES, MAX_LINE_BYTES + 1] {
+            let mut line = vec![b' '; len - BOARD.len()];
+            line.extend_from_slice(BOARD);
+            text.extend_from_slice(&line);
+            text.push(b'\n');
+        }
+        let seen = items(&text[..]);
+        assert_eq!(seen[..2], ["1: 6 clues", "2: 6 clues"]);
+        assert!(
+            seen[2].starts_with("line 3: a line of more than"),
+            "{seen:?}"
+        );
     }
 }

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::{Board, CELLS, ROWS, ROW_LENGTHS};
+use crate::corpus::MAX_LINE_BYTES;
 
 /// What was wrong with a line of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +20,12 @@ pub enum ParseErrorKind {
     Symbol {
         /// The character found.
         found: Option<char>,
+    },
+    /// A line longer than `limit` bytes, which a streaming reader does not
+    /// keep ([`crate::corpus::MAX_LINE_BYTES`]).
+    TooLong {
+        /// The longest line read.
+        limit: usize,
     },
 }
 
@@ -38,6 +45,17 @@ impl ParseError {
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = line;
         self
+    }
+
+    /// The error of line `line`, longer than [`MAX_LINE_BYTES`].
+    pub(crate) fn too_long(line: usize) -> Self {
+        ParseError {
+            line,
+            column: 0,
+            kind: ParseErrorKind::TooLong {
+                limit: MAX_LINE_BYTES,
+            },
+        }
     }
 }
 
@@ -66,6 +84,11 @@ impl fmt::Display for ParseError {
             ParseErrorKind::Symbol { found: None } => {
                 write!(f, "unexpected bytes (not UTF-8): expected {EXPECTED}")
             }
+            ParseErrorKind::TooLong { limit } => write!(
+                f,
+                "a line of more than {limit} bytes: expected {CELLS} symbols ({EXPECTED}) for \
+                 a Hanidoku board"
+            ),
         }
     }
 }
@@ -177,7 +200,8 @@ impl fmt::Display for Hexagon<'_> {
 /// The boards of a text, one per line, with their 1-based line numbers.
 /// Blank lines and `#` comment lines are skipped; a byte-order mark at the
 /// start and CRLF line ends are fine. Bad lines give a [`ParseError`]
-/// placed on its line, and reading goes on.
+/// placed on its line, and reading goes on; a line longer than
+/// [`MAX_LINE_BYTES`] is one, as in the streaming reader.
 #[derive(Debug, Clone)]
 pub struct Puzzles<'a> {
     lines: Lines<'a>,
@@ -189,7 +213,7 @@ type Lines<'a> = std::iter::Enumerate<std::slice::Split<'a, u8, fn(&u8) -> bool>
 impl<'a> Puzzles<'a> {
     /// The boards of `text`.
     pub fn new(text: &'a [u8]) -> Self {
-        let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        let text = crate::corpus::strip_bom(text);
         let newline: fn(&u8) -> bool = |&b| b == b'\n';
         Puzzles {
             lines: text.split(newline).enumerate(),
@@ -205,6 +229,10 @@ impl Iterator for Puzzles<'_> {
             let body = line.trim_ascii();
             if body.is_empty() || body[0] == b'#' {
                 continue;
+            }
+            if line.len() > MAX_LINE_BYTES {
+                // As the streaming reader, which does not hold such a line.
+                return Some(Err(ParseError::too_long(i + 1)));
             }
             return Some(
                 parse_line(body)

@@ -70,8 +70,21 @@ pub struct BoxShape {
 /// Errors constructing a [`BoxShape`] or a [`Grid`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ShapeError {
-    /// The box dimensions give a side outside `2..=MAX_SIDE`... or a zero.
-    #[error("a {rows}x{cols} box gives a side outside 4..={max}", max = MAX_SIDE)]
+    /// A box less than 2 rows or 2 columns wide (a 1-wide box would make
+    /// boxes repeat rows or columns).
+    #[error("a {rows}x{cols} box: box rows and columns must each be at least 2")]
+    NarrowBox {
+        /// Box rows asked for.
+        rows: usize,
+        /// Box columns asked for.
+        cols: usize,
+    },
+    /// The box dimensions give a side above [`MAX_SIDE`].
+    #[error(
+        "a {rows}x{cols} box gives a side of {side}, above the largest supported side {max}",
+        side = rows.saturating_mul(*cols),
+        max = MAX_SIDE
+    )]
     BadBox {
         /// Box rows asked for.
         rows: usize,
@@ -116,7 +129,10 @@ impl BoxShape {
     /// A box of `rows` by `cols` cells; both at least 2 (a 1-wide box would
     /// make boxes repeat rows or columns), side at most [`MAX_SIDE`].
     pub fn new(rows: usize, cols: usize) -> Result<Self, ShapeError> {
-        if rows < 2 || cols < 2 || rows * cols > MAX_SIDE {
+        if rows < 2 || cols < 2 {
+            return Err(ShapeError::NarrowBox { rows, cols });
+        }
+        if rows.saturating_mul(cols) > MAX_SIDE {
             return Err(ShapeError::BadBox { rows, cols });
         }
         Ok(BoxShape {

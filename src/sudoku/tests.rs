@@ -35,6 +35,26 @@ fn shapes_for_every_supported_side() {
     }
     assert!(BoxShape::new(1, 9).is_err());
     assert!(BoxShape::new(12, 11).is_err());
+    // Each error says what is wrong with the box, not with the side.
+    for (r, c) in [(1, 81), (81, 1), (0, 4), (1, 1)] {
+        let e = BoxShape::new(r, c).unwrap_err();
+        assert_eq!(e, ShapeError::NarrowBox { rows: r, cols: c });
+        assert_eq!(
+            e.to_string(),
+            format!("a {r}x{c} box: box rows and columns must each be at least 2")
+        );
+    }
+    let e = BoxShape::new(16, 9).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "a 16x9 box gives a side of 144, above the largest supported side 128"
+    );
+    let huge = usize::MAX / 2;
+    assert!(BoxShape::new(huge, huge).is_err());
+    assert_eq!(
+        "1x81".parse::<BoxShape>().unwrap_err(),
+        "a 1x81 box: box rows and columns must each be at least 2"
+    );
     assert_eq!(
         "2x3".parse::<BoxShape>(),
         BoxShape::new(2, 3).map_err(|e| e.to_string())

@@ -66,6 +66,7 @@ use crate::notation::{Alphabet, Format};
 
 pub use parse::{parse_line_into, ParseOptions};
 pub use read::Puzzles;
+pub(crate) use read::{is_comment, too_long};
 pub use write::{write_grid, write_grid_io, Formatted};
 
 /// A parse error with its 1-based line and column.

@@ -275,6 +275,21 @@ pub(crate) fn number_at(line: &[u8], offset: usize, token: &[u8]) -> Result<u32,
     Ok(value)
 }
 
+/// A number above the side `n`, `token` at byte `offset` of `line`: the
+/// number is quoted as written (a long one by its length), never as the
+/// capped value [`number_at`] returns.
+#[cold]
+pub(crate) fn value_error(line: &[u8], offset: usize, token: &[u8], n: usize) -> GridError {
+    let value = match token.len() {
+        0..=20 => format!("value {}", String::from_utf8_lossy(token)),
+        digits => format!("a number of {digits} digits"),
+    };
+    GridError::new(
+        column_of(line, offset),
+        format!("{value} is above the side {n}: expected 0-{n}, 0 for blank"),
+    )
+}
+
 /// Tokens separated by ASCII whitespace, with their byte offsets.
 pub(crate) fn tokens(
     line: &[u8],
@@ -316,10 +331,7 @@ fn parse_numbers(
     for ((offset, token), cell) in tokens(line, start, end).zip(grid.cells_mut()) {
         let v = number_at(line, offset, token)?;
         if v as usize > n {
-            return Err(GridError::new(
-                column_of(line, offset),
-                format!("value {v} is above the side {n}: expected 0-{n}, 0 for blank"),
-            ));
+            return Err(value_error(line, offset, token, n));
         }
         *cell = v as u8;
     }

@@ -1,8 +1,9 @@
 //! The multi-line reader, [`Puzzles`]: one-line puzzles, grids and
 //! numeric blocks in any mix.
 
-use super::parse::{column_of, nearest_side, number_at, symbol_error, trim};
+use super::parse::{nearest_side, number_at, symbol_error, trim, value_error};
 use super::{parse_line_into, Alphabet, BoxShape, Grid, GridError, ParseOptions};
+use crate::corpus::MAX_LINE_BYTES;
 
 /// Iterator over the puzzles of a text, in any mix of the formats.
 ///
@@ -22,7 +23,9 @@ use super::{parse_line_into, Alphabet, BoxShape, Grid, GridError, ParseOptions};
 ///   61 and for box shapes other than the default.
 ///
 /// Blank lines, lines starting with `#` and `Grid 01`-style labels (Project
-/// Euler 96) are skipped. A 16-symbol (or 36-symbol) line that starts 16
+/// Euler 96) are skipped. A line longer than
+/// [`MAX_LINE_BYTES`](crate::corpus::MAX_LINE_BYTES) is an error (a `#`
+/// comment that long is skipped), as in the streaming reader. A 16-symbol (or 36-symbol) line that starts 16
 /// (36) lines of the same width, not all of which read as one-line puzzles,
 /// is taken as a grid's first row.
 ///
@@ -209,10 +212,7 @@ fn parse_row(
                 Cells::Numbers => {
                     let v = number_at(line, from, &line[from..i])?;
                     if v as usize > n {
-                        return Err(GridError::new(
-                            column_of(line, from),
-                            format!("value {v} is above the side {n}: expected 0-{n}, 0 for blank"),
-                        ));
+                        return Err(value_error(line, from, &line[from..i], n));
                     }
                     v as u8
                 }
@@ -240,6 +240,26 @@ fn parse_row(
     Ok(())
 }
 
+/// Whether `line` is a `#` comment.
+pub(crate) fn is_comment(line: &[u8]) -> bool {
+    line.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'#')
+}
+
+/// The error of line `line`, longer than [`MAX_LINE_BYTES`]: no puzzle is
+/// written on a line that long, and a streaming reader does not hold it.
+pub(crate) fn too_long(line: usize) -> GridError {
+    GridError::new(
+        0,
+        format!(
+            "a line of more than {MAX_LINE_BYTES} bytes: no puzzle is written on a line that \
+             long"
+        ),
+    )
+    .at_line(line)
+}
+
 /// The next line at `at` (without its `\n`) and its number; advances `at`.
 fn read_line<'a>(text: &'a [u8], at: &mut Cursor) -> Option<(usize, &'a [u8])> {
     if at.pos >= text.len() {
@@ -260,12 +280,22 @@ impl<'a> Puzzles<'a> {
     }
 
     /// Puzzles of a text that need not be UTF-8 (errors quote bad bytes).
-    /// A leading UTF-8 byte-order mark is skipped.
+    /// A leading UTF-8 byte-order mark is skipped
+    /// ([`strip_bom`](crate::corpus::strip_bom)).
     pub fn from_bytes(text: &'a [u8], options: ParseOptions) -> Self {
-        let body = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+        let body = crate::corpus::strip_bom(text);
         Puzzles {
-            text: body,
             skipped: text.len() - body.len(),
+            ..Puzzles::continuing(body, options)
+        }
+    }
+
+    /// Puzzles of a text that continues another one (a window of a stream
+    /// after its first): a byte-order mark is not skipped there.
+    pub(crate) fn continuing(text: &'a [u8], options: ParseOptions) -> Self {
+        Puzzles {
+            text,
+            skipped: 0,
             at: Cursor { pos: 0, line: 1 },
             options,
             scratch: Grid::empty(BoxShape::NINE),
@@ -425,6 +455,12 @@ impl Puzzles<'_> {
             let mut at = self.at;
             let (line_no, line) = read_line(self.text, &mut at)?;
             self.at = at;
+            if line.len() > MAX_LINE_BYTES {
+                match is_comment(line) {
+                    true => continue,
+                    false => return Some(Err(too_long(line_no))),
+                }
+            }
             let result = match line_kind(line) {
                 LineKind::Blank | LineKind::Comment | LineKind::Separator => continue,
                 LineKind::Header(shape) => {

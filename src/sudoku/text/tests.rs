@@ -237,8 +237,32 @@ fn malformed_lines() {
     );
     let e = error(&nums("-1"));
     assert_eq!(e.column, 1);
-    let e = error(&nums("99999999999999999999"));
-    assert!(e.message.contains("above the side 9"), "{e}");
+    // Numbers too large for any integer type are quoted as written.
+    for (big, shown) in [
+        ("99999999999999999999", "value 99999999999999999999"),
+        ("1000", "value 1000"),
+        ("0010", "value 0010"),
+        (&"9".repeat(300)[..], "a number of 300 digits"),
+    ] {
+        let e = error(&nums(big));
+        assert_eq!(
+            e.message,
+            format!("{shown} is above the side 9: expected 0-9, 0 for blank"),
+        );
+    }
+    // The same in a numeric block's rows.
+    let mut rows: Vec<String> = (0..16).map(|_| vec!["0"; 16].join(" ")).collect();
+    rows[5] = format!("0 0 99999999999999999999 {}", vec!["0"; 13].join(" "));
+    let text = format!("4x4\n{}\n", rows.join("\n"));
+    let e = Puzzles::new(&text, ParseOptions::default())
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!((e.line, e.column), (7, 5), "{e}");
+    assert_eq!(
+        e.message,
+        "value 99999999999999999999 is above the side 16: expected 0-16, 0 for blank"
+    );
 }
 
 #[test]
