@@ -138,7 +138,10 @@ pub trait Puzzle: Clone + Send + Sync + 'static {
     /// starts and the puzzle, or the error of one that could not be read
     /// (reading goes on after it), and may stop with `ControlFlow::Break`.
     /// A UTF-8 byte-order mark is skipped; comment lines (`#`) and blank
-    /// lines are not puzzles. Fails only when `input` cannot be read.
+    /// lines are not puzzles; a line longer than
+    /// [`MAX_LINE_BYTES`](crate::corpus::MAX_LINE_BYTES) is an error, and is
+    /// not held in memory (the input policy, [`crate::corpus`]). Fails only
+    /// when `input` cannot be read.
     fn read_each<R, F>(input: R, options: Self::Options, each: F) -> io::Result<()>
     where
         R: io::Read,
