@@ -138,7 +138,10 @@ pub trait Puzzle: Clone + Send + Sync + 'static {
     /// starts and the puzzle, or the error of one that could not be read
     /// (reading goes on after it), and may stop with `ControlFlow::Break`.
     /// A UTF-8 byte-order mark is skipped; comment lines (`#`) and blank
-    /// lines are not puzzles. Fails only when `input` cannot be read.
+    /// lines are not puzzles; a line longer than
+    /// [`MAX_LINE_BYTES`](crate::corpus::MAX_LINE_BYTES) is an error, and is
+    /// not held in memory (the input policy, [`crate::corpus`]). Fails only
+    /// when `input` cannot be read.
     fn read_each<R, F>(input: R, options: Self::Options, each: F) -> io::Result<()>
     where
         R: io::Read,
@@ -248,4 +251,39 @@ pub trait Generate: Puzzle {
     fn generator(
         request: &GenerateRequest,
     ) -> Result<Box<dyn PuzzleGenerator<Self>>, GenerateError>;
+}
+
+/// Helpers for the kinds' unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use std::io;
+    use std::ops::ControlFlow;
+
+    use super::{LineError, Puzzle};
+
+    /// An endless line (`/dev/zero`, `yes 7`) is reported as soon as it is
+    /// too long for a puzzle, not when it ends: [`Puzzle::read_each`] hands
+    /// out the error of line 1, and stops when asked.
+    pub(crate) fn assert_endless_line_is_reported_at_once<P: Puzzle>(options: P::Options) {
+        let mut errors = 0;
+        P::read_each(io::repeat(b'7'), options, |item| {
+            assert_eq!(item.err().map(|e| e.line()), Some(1));
+            errors += 1;
+            ControlFlow::Break(())
+        })
+        .unwrap();
+        assert_eq!(errors, 1);
+    }
+
+    /// An item of [`Puzzle::read_each`] as text: `LINE: N clues`, or the
+    /// error.
+    pub(crate) fn describe<P: Puzzle>(item: Result<(usize, &P), P::Error>) -> String {
+        match item {
+            Ok((line, puzzle)) => {
+                let clues = puzzle.cells().iter().filter(|&&v| v != 0).count();
+                format!("{line}: {clues} clues")
+            }
+            Err(e) => e.to_string(),
+        }
+    }
 }

@@ -469,3 +469,45 @@ fn cover_n_queens_named() {
         .assert()
         .code(1);
 }
+
+#[test]
+fn a_full_disk_is_reported_once_naming_the_output() {
+    let full = std::path::Path::new("/dev/full");
+    if !full.exists() {
+        return;
+    }
+    let puzzles = file_with(&format!("{HARD}\n"));
+    let matrix = file_with("0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n");
+    let runs: [&[&str]; 6] = [
+        &["solve"],
+        &["check"],
+        &["convert"],
+        &["rate", "--naive-nodes", "0"],
+        &["cover"],
+        &["generate", "--count", "3", "--seed", "1"],
+    ];
+    for args in runs {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("dlxbench"));
+        cmd.args(args);
+        match args[0] {
+            "generate" => {}
+            "cover" => {
+                cmd.arg(matrix.path());
+            }
+            _ => {
+                cmd.arg(puzzles.path());
+            }
+        }
+        let output = cmd
+            .stdout(std::fs::File::create(full).unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let cause = "(os error 28)";
+        assert!(
+            stderr.contains("cannot write the output: ") && stderr.matches(cause).count() == 1,
+            "{args:?}: {stderr}"
+        );
+    }
+}

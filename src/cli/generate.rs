@@ -144,18 +144,26 @@ impl PerKind for Args {
         let (mut puzzle, mut solution) = (P::blank(), P::blank());
         let format = generator.format();
         let options = P::Options::default();
+        // A write error names where it went.
+        let target = match &self.out {
+            Some(path) => format!("cannot write {}", path.display()),
+            None => "cannot write the output".to_string(),
+        };
+        let write_error = |e: std::io::Error| anyhow::Error::new(e).context(target.clone());
         let result = (|| -> anyhow::Result<()> {
             let out = output.writer();
-            writeln!(out, "# {header}")?;
+            writeln!(out, "# {header}").map_err(write_error)?;
             for _ in 0..self.count {
                 generator.next_into(&mut puzzle, &mut solution)?;
-                puzzle.write(out, format, &options)?;
-                out.write_all(b"\n")?;
+                puzzle
+                    .write(out, format, &options)
+                    .and_then(|()| out.write_all(b"\n"))
+                    .map_err(write_error)?;
             }
             Ok(())
         })();
         // Nothing is kept of a file whose puzzles did not all come out.
-        let result = result.and_then(|()| Ok(output.finish(true)?));
+        let result = result.and_then(|()| output.finish(true).map_err(write_error));
         match result {
             Ok(()) => {}
             Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::from(EXIT_OK)),

@@ -541,31 +541,31 @@ fn parse_f64(field: &[u8]) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
+/// The columns a `summary.csv` must have, in the order [`read_summary`]
+/// takes them.
+const SUMMARY_REQUIRED: [&str; 14] = [
+    sc::CORPUS,
+    sc::SOLVER,
+    sc::PUZZLES,
+    sc::SOLVED,
+    sc::UNSOLVABLE,
+    sc::MULTIPLE,
+    sc::BUDGET,
+    sc::INVALID,
+    sc::MEAN_NS,
+    sc::STDDEV_NS,
+    sc::P50_NS,
+    sc::P99_NS,
+    sc::PUZZLES_PER_S,
+    sc::TOTAL_NODES,
+];
+
 fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, CompareError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let mut r = csv::Reader::from_reader(file);
     let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
     let [corpus, solver, puzzles, solved, unsolvable, multiple, budget, invalid, mean, sd, p50, p99, rate, nodes] =
-        columns(
-            path,
-            &headers,
-            [
-                sc::CORPUS,
-                sc::SOLVER,
-                sc::PUZZLES,
-                sc::SOLVED,
-                sc::UNSOLVABLE,
-                sc::MULTIPLE,
-                sc::BUDGET,
-                sc::INVALID,
-                sc::MEAN_NS,
-                sc::STDDEV_NS,
-                sc::P50_NS,
-                sc::P99_NS,
-                sc::PUZZLES_PER_S,
-                sc::TOTAL_NODES,
-            ],
-        )?;
+        columns(path, &headers, SUMMARY_REQUIRED)?;
     let updates = optional_column(&headers, sc::TOTAL_UPDATES);
     let threads = optional_column(&headers, sc::THREADS);
     let mode = optional_column(&headers, sc::MODE);
@@ -989,26 +989,7 @@ mod tests {
     /// A `summary.csv` with the required columns and the given
     /// `(corpus, solver, puzzles)` rows.
     fn summary(rows: &[(&str, &str, u64)]) -> String {
-        let mut text = format!(
-            "{}\n",
-            [
-                sc::CORPUS,
-                sc::SOLVER,
-                sc::PUZZLES,
-                sc::SOLVED,
-                sc::UNSOLVABLE,
-                sc::MULTIPLE,
-                sc::BUDGET,
-                sc::INVALID,
-                sc::MEAN_NS,
-                sc::STDDEV_NS,
-                sc::P50_NS,
-                sc::P99_NS,
-                sc::PUZZLES_PER_S,
-                sc::TOTAL_NODES,
-            ]
-            .join(",")
-        );
+        let mut text = format!("{}\n", SUMMARY_REQUIRED.join(","));
         for (corpus, solver, puzzles) in rows {
             text += &format!("{corpus},{solver},{puzzles},{puzzles},0,0,0,0,1,0,1,1,1,1\n");
         }

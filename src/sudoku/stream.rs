@@ -220,6 +220,7 @@ impl<R: Read> PuzzleReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::testing::{assert_endless_line_is_reported_at_once, describe};
 
     /// A reader that hands out at most `step` bytes a call.
     struct Trickle<'a> {
@@ -313,10 +314,7 @@ mod tests {
         let mut seen = Vec::new();
         reader
             .for_each(|item| {
-                seen.push(match item {
-                    Ok((line, grid)) => format!("{line}: {} clues", grid.clues()),
-                    Err(e) => e.to_string(),
-                });
+                seen.push(describe(item));
                 ControlFlow::Continue(())
             })
             .unwrap();
@@ -387,16 +385,7 @@ mod tests {
     #[test]
     fn an_endless_line_is_reported_at_once() {
         // `convert --strict /dev/zero`: the error comes before the line ends.
-        let mut reader = PuzzleReader::new(io::repeat(0), ParseOptions::default());
-        let mut errors = 0;
-        reader
-            .for_each(|item| {
-                assert_eq!(item.unwrap_err().line, 1);
-                errors += 1;
-                ControlFlow::Break(())
-            })
-            .unwrap();
-        assert_eq!(errors, 1);
+        assert_endless_line_is_reported_at_once::<Grid>(ParseOptions::default());
     }
 
     #[test]
