@@ -185,8 +185,9 @@ pub struct Line<'a> {
     pub text: &'a [u8],
     /// 1-based line number in the file.
     pub number: u64,
-    /// Byte offset of the line's start in the file. Seeds per-puzzle random
-    /// choices so that they do not depend on the chunking or thread count.
+    /// Byte offset of the line's text (after leading blanks or a
+    /// byte-order mark) in the file. Seeds per-puzzle random choices so
+    /// that they do not depend on the chunking or thread count.
     pub offset: u64,
 }
 
@@ -215,15 +216,23 @@ impl<'a> Iterator for Lines<'a> {
             self.pos = stop + 1;
             let number = self.number;
             self.number += 1;
-            let text = trim(&self.data[start..stop]);
+            // The input policy: a byte-order mark may open the corpus.
+            let raw = match start {
+                0 => strip_bom(&self.data[..stop]),
+                _ => &self.data[start..stop],
+            };
+            let text = trim(raw);
             match text.first() {
                 None | Some(b'#') => continue,
                 Some(_) => {
                     return Some(Line {
                         text,
                         number,
-                        offset: start as u64,
-                    })
+                        // Where the text itself starts (after a mark or
+                        // leading blanks), so that `offset..offset + len`
+                        // is the text.
+                        offset: (text.as_ptr() as usize - self.data.as_ptr() as usize) as u64,
+                    });
                 }
             }
         }

@@ -302,13 +302,14 @@ fn bench_runs_hanidoku_like_sudoku() {
         assert!(out.join("hani.dlx.hgrm").exists());
     }
     // A Sudoku corpus read as Hanidoku: every line is malformed, with the
-    // reason; --strict fails the run.
+    // reason; no readable puzzle at all is an error (the input policy).
     let sudoku = write_file(dir.path(), "sudoku.txt", format!("{}\n", ".".repeat(81)));
     let out = dir.path().join("out-sudoku");
     bench_into(&out, &["--kind", "hanidoku", "--strict"], &sudoku)
         .assert()
-        .code(1)
+        .code(2)
         .stderr(predicate::str::contains("1 malformed line(s) skipped"))
+        .stderr(predicate::str::contains("sudoku.txt: no puzzle could be read (1 unreadable)"))
         .stderr(predicate::str::contains(
             "line 1: expected 61 symbols (1-9, '.' or '0' for blank) for a Hanidoku board, found 81",
         ));

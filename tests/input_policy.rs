@@ -281,3 +281,47 @@ fn a_line_too_long_for_any_puzzle_is_unreadable() {
             )));
     }
 }
+
+/// `bench` follows the same policy on its corpora: a byte-order mark and
+/// CRLF line ends are fine, and a corpus with no readable puzzle (random
+/// bytes, only comments, nothing) exits 2 naming it.
+#[test]
+fn bench_follows_the_same_policy() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = first(dlxbench::datasets::DEFAULT_CORPUS, 2);
+    let bench = |file: &Path, out: &str| {
+        dlxbench()
+            .args(["bench", "-q", "--solvers", "dlx", "--out"])
+            .arg(dir.path().join(out))
+            .arg(file)
+            .assert()
+    };
+    for (name, crlf) in [("bom.txt", false), ("bom-crlf.txt", true)] {
+        let file = write_file(dir.path(), name, with_bom(&good, crlf));
+        let out = format!("{name}.out");
+        bench(&file, &out).code(0);
+        let summary = std::fs::read_to_string(dir.path().join(&out).join("summary.csv")).unwrap();
+        let row = summary.lines().nth(1).unwrap();
+        // corpus,solver,puzzles,solved,...,malformed (8th column) = 0
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(
+            (fields[2], fields[3], fields[7]),
+            ("2", "2", "0"),
+            "{name}: {row}"
+        );
+    }
+    let random = write_file(dir.path(), "random.bin", random_bytes());
+    let err = stderr(&bench(&random, "r").code(2));
+    assert!(
+        err.contains("random.bin: no puzzle could be read ("),
+        "{err}"
+    );
+    for (name, text) in [
+        ("empty.txt", String::new()),
+        ("comments.txt", format!("{BOM}# nothing\r\n")),
+    ] {
+        let file = write_file(dir.path(), name, text);
+        let err = stderr(&bench(&file, &format!("{name}.out")).code(2));
+        assert!(err.contains(&format!("{name}: no puzzles")), "{err}");
+    }
+}

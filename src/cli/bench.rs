@@ -424,6 +424,18 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         );
         return Ok(ExitCode::from(live::EXIT_INTERRUPTED));
     }
+    // The input policy of every subcommand: a corpus with no readable
+    // puzzle (empty of puzzles, random bytes, another kind) is an error.
+    for c in result.corpora.iter().filter(|c| c.complete()) {
+        if let Err(e) = corpus::check_readable(c.puzzles, c.malformed) {
+            let file = c
+                .path
+                .as_ref()
+                .map_or_else(|| c.name.clone(), |p| p.display().to_string());
+            eprintln!("dlxbench: {file}: {e}");
+            lost = true;
+        }
+    }
     if lost {
         return Ok(ExitCode::from(super::EXIT_USAGE));
     }
