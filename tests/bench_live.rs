@@ -219,3 +219,55 @@ fn a_full_disk_keeps_the_tables_and_leaves_no_temporary() {
     assert!(stderr.contains("No space left"), "{stderr}");
     assert!(temporaries.is_empty(), "{temporaries:?}");
 }
+
+/// One meaning for node budgets in every subcommand: `--budget-nodes` and
+/// `--max-nodes` are the same flag, and 0 means no limit.
+#[test]
+fn budget_flags_mean_the_same_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = repo_path("datasets/generated/gen_4x4_100.txt");
+    let budget_column = |flag: &str, value: &str| -> String {
+        let out = dir.path().join(format!("{flag}{value}"));
+        dlxbench()
+            .args([
+                "bench",
+                "-q",
+                "--solvers",
+                "dlx,naive",
+                flag,
+                value,
+                "--out",
+            ])
+            .arg(&out)
+            .arg(&corpus)
+            .assert()
+            .success();
+        let rows = read_csv(&out.join("summary.csv"));
+        rows.iter()
+            .map(|r| r["budget_nodes"].clone())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    assert_eq!(budget_column("--budget-nodes", "0"), ",", "0: no limit");
+    assert_eq!(budget_column("--max-nodes", "0"), ",");
+    assert_eq!(budget_column("--max-nodes", "7"), "7,7");
+    // Default: each solver's own.
+    let out = dir.path().join("default");
+    dlxbench()
+        .args(["bench", "-q", "--solvers", "dlx,naive", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("summary.csv"));
+    let budgets: Vec<&str> = rows.iter().map(|r| r["budget_nodes"].as_str()).collect();
+    assert_eq!(budgets, ["10000000", "100000"]);
+    // solve takes both names too, 0 meaning no limit.
+    for flag in ["--budget-nodes", "--max-nodes"] {
+        dlxbench()
+            .args(["solve", flag, "0"])
+            .arg(&corpus)
+            .assert()
+            .success();
+    }
+}

@@ -12,7 +12,7 @@ use dlxbench::harness::{self, Config, Lineup, Mode, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
-use dlxbench::solvers::{Budget, SolverSet};
+use dlxbench::solvers::SolverSet;
 
 use super::live::{self, Live};
 use super::{NotationArgs, PerKind};
@@ -62,9 +62,10 @@ pub struct Args {
     /// Solution cap for --mode count (default: no cap).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Search nodes allowed per puzzle and solver, for every solver (default: each solver's own:
-    /// 10,000,000, and 100,000 for naive). Over-budget solves are counted apart from the timings.
-    #[arg(long, value_name = "N")]
+    /// Search nodes allowed per puzzle and solver, for every solver; 0: no limit (as `--max-nodes`
+    /// in solve and rate, also accepted here). Default: each solver's own, 10,000,000 (naive:
+    /// 100,000). Over-budget solves are counted apart from the timings.
+    #[arg(long, visible_alias = "max-nodes", value_name = "N")]
     pub budget_nodes: Option<u64>,
     /// Solve the first N puzzles of each corpus untimed (validated) on every worker before measuring.
     #[arg(long, value_name = "N", default_value_t = 0)]
@@ -195,7 +196,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
         ),
     };
     if let Some(n) = args.budget_nodes {
-        config.budgets = vec![Budget::nodes(n); lineup.solvers.len()];
+        config.budgets = vec![super::io::node_budget(n); lineup.solvers.len()];
     }
     config.threads = args.threads.unwrap_or(0);
     if args.threads == Some(0) {

@@ -45,9 +45,14 @@ pub struct Args {
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     naive_nodes: u64,
     /// Node budget of the Dancing Links and singles searches per puzzle
-    /// (0, the default: none). A puzzle that exhausts it gets status
-    /// `budget` and no difficulty.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    /// (0, the default: none; `--budget-nodes` is the same, as in bench).
+    /// A puzzle that exhausts it gets status `budget` and no difficulty.
+    #[arg(
+        long,
+        visible_alias = "budget-nodes",
+        default_value_t = 0,
+        value_name = "N"
+    )]
     max_nodes: u64,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]

@@ -21,9 +21,9 @@ use std::process::ExitCode;
 
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
-use dlxbench::solvers::{Budget, SolverSet};
+use dlxbench::solvers::SolverSet;
 
-use super::io::{finish_input, for_each_puzzle, Input, Output, SolveTally};
+use super::io::{finish_input, for_each_puzzle, node_budget, Input, Output, SolveTally};
 use super::{kind_note, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
@@ -40,9 +40,15 @@ pub struct Args {
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
     limit: u64,
-    /// Give up on a puzzle after N search nodes (0, the default: never).
-    /// A puzzle given up on without a solution counts as a failure.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    /// Give up on a puzzle after N search nodes (0, the default: never;
+    /// `--budget-nodes` is the same, as in bench). A puzzle given up on
+    /// without a solution counts as a failure.
+    #[arg(
+        long,
+        visible_alias = "budget-nodes",
+        default_value_t = 0,
+        value_name = "N"
+    )]
     max_nodes: u64,
     /// Output format: `line`, `grid` or `numeric`.
     #[arg(long, default_value = "line")]
@@ -70,14 +76,6 @@ pub(crate) fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Op
     }
 }
 
-/// The budget for `--max-nodes N` (0: none).
-pub(crate) fn budget(max_nodes: u64) -> Budget {
-    match max_nodes {
-        0 => Budget::UNLIMITED,
-        n => Budget::nodes(n),
-    }
-}
-
 /// Runs `dlxbench solve`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::run_per_kind(args.kind, args)
@@ -95,7 +93,7 @@ impl PerKind for Args {
         } else {
             self.limit
         };
-        let budget = budget(self.max_nodes);
+        let budget = node_budget(self.max_nodes);
         let mut solver = entry.make();
         let mut solution = P::blank();
         let mut output = Output::create(None)?;
