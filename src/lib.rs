@@ -24,6 +24,8 @@
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
+//! * [`budget`]: search budgets (nodes, and time as a safety net) and the
+//!   meter a search loop checks them with.
 //! * [`atomic`]: files and directories written under a temporary name and
 //!   renamed into place.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
@@ -37,6 +39,7 @@
 // `#[cfg(test)] mod tests { ... }`. End-to-end tests are in `tests/`.
 
 pub mod atomic;
+pub mod budget;
 pub mod compare;
 pub mod corpus;
 pub mod datasets;

@@ -26,13 +26,14 @@
 //! puzzles across a boundary.
 //!
 //! ```
+//! use dlxbench::budget::Budget;
 //! use dlxbench::rate::{Difficulty, Rater};
 //! use dlxbench::sudoku::{parse_line_into, BoxShape, Grid, ParseOptions};
 //!
 //! let line = b".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
 //! let mut puzzle = Grid::empty(BoxShape::NINE);
 //! parse_line_into(line, ParseOptions::default(), &mut puzzle).unwrap();
-//! let rating = Rater::new(Some(1_000_000), None).rate(&puzzle);
+//! let rating = Rater::new(Some(1_000_000), Budget::UNLIMITED).rate(&puzzle);
 //! assert_eq!((rating.clues, rating.solutions), (18, 1));
 //! assert!(rating.difficulty.is_some());
 //! ```
@@ -155,7 +156,7 @@ pub struct Rater {
     singles: SinglesSolver,
     naive: NaiveSolver,
     naive_budget: Option<u64>,
-    max_nodes: u64,
+    budget: Budget,
     scratch: Grid,
 }
 
@@ -163,35 +164,39 @@ impl fmt::Debug for Rater {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Rater")
             .field("naive_budget", &self.naive_budget)
-            .field("max_nodes", &self.max_nodes)
+            .field("budget", &self.budget)
             .finish()
     }
 }
 
 impl Rater {
     /// A rater. `naive_budget`: run the `naive` solver with this node
-    /// budget (`None`: not at all). `max_nodes`: a node budget for the
-    /// Dancing Links and `singles` searches (`None`: none); a puzzle that
+    /// budget (`None`: not at all) and `budget`'s time bound. `budget`: the
+    /// budget of the Dancing Links and `singles` searches; a puzzle that
     /// exhausts it gets no difficulty.
-    pub fn new(naive_budget: Option<u64>, max_nodes: Option<u64>) -> Self {
+    pub fn new(naive_budget: Option<u64>, budget: Budget) -> Self {
         Rater {
             dlx: DlxSolver::new(),
             singles: SinglesSolver::new(),
             naive: NaiveSolver::new(),
             naive_budget,
-            max_nodes: max_nodes.unwrap_or(u64::MAX),
+            budget,
             scratch: Grid::empty(BoxShape::NINE),
         }
     }
 
     /// Rates `puzzle`: every solver counts solutions up to 2.
     pub fn rate(&mut self, puzzle: &Grid) -> Rating {
-        let budget = Budget::nodes(self.max_nodes);
+        let budget = self.budget;
         let dlx = self.dlx.solve(puzzle, 2, budget, &mut self.scratch);
         let singles = self.singles.solve(puzzle, 2, budget, &mut self.scratch);
         let naive = self.naive_budget.map(|nodes| {
-            self.naive
-                .solve(puzzle, 2, Budget::nodes(nodes), &mut self.scratch)
+            self.naive.solve(
+                puzzle,
+                2,
+                Budget::nodes(nodes).with_max_time(budget.max_time),
+                &mut self.scratch,
+            )
         });
         let decided = !dlx.budget_exceeded && !singles.budget_exceeded;
         Rating {
@@ -211,7 +216,7 @@ impl Rater {
     pub fn singles_guesses(&mut self, puzzle: &Grid) -> (u64, u64) {
         let o = self
             .singles
-            .solve(puzzle, 2, Budget::nodes(self.max_nodes), &mut self.scratch);
+            .solve(puzzle, 2, self.budget, &mut self.scratch);
         (o.guesses, o.solutions)
     }
 }
@@ -233,17 +238,17 @@ impl fmt::Debug for ParallelRater {
 
 impl ParallelRater {
     /// `threads` workers (0: one per core), each with a
-    /// `Rater::new(naive_budget, max_nodes)`.
+    /// `Rater::new(naive_budget, budget)`.
     pub fn new(
         threads: usize,
         naive_budget: Option<u64>,
-        max_nodes: Option<u64>,
+        budget: Budget,
     ) -> Result<Self, rayon::ThreadPoolBuildError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()?;
         let raters = (0..pool.current_num_threads())
-            .map(|_| std::sync::Mutex::new(Rater::new(naive_budget, max_nodes)))
+            .map(|_| std::sync::Mutex::new(Rater::new(naive_budget, budget)))
             .collect();
         Ok(ParallelRater { pool, raters })
     }
@@ -298,10 +303,10 @@ mod tests {
                 grid(std::str::from_utf8(&line).unwrap())
             })
             .collect();
-        let pool = ParallelRater::new(2, Some(5000), None).unwrap();
+        let pool = ParallelRater::new(2, Some(5000), Budget::UNLIMITED).unwrap();
         let mut ratings = Vec::new();
         pool.rate_all(&puzzles, &mut ratings);
-        let mut one = Rater::new(Some(5000), None);
+        let mut one = Rater::new(Some(5000), Budget::UNLIMITED);
         let expected: Vec<Rating> = puzzles.iter().map(|p| one.rate(p)).collect();
         assert_eq!(ratings, expected);
         assert!(ratings.iter().any(|r| r.solutions == 2));
@@ -336,7 +341,7 @@ mod tests {
         let solved =
             "127954638536728491498163527961547382384291756275836914742315869813679245659482173";
         let easy = format!("{}{}", ".".repeat(9), &solved[9..]);
-        let r = Rater::new(Some(1000), None).rate(&grid(&easy));
+        let r = Rater::new(Some(1000), Budget::UNLIMITED).rate(&grid(&easy));
         assert_eq!(r.clues, 72);
         assert_eq!(r.solutions, 1);
         assert_eq!(r.singles.guesses, 0);
@@ -344,7 +349,7 @@ mod tests {
         assert_eq!(r.naive.unwrap().solutions, 1);
         let hard =
             ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
-        let r = Rater::new(Some(1000), None).rate(&grid(hard));
+        let r = Rater::new(Some(1000), Budget::UNLIMITED).rate(&grid(hard));
         assert!(r.singles.guesses >= 1);
         assert!(r.difficulty > Some(Difficulty::Easy));
         let naive = r.naive.unwrap();
@@ -353,7 +358,7 @@ mod tests {
 
     #[test]
     fn no_class_without_exactly_one_solution() {
-        let mut r = Rater::new(None, None);
+        let mut r = Rater::new(None, Budget::UNLIMITED);
         let empty = Grid::empty(BoxShape::NINE);
         let rating = r.rate(&empty);
         assert_eq!((rating.solutions, rating.difficulty), (2, None));
@@ -364,7 +369,7 @@ mod tests {
         // A budget too small to finish: no class either.
         let hard =
             ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
-        let rating = Rater::new(None, Some(3)).rate(&grid(hard));
+        let rating = Rater::new(None, Budget::nodes(3)).rate(&grid(hard));
         assert!(rating.dlx.budget_exceeded);
         assert_eq!(rating.difficulty, None);
     }

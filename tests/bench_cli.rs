@@ -581,6 +581,73 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
 }
 
 #[test]
+fn time_budget_stops_a_long_search_and_zero_means_none() {
+    // The 16x16 empty grid has ~10^98 solutions: counting them all never
+    // ends, so only the time budget can stop it.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = ".".repeat(256);
+    let corpus = write_file(dir.path(), "e.txt", format!("{empty}\n{empty}\n"));
+    let out = dir.path().join("out");
+    let started = std::time::Instant::now();
+    bench_into(
+        &out,
+        &[
+            "--solvers",
+            "dlx,heuristic",
+            "--mode",
+            "count",
+            "--budget-nodes",
+            "0",
+            "--budget-time",
+            "50ms",
+        ],
+        &corpus,
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains(
+        "(budget: dlx 50ms, heuristic 50ms)",
+    ));
+    // Generous: the point is that it ends at all.
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    let rows = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["status"] == "budget"), "{rows:?}");
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["solvers"][0]["budget_time_s"], 0.05);
+    assert!(run["solvers"][0]["budget_nodes"].is_null());
+    // `--budget-time 0` and `--budget-nodes 0`: no budget at all.
+    bench_into(
+        &dir.path().join("out0"),
+        &[
+            "--solvers",
+            "dlx",
+            "--budget-nodes",
+            "0",
+            "--budget-time",
+            "0",
+        ],
+        &corpus_of_unique(dir.path()),
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("over-budget solves.\n"));
+    // A malformed duration is a usage error naming the flag.
+    bench_into(
+        &dir.path().join("out1"),
+        &["--budget-time", "fast"],
+        &corpus,
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("--budget-time"));
+}
+
+fn corpus_of_unique(dir: &std::path::Path) -> std::path::PathBuf {
+    write_file(dir, "u.txt", unique_puzzles(3, 10).join("\n"))
+}
+
+#[test]
 fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = unique_puzzles(4, 10);
@@ -591,7 +658,7 @@ fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "exclude over-budget solves (budget: dlx 20 nodes)",
+            "exclude over-budget solves (budget: dlx 20 nodes or 1s)",
         ));
     let rows = read_csv(&out.join("puzzles.csv"));
     assert_eq!(rows[4]["status"], "budget");

@@ -62,11 +62,8 @@ pub struct Args {
     /// Solution cap for --mode count (default: no cap).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    /// Search nodes allowed per puzzle and solver, for every solver; 0: no limit (as `--max-nodes`
-    /// in solve and rate, also accepted here). Default: each solver's own, 10,000,000 (naive:
-    /// 100,000). Over-budget solves are counted apart from the timings.
-    #[arg(long, visible_alias = "max-nodes", value_name = "N")]
-    pub budget_nodes: Option<u64>,
+    #[command(flatten)]
+    pub budget: super::BudgetArgs,
     /// Solve the first N puzzles of each corpus untimed (validated) on every worker before measuring.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub warmup: usize,
@@ -195,8 +192,8 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
             names.join(", ")
         ),
     };
-    if let Some(n) = args.budget_nodes {
-        config.budgets = vec![super::io::node_budget(n); lineup.solvers.len()];
+    for budget in &mut config.budgets {
+        *budget = args.budget.budget(*budget);
     }
     config.threads = args.threads.unwrap_or(0);
     if args.threads == Some(0) {

@@ -23,6 +23,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
+use dlxbench::budget::Budget;
 use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
 
 use super::io::{finish, Input};
@@ -98,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             args.limit
         },
-        max_nodes: u64::MAX,
+        budget: Budget::UNLIMITED,
         choice: if args.first_column {
             ColumnChoice::First
         } else {

@@ -24,7 +24,6 @@ use anyhow::{bail, Context};
 use dlxbench::atomic::AtomicFile;
 use dlxbench::corpus::check_readable;
 use dlxbench::puzzle::Puzzle;
-use dlxbench::solvers::Budget;
 
 use super::{EXIT_FAILURE, EXIT_OK};
 
@@ -159,15 +158,6 @@ pub(crate) fn finish_input(
         counts.check(name)?;
     }
     finish(result)
-}
-
-/// The budget for `--budget-nodes N` / `--max-nodes N`, one meaning in
-/// every subcommand: at most N search nodes per puzzle, 0 for no limit.
-pub(crate) fn node_budget(nodes: u64) -> Budget {
-    match nodes {
-        0 => Budget::UNLIMITED,
-        n => Budget::nodes(n),
-    }
 }
 
 /// `1 puzzle`, `2 puzzles`.

@@ -18,6 +18,9 @@ pub mod solve;
 
 use std::process::ExitCode;
 
+use std::time::Duration;
+
+use dlxbench::budget::Budget;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::sudoku::{Alphabet, BoxShape};
@@ -68,6 +71,50 @@ pub struct NotationArgs {
     /// (e.g. `3x2` for 6x6 grids with boxes 3 rows tall).
     #[arg(long = "box", value_name = "RxC")]
     pub shape: Option<BoxShape>,
+}
+
+/// The per-puzzle budget flags of `bench`, `solve` and `rate`, one meaning
+/// in each: a solve stops, "over budget", at whichever runs out first.
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct BudgetArgs {
+    /// Search nodes allowed per puzzle and solver; 0: no limit. Default: in
+    /// bench each solver's own (10,000,000; naive 100,000), in solve and
+    /// rate no limit. `--max-nodes` is the same flag.
+    #[arg(long = "budget-nodes", visible_alias = "max-nodes", value_name = "N")]
+    pub nodes: Option<u64>,
+    /// Time allowed per puzzle and solver (`500ms`, `10s`, `2m`), checked
+    /// every 1,024 search nodes; 0: no limit. Default: in bench 1s, a
+    /// safety net that no puzzle of the standard set comes near; in solve
+    /// and rate no limit.
+    #[arg(long = "budget-time", value_name = "DURATION", value_parser = parse_duration)]
+    pub time: Option<Duration>,
+}
+
+impl BudgetArgs {
+    /// The budget these flags ask for, `default` where they are silent.
+    pub(crate) fn budget(&self, default: Budget) -> Budget {
+        Budget {
+            max_nodes: match self.nodes {
+                None => default.max_nodes,
+                Some(0) => u64::MAX,
+                Some(n) => n,
+            },
+            max_time: match self.time {
+                None => default.max_time,
+                Some(Duration::ZERO) => None,
+                Some(t) => Some(t),
+            },
+        }
+    }
+}
+
+/// `10s`, `500ms`, `1m 30s` (and `0`).
+fn parse_duration(text: &str) -> Result<Duration, String> {
+    if text.trim() == "0" {
+        return Ok(Duration::ZERO);
+    }
+    humantime::parse_duration(text)
+        .map_err(|e| format!("{e} (expected e.g. `500ms`, `10s`, `2m`; 0 for no limit)"))
 }
 
 impl NotationArgs {

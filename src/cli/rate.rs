@@ -24,12 +24,13 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use dlxbench::budget::Budget;
 use dlxbench::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 
 use super::io::{finish, puzzles, Counts, Input, Output};
-use super::{EXIT_FAILURE, EXIT_OK};
+use super::{BudgetArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Puzzles rated per parallel batch.
 const BATCH: usize = 2048;
@@ -44,16 +45,11 @@ pub struct Args {
     /// Node budget of the naive solver per puzzle; 0 skips it.
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     naive_nodes: u64,
-    /// Node budget of the Dancing Links and singles searches per puzzle
-    /// (0, the default: none; `--budget-nodes` is the same, as in bench).
-    /// A puzzle that exhausts it gets status `budget` and no difficulty.
-    #[arg(
-        long,
-        visible_alias = "budget-nodes",
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    max_nodes: u64,
+    /// Budget of the Dancing Links and singles searches per puzzle (its
+    /// time bound also applies to naive). A puzzle that exhausts it gets
+    /// status `budget` and no difficulty.
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -174,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let rater = ParallelRater::new(
         args.threads.unwrap_or(0),
         (args.naive_nodes > 0).then_some(args.naive_nodes),
-        (args.max_nodes > 0).then_some(args.max_nodes),
+        args.budget.budget(Budget::UNLIMITED),
     )?;
     let Input {
         name,

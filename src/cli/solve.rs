@@ -21,10 +21,11 @@ use std::process::ExitCode;
 
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
-use dlxbench::solvers::SolverSet;
+use dlxbench::report::describe_budget;
+use dlxbench::solvers::{Budget, SolverSet};
 
-use super::io::{finish_input, for_each_puzzle, node_budget, Input, Output, SolveTally};
-use super::{kind_note, NotationArgs, PerKind};
+use super::io::{finish_input, for_each_puzzle, Input, Output, SolveTally};
+use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
@@ -40,16 +41,10 @@ pub struct Args {
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
     limit: u64,
-    /// Give up on a puzzle after N search nodes (0, the default: never;
-    /// `--budget-nodes` is the same, as in bench). A puzzle given up on
-    /// without a solution counts as a failure.
-    #[arg(
-        long,
-        visible_alias = "budget-nodes",
-        default_value_t = 0,
-        value_name = "N"
-    )]
-    max_nodes: u64,
+    /// A puzzle given up on (its budget ran out) without a solution counts
+    /// as a failure.
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// Output format: `line`, `grid` or `numeric`.
     #[arg(long, default_value = "line")]
     format: Format,
@@ -62,12 +57,12 @@ pub struct Args {
 
 /// The note for a puzzle with `found` solutions when counting up to
 /// `limit`, or `None` when there is nothing to say beyond the solution.
-/// `gave_up` is the node budget when the search hit it.
-pub(crate) fn solutions_note(found: u64, limit: u64, gave_up: Option<u64>) -> Option<String> {
+/// `gave_up` describes the budget when the search ran out of it.
+pub(crate) fn solutions_note(found: u64, limit: u64, gave_up: Option<&str>) -> Option<String> {
     match (found, gave_up) {
-        (0, Some(nodes)) => Some(format!("undecided: no solution within {nodes} nodes")),
-        (n, Some(nodes)) => Some(format!(
-            "{n}+ solutions (search stopped at {nodes} nodes); the first:"
+        (0, Some(budget)) => Some(format!("undecided: no solution within {budget}")),
+        (n, Some(budget)) => Some(format!(
+            "{n}+ solutions (search stopped at its budget, {budget}); the first:"
         )),
         (0, None) => Some("no solution".to_string()),
         (1, None) => None,
@@ -93,7 +88,8 @@ impl PerKind for Args {
         } else {
             self.limit
         };
-        let budget = node_budget(self.max_nodes);
+        let budget = self.budget.budget(Budget::UNLIMITED);
+        let budget_text = describe_budget(budget);
         let mut solver = entry.make();
         let mut solution = P::blank();
         let mut output = Output::create(None)?;
@@ -115,7 +111,7 @@ impl PerKind for Args {
             };
             let outcome = solver.solve(puzzle, limit, budget, &mut solution);
             let found = outcome.solutions;
-            let gave_up = outcome.budget_exceeded.then_some(self.max_nodes);
+            let gave_up = outcome.budget_exceeded.then_some(budget_text.as_str());
             tally.solved(found, outcome.budget_exceeded);
             if let Some(note) = solutions_note(found, limit, gave_up) {
                 writeln!(out, "# line {line}: {note}")?;
@@ -126,9 +122,14 @@ impl PerKind for Args {
             }
             Ok(())
         })?;
-        let result = written
-            .and_then(|()| output.finish(true))
-            .map(|()| tally.finish(&name, &kind_note::<P>(), entry.name(), self.max_nodes > 0));
+        let result = written.and_then(|()| output.finish(true)).map(|()| {
+            tally.finish(
+                &name,
+                &kind_note::<P>(),
+                entry.name(),
+                !budget.is_unlimited(),
+            )
+        });
         finish_input(&name, tally.counts(), result)
     }
 }
@@ -154,12 +155,12 @@ mod tests {
             "2 solutions; the first:"
         );
         assert_eq!(
-            solutions_note(0, 2, Some(10)).unwrap(),
+            solutions_note(0, 2, Some("10 nodes")).unwrap(),
             "undecided: no solution within 10 nodes"
         );
         assert_eq!(
-            solutions_note(1, 2, Some(10)).unwrap(),
-            "1+ solutions (search stopped at 10 nodes); the first:"
+            solutions_note(1, 2, Some("10 nodes or 1s")).unwrap(),
+            "1+ solutions (search stopped at its budget, 10 nodes or 1s); the first:"
         );
     }
 }

@@ -101,6 +101,8 @@
 use std::hint::select_unpredictable;
 use std::ops::ControlFlow;
 
+use crate::budget::{Budget, Meter};
+
 use super::links::{Forced, Links, Node, COVERED};
 use super::scan::{Scanner, WORD as SCAN_WORD};
 use super::Problem;
@@ -139,8 +141,8 @@ pub struct SearchOptions {
     /// Stop after this many solutions. `u64::MAX` means all of them.
     pub limit: u64,
     /// Stop (and report [`SearchStats::budget_exceeded`]) rather than try more
-    /// than this many rows. `u64::MAX` means no budget.
-    pub max_nodes: u64,
+    /// rows than its nodes, or search longer than its time.
+    pub budget: Budget,
     /// Column choice.
     pub choice: ColumnChoice,
 }
@@ -150,7 +152,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             limit: u64::MAX,
-            max_nodes: u64::MAX,
+            budget: Budget::UNLIMITED,
             choice: ColumnChoice::MinimumRemaining,
         }
     }
@@ -178,7 +180,7 @@ pub struct SearchStats {
     /// Link updates: nodes removed from column lists, preselection included.
     pub updates: u64,
     /// The search stopped because it would have tried more than
-    /// [`SearchOptions::max_nodes`] rows; the count is then a lower bound.
+    /// [`SearchOptions::budget`] allows; the count is then a lower bound.
     pub budget_exceeded: bool,
 }
 
@@ -874,6 +876,7 @@ impl Dlx {
         let mut forced = self.forced();
         let columns = self.columns;
         let mut stats = SearchStats::default();
+        let mut meter = Meter::start(options.budget);
         let mut updates = 0u64;
         let mut level = 0usize;
         let mut descend = true;
@@ -920,7 +923,7 @@ impl Dlx {
                     descend = false;
                     continue;
                 }
-                if stats.nodes == options.max_nodes {
+                if meter.exhausted(stats.nodes) {
                     links.uncover::<W>(links.top(p) as u32);
                     stats.budget_exceeded = true;
                     break;

@@ -1,5 +1,7 @@
 use std::ops::ControlFlow;
 
+use crate::budget::Budget;
+
 use super::*;
 
 const KNUTH_6X7: &str = "0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n";
@@ -133,7 +135,7 @@ fn budget_is_reported_and_state_restored() {
     let full = dlx.count(SearchOptions::default());
     let budget = full.nodes / 3;
     let cut = dlx.count(SearchOptions {
-        max_nodes: budget,
+        budget: Budget::nodes(budget),
         ..SearchOptions::default()
     });
     assert!(cut.budget_exceeded);
@@ -142,11 +144,27 @@ fn budget_is_reported_and_state_restored() {
     assert_eq!(dlx, pristine);
     // Exactly enough budget is not exceeded.
     let exact = dlx.count(SearchOptions {
-        max_nodes: full.nodes,
+        budget: Budget::nodes(full.nodes),
         ..SearchOptions::default()
     });
     assert!(!exact.budget_exceeded);
     assert_eq!(exact.solutions, full.solutions);
+}
+
+#[test]
+fn time_budget_stops_the_search_and_restores_state() {
+    let p = queens(12);
+    let mut dlx = Dlx::new(&p);
+    let pristine = dlx.clone();
+    let full = dlx.count(SearchOptions::default());
+    assert!(full.nodes > 10 * crate::budget::Meter::CLOCK_INTERVAL);
+    let cut = dlx.count(SearchOptions {
+        budget: Budget::UNLIMITED.with_time(std::time::Duration::ZERO),
+        ..SearchOptions::default()
+    });
+    assert!(cut.budget_exceeded);
+    assert_eq!(cut.nodes, crate::budget::Meter::CLOCK_INTERVAL);
+    assert_eq!(dlx, pristine);
 }
 
 #[test]

@@ -197,7 +197,7 @@ fn clue_targets_are_met_with_unique_minimal_puzzles() {
 #[test]
 fn difficulty_targets_are_met() {
     use crate::rate::Rater;
-    let mut rater = Rater::new(None, None);
+    let mut rater = Rater::new(None, crate::solvers::Budget::UNLIMITED);
     for class in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
         let o = GenerateOptions {
             difficulty: Some(class),
@@ -228,7 +228,7 @@ fn extreme_puzzles_with_few_clues() {
     };
     for (p, _) in generate(3, o, 1) {
         assert!(p.clues() <= 23);
-        let rating = Rater::new(None, None).rate(&p);
+        let rating = Rater::new(None, crate::solvers::Budget::UNLIMITED).rate(&p);
         assert_eq!(rating.difficulty, Some(Difficulty::Extreme), "{p}");
     }
 }

@@ -48,6 +48,7 @@ pub mod table;
 
 use std::path::{Path, PathBuf};
 
+use crate::budget::Budget;
 use crate::harness::{Config, RunResult};
 
 /// What the reports need besides the results.
@@ -143,6 +144,21 @@ pub fn human_rate(r: f64) -> String {
         thousands(r.round() as u64)
     } else {
         format!("{r:.1}")
+    }
+}
+
+/// What `budget` allows, for tables and messages: `1,000 nodes`, `2s`,
+/// `1,000 nodes or 2s`, `no limit`.
+pub fn describe_budget(budget: Budget) -> String {
+    let nodes =
+        (budget.max_nodes != u64::MAX).then(|| format!("{} nodes", thousands(budget.max_nodes)));
+    let time = budget
+        .max_time
+        .map(|t| humantime::format_duration(t).to_string());
+    match (nodes, time) {
+        (Some(n), Some(t)) => format!("{n} or {t}"),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => "no limit".to_string(),
     }
 }
 

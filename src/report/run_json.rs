@@ -116,6 +116,7 @@ impl Report for RunJson {
                 json!({
                     "name": s,
                     "budget_nodes": (b.max_nodes != u64::MAX).then_some(b.max_nodes),
+                    "budget_time_s": b.max_time.map(|t| t.as_secs_f64()),
                 })
             })
             .collect();

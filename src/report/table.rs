@@ -1,7 +1,7 @@
 //! The side-by-side table of solvers per corpus, for the terminal and (via
 //! [`super::markdown`]) for Markdown.
 
-use super::{human_ns, human_rate, reference_index, thousands, RunMeta};
+use super::{describe_budget, human_ns, human_rate, reference_index, thousands, RunMeta};
 use crate::harness::{Config, CorpusResult, RunResult};
 
 /// Corpora smaller than this get no reader throughput in the notes.
@@ -126,8 +126,8 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         .solvers
         .iter()
         .zip(&config.budgets)
-        .filter(|(_, b)| b.max_nodes != u64::MAX)
-        .map(|(s, b)| format!("{s} {} nodes", thousands(b.max_nodes)))
+        .filter(|(_, b)| !b.is_unlimited())
+        .map(|(s, b)| format!("{s} {}", describe_budget(*b)))
         .collect();
     let mut settings = format!(
         "{} threads, mode {} (limit {}), {} pass{}",

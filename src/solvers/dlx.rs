@@ -121,7 +121,7 @@ impl Solver for DlxSolver {
         let shape = puzzle.shape();
         let options = SearchOptions {
             limit,
-            max_nodes: budget.max_nodes,
+            budget,
             choice: self.choice,
         };
         self.clue_rows.clear();

@@ -17,7 +17,7 @@
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXorAssign, Not};
 
-use super::{Budget, Outcome, Solver, SolverInfo};
+use super::{Budget, Meter, Outcome, Solver, SolverInfo};
 use crate::sudoku::Grid;
 
 /// Registry entry.
@@ -192,6 +192,7 @@ impl<M: Mask> Core<M> {
         if !self.load(slots, puzzle) {
             return out;
         }
+        let mut meter = Meter::start(budget);
         let n = puzzle.side();
         debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
         let full = M::full(n);
@@ -285,7 +286,7 @@ impl<M: Mask> Core<M> {
             }
             // Place the next candidate of the deepest level.
             let top = stack.last_mut().expect("a level is open here");
-            if out.nodes == budget.max_nodes {
+            if meter.exhausted(out.nodes) {
                 out.budget_exceeded = true;
                 break;
             }

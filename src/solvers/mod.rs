@@ -42,35 +42,9 @@ pub mod singles;
 
 pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
 
+pub use crate::budget::{Budget, Meter};
+
 use crate::sudoku::Grid;
-
-/// A bound on the work one solve may do, in search nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Budget {
-    /// Most search nodes (placements tried) one solve may make.
-    pub max_nodes: u64,
-}
-
-impl Budget {
-    /// The default bound of a search solver in `bench` (about a second of
-    /// search on the slowest solver here): far above what any puzzle of the
-    /// standard set needs, so it changes no count there, but a puzzle that
-    /// would search for minutes (a 100x100 grid, an ill-posed puzzle) is
-    /// reported over budget instead of stalling the run.
-    pub const SEARCH: Budget = Budget {
-        max_nodes: 10_000_000,
-    };
-
-    /// No bound.
-    pub const UNLIMITED: Budget = Budget {
-        max_nodes: u64::MAX,
-    };
-
-    /// At most `max_nodes` search nodes.
-    pub const fn nodes(max_nodes: u64) -> Self {
-        Budget { max_nodes }
-    }
-}
 
 /// What one solve found and what it cost.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

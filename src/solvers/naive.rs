@@ -10,7 +10,7 @@
 //! reused, so after the first puzzle of a given size a solve allocates
 //! nothing.
 
-use super::{Budget, Outcome, Solver, SolverInfo};
+use super::{Budget, Meter, Outcome, Solver, SolverInfo};
 use crate::sudoku::{BoxShape, Grid};
 
 /// Node budget the harness gives `naive` unless told otherwise: plain
@@ -27,7 +27,7 @@ pub const INFO: SolverInfo = SolverInfo {
     description:
         "plain backtracking: cells in reading order, symbols in order, row/column/box scans",
     make: || Box::new(NaiveSolver::new()),
-    default_budget: Budget::nodes(DEFAULT_BUDGET),
+    default_budget: Budget::nodes(DEFAULT_BUDGET).with_time(Budget::SAFETY_TIME),
 };
 
 /// An empty cell and where its units start, computed once per puzzle.
@@ -121,6 +121,7 @@ impl Solver for NaiveSolver {
         if limit == 0 || !self.clues_consistent(shape, puzzle.cells()) {
             return out;
         }
+        let mut meter = Meter::start(budget);
 
         self.grid.clear();
         self.grid.extend_from_slice(puzzle.cells());
@@ -171,7 +172,7 @@ impl Solver for NaiveSolver {
             let mut stop = false;
             for symbol in previous + 1..=top {
                 if Self::fits(grid, shape, slot, symbol) {
-                    if out.nodes == budget.max_nodes {
+                    if meter.exhausted(out.nodes) {
                         out.budget_exceeded = true;
                         stop = true;
                         break;

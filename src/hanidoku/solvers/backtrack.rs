@@ -24,7 +24,7 @@
 //! nothing.
 
 use crate::hanidoku::{check, lines_of, Board, Verdict, CELLS, LINES};
-use crate::solvers::{Budget, Outcome, Solver, SolverInfo};
+use crate::solvers::{Budget, Meter, Outcome, Solver, SolverInfo};
 
 /// Registry entry.
 pub const INFO: SolverInfo<Board> = SolverInfo {
@@ -89,7 +89,7 @@ struct State {
     line_cells: [[u8; 9]; LINES],
     blanks: usize,
     limit: u64,
-    max_nodes: u64,
+    meter: Meter,
     solutions: u64,
     nodes: u64,
     guesses: u64,
@@ -118,7 +118,7 @@ impl State {
             line_cells,
             blanks: 0,
             limit: 0,
-            max_nodes: 0,
+            meter: Meter::unlimited(),
             solutions: 0,
             nodes: 0,
             guesses: 0,
@@ -130,7 +130,7 @@ impl State {
     /// Loads `puzzle`; false when its clues break a rule.
     fn load(&mut self, puzzle: &Board, limit: u64, budget: Budget) -> bool {
         self.limit = limit;
-        self.max_nodes = budget.max_nodes;
+        self.meter = Meter::start(budget);
         self.solutions = 0;
         self.nodes = 0;
         self.guesses = 0;
@@ -302,7 +302,7 @@ impl State {
             } else {
                 (usize::from(option), best_digit)
             };
-            if self.nodes >= self.max_nodes {
+            if self.meter.exhausted(self.nodes) {
                 self.budget_exceeded = true;
                 return true;
             }

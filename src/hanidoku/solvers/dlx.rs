@@ -64,7 +64,7 @@ impl Solver<Board> for DlxSolver {
     ) -> Outcome {
         let options = SearchOptions {
             limit,
-            max_nodes: budget.max_nodes,
+            budget,
             choice: self.choice,
         };
         for (cell, &digit) in puzzle.cells().iter().enumerate() {
