@@ -627,7 +627,7 @@ fn time_budget_stops_a_long_search_and_zero_means_none() {
             "--budget-time",
             "0",
         ],
-        &corpus_of_unique(dir.path()),
+        corpus_of_unique(dir.path()),
     )
     .assert()
     .success()

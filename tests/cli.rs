@@ -511,3 +511,45 @@ fn a_full_disk_is_reported_once_naming_the_output() {
         );
     }
 }
+
+/// `solve --help` and `bench --help` list every kind's solvers, read from
+/// the registries, with their descriptions (and, for bench, their default
+/// budgets), each under its kind.
+#[test]
+fn help_lists_every_kinds_solvers() {
+    use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
+
+    struct Lines(bool);
+    impl KindVisitor for Lines {
+        type Output = Vec<(String, String)>;
+        fn visit<P: Kind>(self) -> Self::Output {
+            P::SOLVERS
+                .iter()
+                .map(|s| {
+                    let mut text = s.description.to_string();
+                    if self.0 {
+                        let budget = dlxbench::report::describe_budget(s.default_budget);
+                        text.push_str(&format!(" (default budget: {budget})"));
+                    }
+                    (s.name.to_string(), text)
+                })
+                .collect()
+        }
+    }
+    for (command, budgets) in [("solve", false), ("bench", true)] {
+        let help = stdout_of(dlxbench().args([command, "--help"]));
+        for &kind in PuzzleKind::ALL {
+            let heading = format!("Solvers of --kind {kind}");
+            let start = help
+                .find(&heading)
+                .unwrap_or_else(|| panic!("{command} --help: no `{heading}`:\n{help}"));
+            let mut listed = help[start..].lines().skip(1);
+            for (name, description) in kind.visit(Lines(budgets)) {
+                let line = listed.next().unwrap_or_default();
+                let words: Vec<&str> = line.split_whitespace().collect();
+                assert_eq!(words.first(), Some(&name.as_str()), "{command}: {line:?}");
+                assert_eq!(words[1..].join(" "), description, "{command}: {line:?}");
+            }
+        }
+    }
+}

@@ -29,28 +29,31 @@ pub enum ModeArg {
     Count,
 }
 
-/// Arguments.
-#[derive(Debug, clap::Args)]
-#[command(after_help = "\
+/// The end of `bench --help`, before the solvers.
+const AFTER_HELP: &str = "\
 With no CORPUS, runs the standard set that is fetched under ./datasets (top1465, the 17-clue list, \
 the forum's hardest 1106; --all: every fetched corpus of the kind), or a small corpus embedded in \
 the binary when there is none. Each corpus's table is printed, and its result files written, as \
 it ends; Ctrl-C stops after the chunks in flight and keeps everything (a second Ctrl-C quits at \
 once). Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution (or, with --strict, \
 malformed lines or unexpected unsolvable puzzles); 2 bad usage, unreadable input or result files \
-that could not be written; 130 interrupted.")]
+that could not be written; 130 interrupted.";
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+#[command(after_help = format!("{AFTER_HELP}\n\n{}", super::solvers_help(true)))]
 pub struct Args {
     /// Corpus files (one puzzle per line), directories (every *.txt in them of the kind) or `-` for
     /// standard input.
     #[arg(value_name = "CORPUS")]
     pub corpora: Vec<PathBuf>,
-    /// Puzzle kind of the corpora: `sudoku` or `hanidoku` (61-symbol lines; solvers dlx, backtrack).
+    /// Puzzle kind of the corpora: `sudoku` or `hanidoku` (61-symbol lines).
     #[arg(long, default_value = "sudoku")]
     pub kind: PuzzleKind,
     /// With no CORPUS: every fetched corpus of the kind under ./datasets, not only the standard set.
     #[arg(long, conflicts_with = "corpora")]
     pub all: bool,
-    /// Solvers to run, comma-separated (default: all registered).
+    /// Solvers to run, comma-separated (default: all of the kind's, listed below).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub solvers: Option<Vec<String>>,
     /// Worker threads (default: all cores).

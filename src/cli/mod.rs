@@ -23,6 +23,7 @@ use std::time::Duration;
 use dlxbench::budget::Budget;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
+use dlxbench::report::describe_budget;
 use dlxbench::sudoku::{Alphabet, BoxShape};
 
 /// Success.
@@ -60,6 +61,46 @@ pub(crate) fn kind_note<P: Puzzle>() -> String {
     }
 }
 
+/// The built-in solvers of every kind, read from the registries
+/// ([`Builtin::SOLVERS`](dlxbench::solvers::Builtin)), for the end of
+/// `--help`: per kind its solvers in report order, each with its
+/// description and, with `budgets`, the node budget `bench` gives it by
+/// default.
+pub(crate) fn solvers_help(budgets: bool) -> String {
+    struct List(bool);
+    impl KindVisitor for List {
+        type Output = Vec<String>;
+        fn visit<P: Kind>(self) -> Vec<String> {
+            let width = P::SOLVERS.iter().map(|s| s.name.len()).max().unwrap_or(0);
+            P::SOLVERS
+                .iter()
+                .map(|s| {
+                    let budget = match self.0 {
+                        true => format!(" (default budget: {})", describe_budget(s.default_budget)),
+                        false => String::new(),
+                    };
+                    format!("  {:width$}  {}{budget}", s.name, s.description)
+                })
+                .collect()
+        }
+    }
+    let mut text = String::new();
+    for &kind in PuzzleKind::ALL {
+        let default = if kind == PuzzleKind::default() {
+            ", the default"
+        } else {
+            ""
+        };
+        text.push_str(&format!("Solvers of --kind {kind}{default}:\n"));
+        for line in kind.visit(List(budgets)) {
+            text.push_str(&line);
+            text.push('\n');
+        }
+    }
+    text.pop();
+    text
+}
+
 /// The text options shared by the subcommands that read puzzles.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct NotationArgs {
@@ -78,8 +119,8 @@ pub struct NotationArgs {
 #[derive(Debug, Clone, Copy, Default, clap::Args)]
 pub struct BudgetArgs {
     /// Search nodes allowed per puzzle and solver; 0: no limit. Default: in
-    /// bench each solver's own (10,000,000; naive 100,000), in solve and
-    /// rate no limit. `--max-nodes` is the same flag.
+    /// bench each solver's own (listed at the end of `bench --help`), in
+    /// solve and rate no limit. `--max-nodes` is the same flag.
     #[arg(long = "budget-nodes", visible_alias = "max-nodes", value_name = "N")]
     pub nodes: Option<u64>,
     /// Time allowed per puzzle and solver (`500ms`, `10s`, `2m`), checked

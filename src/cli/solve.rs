@@ -29,12 +29,12 @@ use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
+#[command(after_help = super::solvers_help(false))]
 pub struct Args {
     /// Puzzle kind: `sudoku` or `hanidoku` (61-symbol lines).
     #[arg(long, default_value = "sudoku")]
     kind: PuzzleKind,
-    /// Solver to use: one of the kind's solvers (Sudoku: dlx, heuristic,
-    /// singles, naive; Hanidoku: dlx, backtrack).
+    /// Solver to use: one of the kind's solvers (listed below).
     #[arg(long, default_value = "dlx")]
     solver: String,
     /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
