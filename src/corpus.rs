@@ -443,8 +443,13 @@ impl Corpus {
 
     /// Start of chunk `k`: the first line start at or after `k * size`.
     fn boundary(&self, k: usize) -> usize {
+        self.line_start_at(k.saturating_mul(self.chunk_size()))
+    }
+
+    /// The first line start at or after byte `at` (the length of the
+    /// corpus when there is none).
+    pub fn line_start_at(&self, at: usize) -> usize {
         let bytes = self.bytes();
-        let at = k.saturating_mul(self.chunk_size());
         if at == 0 {
             return 0;
         }

@@ -658,7 +658,7 @@ fn over_budget_solves_are_counted_and_kept_out_of_percentiles() {
         .assert()
         .success()
         .stdout(predicate::str::contains(
-            "exclude over-budget solves (budget: dlx 20 nodes or 1s)",
+            "exclude over-budget solves (budget: dlx 20 nodes or 10s)",
         ));
     let rows = read_csv(&out.join("puzzles.csv"));
     assert_eq!(rows[4]["status"], "budget");

@@ -271,3 +271,57 @@ fn budget_flags_mean_the_same_everywhere() {
             .success();
     }
 }
+
+#[test]
+fn a_time_budget_stops_a_search_in_solve() {
+    // Counting every 16x16 grid never ends: only the time budget stops it.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty16.txt");
+    std::fs::write(&empty, format!("{}\n", ".".repeat(256))).unwrap();
+    let started = Instant::now();
+    let out = dlxbench()
+        .args(["solve", "--limit", "0", "--budget-time", "20ms"])
+        .arg(&empty)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8(out).unwrap();
+    assert!(
+        out.contains("solutions (search stopped at its budget, 20ms); the first:"),
+        "{out}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+#[test]
+fn a_long_run_prints_an_estimate_before_it_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let easy = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
+    let path = dir.path().join("big.txt");
+    std::fs::write(&path, easy.repeat(10)).unwrap();
+    let assert = dlxbench()
+        .args(["bench", "--solvers", "dlx", "--no-per-puzzle", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&path)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let plan = stderr.lines().position(|l| l.contains("x 1 solver (dlx)"));
+    let estimate = stderr
+        .lines()
+        .position(|l| l.starts_with("dlxbench: estimated solving time about"));
+    assert!(
+        plan.is_some() && estimate == plan.map(|p| p + 1),
+        "{stderr}"
+    );
+    // A short run starts at once, with no estimate.
+    let assert = dlxbench()
+        .args(["bench", "--solvers", "dlx", "--no-per-puzzle", "--out"])
+        .arg(dir.path().join("out2"))
+        .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+        .assert()
+        .success();
+    assert!(!String::from_utf8_lossy(&assert.get_output().stderr).contains("estimated"));
+}

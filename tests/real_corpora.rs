@@ -247,3 +247,69 @@ fn hanidoku_corpus_is_unique_for_both_solvers_and_the_solutions_pass_the_rules()
         (0, 172, 0)
     );
 }
+
+/// The bound the README gives for a no-argument `bench` with every
+/// catalogued corpus fetched, on a 2-core machine.
+const DEFAULT_RUN_BOUND: std::time::Duration = std::time::Duration::from_secs(20 * 60);
+
+/// No-argument `bench` with the catalogue fetched: it says what will run
+/// (and an estimate) before it starts, runs the standard set only, and
+/// finishes within [`DEFAULT_RUN_BOUND`]. Minutes long, so CI skips it (its
+/// whole run must stay under ten minutes); run it with
+/// `cargo test --release --test real_corpora -- --ignored default_run`.
+#[test]
+#[ignore = "needs fetched corpora; takes minutes"]
+fn default_run_finishes_within_its_bound() {
+    let sudoku: Vec<&str> = datasets::STANDARD_SET
+        .iter()
+        .copied()
+        .filter(|c| datasets::by_name(c).unwrap().puzzle_kind() == "sudoku")
+        .collect();
+    for c in &sudoku {
+        corpus(c); // present and intact
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let started = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dlxbench"))
+        .current_dir(repo_path(""))
+        .args(["bench", "--no-per-puzzle", "--out"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || std::io::read_to_string(stderr).unwrap());
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > DEFAULT_RUN_BOUND {
+            child.kill().unwrap();
+            panic!("no-argument bench still running after {DEFAULT_RUN_BOUND:?}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    let took = started.elapsed();
+    let stderr = reader.join().unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    let mut lines = stderr.lines();
+    let plan = lines.next().unwrap_or_default();
+    for c in &sudoku {
+        assert!(plan.contains(c), "the plan names {c}: {plan}");
+    }
+    assert!(
+        lines
+            .next()
+            .unwrap_or_default()
+            .starts_with("dlxbench: estimated solving time"),
+        "{stderr}"
+    );
+    let run = common::read_json(&out.join("run.json"));
+    assert_eq!(run["interrupted"], false);
+    let corpora = run["corpora"].as_array().unwrap();
+    assert_eq!(corpora.len(), sudoku.len());
+    assert!(corpora.iter().all(|c| c["complete"] == true));
+    eprintln!("no-argument bench took {:.0} s", took.as_secs_f64());
+}

@@ -80,6 +80,12 @@ pub struct Args {
     /// transpose; Hanidoku: the hexagon's rotations and reflections, and digits reversed).
     #[arg(long, value_name = "SEED")]
     pub permute: Option<u64>,
+    /// Puzzles each solver solves in a row before the next solver takes the same ones (the
+    /// first solver rotating from block to block). The default isolates the solvers' timings
+    /// from each other; 1 solves each puzzle with every solver back to back.
+    #[arg(long, value_name = "N", default_value_t = harness::Schedule::DEFAULT_BLOCK as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub block: u64,
     /// Solver that relative speeds are quoted against.
     #[arg(long, value_name = "SOLVER", default_value = "dlx")]
     pub reference: String,
@@ -223,6 +229,9 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
+    config.schedule = harness::Schedule {
+        block: usize::try_from(args.block).unwrap_or(usize::MAX),
+    };
     Ok((lineup, config, reference))
 }
 
@@ -334,6 +343,16 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     };
     if !args.quiet {
         eprintln!("{}", plan(&corpora, &lineup, &config));
+        // Worth a moment only when the run is long enough to wonder about.
+        let lines: u64 = corpora
+            .iter()
+            .map(|c| corpus::count_newlines(c.bytes()))
+            .sum();
+        if lines >= ESTIMATE_FROM_LINES {
+            if let Some(e) = harness::estimate(&corpora, &config, &lineup, ESTIMATE_ALLOWANCE) {
+                eprintln!("dlxbench: estimated solving time {e}");
+            }
+        }
     }
     live::handle_interrupts();
     let live = Live::new(&config, &meta, &out_dir, args.quiet);
@@ -492,6 +511,11 @@ fn prepare_out_dir(dir: &Path, force: bool) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Runs of this many lines or more get a time estimate before they start.
+const ESTIMATE_FROM_LINES: u64 = 10_000;
+/// Time spent sampling for the estimate.
+const ESTIMATE_ALLOWANCE: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// What will run, for standard error before the run starts.
 fn plan<P: Kind>(corpora: &[Corpus], lineup: &Lineup<P>, config: &Config) -> String {

@@ -124,8 +124,8 @@ pub struct BudgetArgs {
     #[arg(long = "budget-nodes", visible_alias = "max-nodes", value_name = "N")]
     pub nodes: Option<u64>,
     /// Time allowed per puzzle and solver (`500ms`, `10s`, `2m`), checked
-    /// every 1,024 search nodes; 0: no limit. Default: in bench 1s, a
-    /// safety net that no puzzle of the standard set comes near; in solve
+    /// every 1,024 search nodes; 0: no limit. Default: in bench 10s, a
+    /// safety net ten times the slowest solve of the standard set; in solve
     /// and rate no limit.
     #[arg(long = "budget-time", value_name = "DURATION", value_parser = parse_duration)]
     pub time: Option<Duration>,

@@ -43,6 +43,8 @@
 //!
 //! [`Instant`]: std::time::Instant
 
+mod estimate;
+mod schedule;
 mod stats;
 mod worker;
 
@@ -52,6 +54,8 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+pub use estimate::{estimate, Estimate};
+pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
 
 use crate::corpus::Corpus;
@@ -107,6 +111,8 @@ pub struct Config {
     pub shuffle: Option<u64>,
     /// Seed for replacing each puzzle by a random symmetry image.
     pub permute: Option<u64>,
+    /// The order in which the solvers take the puzzles.
+    pub schedule: Schedule,
 }
 
 impl Config {
@@ -128,6 +134,7 @@ impl Config {
             passes: 1,
             shuffle: None,
             permute: None,
+            schedule: Schedule::default(),
         }
     }
 }

@@ -123,3 +123,80 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
     assert_eq!(stats.puzzles_per_s(2), Some(1e7));
     assert_eq!((stats.puzzles, stats.budget, stats.timed()), (3, 1, 2));
 }
+
+#[test]
+fn estimate_samples_every_corpus_and_solver_and_scales_with_lines() {
+    let lineup = Lineup::new(
+        SolverSet::<Grid>::builtin()
+            .select(&["dlx".into(), "singles".into()])
+            .unwrap(),
+    );
+    let config = Config::new(&lineup);
+    let corpora = corpora();
+    let e = estimate(
+        &corpora,
+        &config,
+        &lineup,
+        std::time::Duration::from_secs(60),
+    )
+    .unwrap();
+    // The whole sample (64 puzzles a corpus) is solved by both solvers.
+    assert!(e.complete);
+    assert_eq!(e.solves, 3 * 64 * 2);
+    assert!(e.wall > std::time::Duration::ZERO);
+
+    // No time at all: one solve, the rest unsampled, a lower bound.
+    let rushed = estimate(&corpora, &config, &lineup, std::time::Duration::ZERO).unwrap();
+    assert_eq!(rushed.solves, 1);
+    assert!(!rushed.complete);
+    assert!(rushed.to_string().starts_with("at least"), "{rushed}");
+}
+
+#[test]
+fn estimate_needs_a_readable_puzzle() {
+    let lineup = lineup();
+    let config = Config::new(&lineup);
+    let junk = Corpus::from_vec("junk", b"# only a comment\nnot a puzzle\n".to_vec()).unwrap();
+    assert_eq!(
+        estimate(&[junk], &config, &lineup, std::time::Duration::from_secs(1)),
+        None
+    );
+}
+
+#[test]
+fn the_schedule_changes_timings_only_never_counts() {
+    let lineup = Lineup::new(
+        SolverSet::<Grid>::builtin()
+            .select(&["dlx".into(), "heuristic".into(), "singles".into()])
+            .unwrap(),
+    );
+    let counts = |block: usize, passes: u32| {
+        let mut config = Config::new(&lineup);
+        config.schedule = Schedule { block };
+        config.passes = passes;
+        let run = run(&corpora()[..1], &config, &lineup, None, None).unwrap();
+        assert!(run.discrepancies.is_empty());
+        run.corpora[0]
+            .solvers
+            .iter()
+            .map(|s| {
+                (
+                    s.puzzles,
+                    s.solved,
+                    s.total_nodes,
+                    s.total_guesses,
+                    s.timed(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let interleaved = counts(1, 1);
+    assert_eq!(interleaved[0].0, 1000);
+    for (block, passes) in [(7, 1), (64, 1), (100_000, 1), (64, 2)] {
+        assert_eq!(
+            counts(block, passes),
+            interleaved,
+            "block {block}, {passes} passes"
+        );
+    }
+}

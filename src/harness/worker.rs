@@ -275,41 +275,57 @@ impl<P: Puzzle> Worker<P> {
                 r
             }
         };
+        // One record per puzzle and solver, in puzzle order, filled in as
+        // the schedule reaches it.
+        records.extend(self.parsed.iter().flat_map(|p| {
+            (0..solver_count).map(|i| Record {
+                line: p.number,
+                solver: i as u16,
+                status: Status::Budget,
+                ns: u64::MAX,
+                solutions: 0,
+                nodes: 0,
+                guesses: 0,
+                updates: None,
+            })
+        }));
         for pass in 0..config.passes.max(1) {
-            for j in 0..self.parsed.len() {
-                let p = self.parsed[j];
-                self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
-                let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
-                for (i, solver) in self.solvers.iter_mut().enumerate() {
+            for step in config
+                .schedule
+                .steps(self.parsed.len(), solver_count, k, pass)
+            {
+                let i = step.solver;
+                let solver = &mut self.solvers[i];
+                for j in step.puzzles {
+                    let p = self.parsed[j];
+                    self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
+                    let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
                     let t = Instant::now();
                     let out =
                         solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                     let ns = t.elapsed().as_nanos() as u64;
+                    let r = &mut records[j * solver_count + i];
+                    r.ns = r.ns.min(ns);
                     if pass > 0 {
-                        let r = &mut records[j * solver_count + i];
-                        r.ns = r.ns.min(ns);
                         continue;
                     }
+                    // Validation, outside the timed region.
                     let mut status = out.status(config.limit);
                     if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
                         status = Status::Invalid;
                     }
-                    records.push(Record {
-                        line: p.number,
-                        solver: i as u16,
-                        status,
-                        ns,
-                        solutions: out.solutions,
-                        nodes: out.nodes,
-                        guesses: out.guesses,
-                        updates: out.updates,
-                    });
-                }
-                if pass == 0 {
-                    let base = j * solver_count;
-                    self.cross_check(job, &records[base..base + solver_count], p.number);
+                    r.status = status;
+                    r.solutions = out.solutions;
+                    r.nodes = out.nodes;
+                    r.guesses = out.guesses;
+                    r.updates = out.updates;
                 }
             }
+        }
+        for j in 0..self.parsed.len() {
+            let base = j * solver_count;
+            let line = self.parsed[j].number;
+            self.cross_check(job, &records[base..base + solver_count], line);
         }
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);

@@ -137,6 +137,7 @@ impl Report for RunJson {
             "warmup": config.warmup,
             "shuffle_seed": config.shuffle,
             "permute_seed": config.permute,
+            "schedule_block": config.schedule.block,
             "solvers": solvers,
             "reference": meta.reference,
             "states_created": run.states_created,
