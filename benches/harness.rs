@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 
 use dlxbench::corpus::Corpus;
 use dlxbench::harness::{self, Config, Lineup};
-use dlxbench::solvers::{Budget, SolverSet};
+use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{BoxShape, Grid};
 
 const PUZZLES: usize = 10_000;
@@ -54,13 +54,16 @@ fn overhead(c: &mut Criterion) {
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let mut group = c.benchmark_group("dlx_over_corpus");
     group.sample_size(10);
+    // The harness's budget (nodes and the time safety net), so that both
+    // sides meter the search alike.
+    let budget = dlx.default_budget();
     group.bench_function("bare_loop", |b| {
         let mut solution = Grid::empty(BoxShape::NINE);
         b.iter(|| {
             // A fresh solver per run, as the harness makes one per run.
             let mut solver = dlx.make();
             for g in &grids {
-                black_box(solver.solve(g, 2, Budget::UNLIMITED, &mut solution));
+                black_box(solver.solve(g, 2, budget, &mut solution));
             }
         })
     });
