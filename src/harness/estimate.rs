@@ -138,7 +138,7 @@ fn sample<P: Puzzle>(corpus: &Corpus, lineup: &Lineup<P>) -> Vec<P> {
     let bytes = corpus.bytes();
     let mut out = Vec::with_capacity(SAMPLE);
     let mut puzzle = P::blank();
-    let mut last_start = None;
+    let mut starts = Vec::with_capacity(SAMPLE);
     for s in 0..SAMPLE {
         // 37 is coprime with 64: a permutation that strides the corpus.
         let at = (s * 37 % SAMPLE) * bytes.len() / SAMPLE;
@@ -146,10 +146,11 @@ fn sample<P: Puzzle>(corpus: &Corpus, lineup: &Lineup<P>) -> Vec<P> {
         if start == bytes.len() {
             continue;
         }
-        if last_start == Some(start) {
+        // A small corpus has fewer lines than sampling points.
+        if starts.contains(&start) {
             continue;
         }
-        last_start = Some(start);
+        starts.push(start);
         let range = start..corpus.line_start_at(start + READ_AHEAD);
         if corpus
             .lines(range.clone(), 1)

@@ -200,3 +200,24 @@ fn the_schedule_changes_timings_only_never_counts() {
         );
     }
 }
+
+#[test]
+fn estimate_samples_a_small_corpus_once_per_puzzle() {
+    let lineup = lineup();
+    let config = Config::new(&lineup);
+    let text = crate::datasets::DEFAULT_CORPUS;
+    let three: Vec<&[u8]> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty() && l[0] != b'#')
+        .take(3)
+        .collect();
+    let corpus = Corpus::from_vec("three", three.join(&b'\n')).unwrap();
+    let e = estimate(
+        &[corpus],
+        &config,
+        &lineup,
+        std::time::Duration::from_secs(60),
+    )
+    .unwrap();
+    assert_eq!(e.solves, 3);
+}
