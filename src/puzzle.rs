@@ -170,6 +170,23 @@ pub trait Puzzle: Clone + Send + Sync + 'static {
     fn symmetry_image(src: &Self, dst: &mut Self, rng: &mut SplitMix);
     /// The corpus embedded for this kind.
     fn embedded_corpus() -> EmbeddedCorpus;
+
+    /// Writes the puzzle in the 81-character form of the C solver
+    /// interface that shared-library solvers implement
+    /// (`crate::solvers::foreign`): `'1'`-`'9'` clues and `'.'` blanks, row
+    /// by row. False, and `out` unspecified, for a puzzle with no such form
+    /// (anything but a 9x9 Sudoku, the default): loaded solvers do not
+    /// apply to it.
+    fn write_c81(&self, _out: &mut [u8; 81]) -> bool {
+        false
+    }
+
+    /// Reads `text`, a solution of `puzzle` in the form of
+    /// [`Puzzle::write_c81`], into `self`. False, and `self` unspecified, when
+    /// `text` is not 81 digits `'1'`-`'9'` or the kind has no such form.
+    fn read_c81(&mut self, _puzzle: &Self, _text: &[u8; 81]) -> bool {
+        false
+    }
 }
 
 /// What a command line asks of a generator. Each kind takes the settings

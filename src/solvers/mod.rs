@@ -35,6 +35,7 @@
 //! default.
 
 pub mod dlx;
+pub mod foreign;
 pub mod heuristic;
 pub mod naive;
 mod set;
@@ -144,6 +145,14 @@ pub trait Solver<P = Grid>: Send {
     ///
     /// Clues that break the rules give zero solutions, never a panic.
     fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome;
+
+    /// False when this solver cannot take puzzles like `puzzle` at all (a
+    /// solver loaded through the 9x9 C interface, given a 16x16 grid):
+    /// callers then leave it out for that puzzle instead of calling
+    /// [`Solver::solve`]. True by default.
+    fn accepts(&self, _puzzle: &P) -> bool {
+        true
+    }
 }
 
 /// A registry entry: a name, a one-line description and a constructor (for

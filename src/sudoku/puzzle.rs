@@ -80,6 +80,30 @@ impl Puzzle for Grid {
         super::symmetry_image(src, dst, rng);
     }
 
+    fn write_c81(&self, out: &mut [u8; 81]) -> bool {
+        if self.shape() != BoxShape::NINE {
+            return false;
+        }
+        for (o, &c) in out.iter_mut().zip(self.cells()) {
+            *o = if c == 0 { b'.' } else { b'0' + c };
+        }
+        true
+    }
+
+    fn read_c81(&mut self, puzzle: &Self, text: &[u8; 81]) -> bool {
+        if puzzle.shape() != BoxShape::NINE {
+            return false;
+        }
+        self.reset(BoxShape::NINE);
+        for (cell, &c) in self.cells_mut().iter_mut().zip(text) {
+            if !(b'1'..=b'9').contains(&c) {
+                return false;
+            }
+            *cell = c - b'0';
+        }
+        true
+    }
+
     fn embedded_corpus() -> EmbeddedCorpus {
         EmbeddedCorpus {
             name: crate::datasets::DEFAULT_CORPUS_NAME,

@@ -1,0 +1,243 @@
+//! Solvers loaded at run time from shared libraries, through the C
+//! interface of tdoku's benchmark program, which about fifteen published
+//! solvers implement:
+//!
+//! ```c
+//! size_t solve(const char *input,      /* 81 chars, '1'-'9' clues, '.' blanks */
+//!              size_t limit,           /* stop after this many solutions */
+//!              uint32_t flags,         /* solver-specific, 0 by default */
+//!              char *solution,         /* receives the first solution, 81 chars */
+//!              size_t *num_guesses);   /* out: the solver's count of guesses */
+//! /* returns the number of solutions found, at most limit */
+//! ```
+//!
+//! A loaded solver is a [`SolverEntry`] like any other. The interface is
+//! 9x9 only: for other puzzles ([`Puzzle::write_c81`] says which) the solver
+//! does not [accept](Solver::accepts) them. What it returns is trusted no
+//! more than a built-in solver: callers validate the solution and
+//! cross-check the count. The function is called from every worker thread,
+//! so it must be reentrant; run a non-reentrant one with one thread. It
+//! cannot be interrupted: node and time budgets do not apply to it.
+//!
+//! Loading runs the library's initialisers: load only libraries you trust.
+
+use std::ffi::{c_char, OsStr};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::Arc;
+
+use super::{Budget, Outcome, Solver, SolverEntry};
+use crate::puzzle::Puzzle;
+
+/// The C function: `size_t solve(const char *, size_t, uint32_t, char *,
+/// size_t *)`.
+pub type SolveFn = unsafe extern "C" fn(
+    input: *const c_char,
+    limit: usize,
+    flags: u32,
+    solution: *mut c_char,
+    num_guesses: *mut usize,
+) -> usize;
+
+/// Which solver to load: `PATH:SYMBOL[@FLAGS][=NAME]`, as `--solver-lib`
+/// takes it.
+///
+/// ```
+/// use dlxbench::solvers::foreign::LibrarySpec;
+///
+/// let spec: LibrarySpec = "lib/libtdoku.so:TdokuSolverBasic@1=tdoku-mrv".parse().unwrap();
+/// assert_eq!(spec.path.to_str(), Some("lib/libtdoku.so"));
+/// assert_eq!((spec.symbol.as_str(), spec.flags, spec.name.as_str()), ("TdokuSolverBasic", 1, "tdoku-mrv"));
+/// let plain: LibrarySpec = "./libmine.so:solve".parse().unwrap();
+/// assert_eq!((plain.name.as_str(), plain.flags), ("solve", 0));
+/// assert!("no-symbol.so".parse::<LibrarySpec>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LibrarySpec {
+    /// The shared library.
+    pub path: PathBuf,
+    /// The function's symbol.
+    pub symbol: String,
+    /// The `flags` argument passed on every call.
+    pub flags: u32,
+    /// The solver's name in the run (default: the symbol).
+    pub name: String,
+}
+
+impl FromStr for LibrarySpec {
+    type Err = ForeignError;
+
+    fn from_str(text: &str) -> Result<Self, ForeignError> {
+        let malformed = || ForeignError::Malformed(text.to_string());
+        // The symbol follows the last colon, so a path may hold colons.
+        let (path, rest) = text.rsplit_once(':').ok_or_else(malformed)?;
+        let (rest, name) = match rest.split_once('=') {
+            Some((rest, name)) => (rest, Some(name)),
+            None => (rest, None),
+        };
+        let (symbol, flags) = match rest.split_once('@') {
+            Some((symbol, flags)) => (symbol, flags.parse::<u32>().map_err(|_| malformed())?),
+            None => (rest, 0),
+        };
+        let identifier = |s: &str| {
+            !s.is_empty()
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if path.is_empty() || !identifier(symbol) || name == Some("") {
+            return Err(malformed());
+        }
+        Ok(LibrarySpec {
+            path: PathBuf::from(path),
+            symbol: symbol.to_string(),
+            flags,
+            name: name.unwrap_or(symbol).to_string(),
+        })
+    }
+}
+
+impl fmt::Display for LibrarySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.path.display(), self.symbol)?;
+        if self.flags != 0 {
+            write!(f, "@{}", self.flags)?;
+        }
+        if self.name != self.symbol {
+            write!(f, "={}", self.name)?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a solver could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ForeignError {
+    /// The spec is not `PATH:SYMBOL[@FLAGS][=NAME]`.
+    #[error("`{0}`: expected PATH:SYMBOL[@FLAGS][=NAME] (a shared library, the solver function's symbol, optional flags passed to it, an optional name)")]
+    Malformed(String),
+    /// No file at the path.
+    #[error("{0}: no such file")]
+    Missing(PathBuf),
+    /// The file is not a shared library this process can load (not one at
+    /// all, another architecture, missing dependencies).
+    #[error("{path}: not a shared library this program can load ({reason})")]
+    NotLoadable {
+        /// The library.
+        path: PathBuf,
+        /// The loader's message.
+        reason: String,
+    },
+    /// The library has no such symbol.
+    #[error("{path}: no symbol `{symbol}` in it")]
+    MissingSymbol {
+        /// The library.
+        path: PathBuf,
+        /// The symbol asked for.
+        symbol: String,
+    },
+}
+
+/// Opens the library of `spec` and looks its symbol up: an entry for a
+/// solver of puzzles `P` (it accepts only those with a
+/// [`Puzzle::write_c81`] form).
+pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
+    if !spec.path.exists() {
+        return Err(ForeignError::Missing(spec.path.clone()));
+    }
+    // A bare file name would be searched for on the library path: make it
+    // a path, so the file named is the file loaded.
+    let path = match spec.path.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new(".").join(&spec.path),
+        _ => spec.path.clone(),
+    };
+    // SAFETY: loading runs the library's initialisers; the user asked for
+    // this library (the module docs say to load only trusted ones).
+    let library = unsafe { libloading::Library::new(OsStr::new(&path)) }.map_err(|e| {
+        ForeignError::NotLoadable {
+            path: spec.path.clone(),
+            reason: e.to_string(),
+        }
+    })?;
+    // SAFETY: the symbol is taken to be a function of the interface's
+    // signature, which is what `--solver-lib` promises.
+    let function: SolveFn = unsafe { library.get::<SolveFn>(spec.symbol.as_bytes()) }
+        .map(|symbol| *symbol)
+        .map_err(|_| ForeignError::MissingSymbol {
+            path: spec.path.clone(),
+            symbol: spec.symbol.clone(),
+        })?;
+    let library = Arc::new(library);
+    let flags = spec.flags;
+    let description = format!("loaded from {spec}");
+    Ok(SolverEntry::new(
+        spec.name.clone(),
+        description,
+        move || {
+            Box::new(ForeignSolver {
+                _library: Arc::clone(&library),
+                function,
+                flags,
+                input: [0; 82],
+                output: [0; 82],
+            })
+        },
+    ))
+}
+
+/// A loaded C solver: the function, and the buffers it reads and writes.
+struct ForeignSolver {
+    /// Keeps the library mapped while the function may be called.
+    _library: Arc<libloading::Library>,
+    function: SolveFn,
+    flags: u32,
+    /// The puzzle's 81 characters and a NUL.
+    input: [u8; 82],
+    /// The first solution's 81 characters (and a spare byte).
+    output: [u8; 82],
+}
+
+impl<P: Puzzle> Solver<P> for ForeignSolver {
+    /// Calls the function. The puzzle is encoded before it and the solution
+    /// decoded after it, so a caller timing this call times little else.
+    /// `nodes` is 0: the interface does not report them. A puzzle the
+    /// solver does not [accept](Solver::accepts) gets no call and no
+    /// solution.
+    fn solve(&mut self, puzzle: &P, limit: u64, _budget: Budget, solution: &mut P) -> Outcome {
+        let input: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
+        if limit == 0 || !puzzle.write_c81(input) {
+            return Outcome::default();
+        }
+        self.input[81] = 0;
+        let mut guesses = 0usize;
+        // SAFETY: the buffers are as large as the interface says (81 bytes
+        // in, 81 out; NUL-terminated input for solvers that read it as a
+        // string); the function is the one `load` found.
+        let found = unsafe {
+            (self.function)(
+                self.input.as_ptr().cast(),
+                usize::try_from(limit).unwrap_or(usize::MAX),
+                self.flags,
+                self.output.as_mut_ptr().cast(),
+                &mut guesses,
+            )
+        };
+        let output: &[u8; 81] = self.output[..81].try_into().expect("81 bytes");
+        if found > 0 && !solution.read_c81(puzzle, output) {
+            // Not a grid of digits: hand back the puzzle itself, which
+            // validation then rejects (unless it was already full).
+            *solution = puzzle.clone();
+        }
+        Outcome {
+            solutions: found as u64,
+            nodes: 0,
+            guesses: guesses as u64,
+            updates: None,
+            budget_exceeded: false,
+        }
+    }
+
+    fn accepts(&self, puzzle: &P) -> bool {
+        puzzle.write_c81(&mut [0; 81])
+    }
+}
