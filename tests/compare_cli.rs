@@ -11,7 +11,8 @@ use predicates::prelude::*;
 use serde_json::Value;
 
 use common::{
-    assert_no_temporaries, bench_into, dir_entries, dlxbench, puzzle_lines, read_json, write_file,
+    assert_no_temporaries, bench_into, copy_dir, dir_entries, dlxbench, puzzle_lines, read_json,
+    write_file,
 };
 
 /// The first `n` puzzles of the embedded generated corpus.
@@ -41,14 +42,6 @@ fn compare(base: &Path, cur: &Path) -> Command {
     let mut cmd = dlxbench();
     cmd.arg("compare").arg(base).arg(cur);
     cmd
-}
-
-fn copy_run(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-    }
 }
 
 /// A CSV file's header and rows.
@@ -119,7 +112,7 @@ fn base_and_copy(dir: &Path) -> (PathBuf, PathBuf) {
     let base = dir.join("base");
     bench(&corpus(dir), &base, &[]);
     let cur = dir.join("cur");
-    copy_run(&base, &cur);
+    copy_dir(&base, &cur);
     (base, cur)
 }
 

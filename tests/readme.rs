@@ -47,7 +47,7 @@ use std::process::Output;
 use assert_cmd::Command;
 use regex::Regex;
 
-use common::repo_path;
+use common::{copy_dir, repo_path};
 use dlxbench::kinds::PuzzleKind;
 
 /// One `$ COMMAND` line of the README and what it shows under it.
@@ -497,14 +497,6 @@ impl Fixtures {
             _ => panic!("README line {}: no fixture for {name}", example.line),
         }
         path
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
     }
 }
 

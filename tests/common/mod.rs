@@ -161,3 +161,13 @@ pub fn line_of(cells: &[u8], n: usize) -> String {
             .join(" ")
     }
 }
+
+/// Copies the files of `from` (not subdirectories) into `to`, created if
+/// missing.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+    }
+}
