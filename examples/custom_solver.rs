@@ -33,6 +33,8 @@ pub struct Backtrack {
     blanks: Vec<(usize, usize)>,
     /// The first solution found.
     first: Vec<u8>,
+    /// Search nodes of the current solve.
+    nodes: u64,
 }
 
 impl Solver for Backtrack {
@@ -64,7 +66,9 @@ impl Solver for Backtrack {
             self.boxes[b] |= bit;
         }
         let all = ((1u64 << n) - 1) << 1;
+        self.nodes = 0;
         self.search(0, n, all, limit, budget, &mut outcome);
+        outcome.nodes = Some(self.nodes);
         if outcome.solutions > 0 {
             solution.load(shape, &self.first);
         }
@@ -98,11 +102,11 @@ impl Backtrack {
             outcome.guesses += 1;
         }
         while free != 0 {
-            if outcome.nodes >= budget.max_nodes {
+            if self.nodes >= budget.max_nodes {
                 outcome.budget_exceeded = true;
                 return true;
             }
-            outcome.nodes += 1;
+            self.nodes += 1;
             let bit = free & free.wrapping_neg();
             free ^= bit;
             self.rows[r] |= bit;

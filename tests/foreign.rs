@@ -190,3 +190,305 @@ fn each_loading_failure_is_a_clear_error() {
         Err(SolverSetError::Duplicate("dlx".into()))
     );
 }
+
+/// `--solver-lib` for the example library under `name`.
+fn lib_flag(lib: &Path, name: &str) -> String {
+    format!("--solver-lib={}:example_solve={name}", lib.display())
+}
+
+/// `count` generated puzzles of box shape `shape` (`3x3`, `4x4`), as text.
+fn generated_text(shape: &str, count: u32, seed: u32) -> String {
+    let out = common::dlxbench()
+        .args(["generate", "--box", shape, "--count", &count.to_string()])
+        .args(["--seed", &seed.to_string()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn bench_runs_a_loaded_solver_like_a_built_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example_library(dir.path());
+    let out = dir.path().join("run");
+    let corpus = repo_path("datasets/generated/gen_9x9_1000.txt");
+    let table = common::stdout_of(&mut common::bench_into(
+        &out,
+        &[
+            "-j2",
+            "-q",
+            &lib_flag(&lib, "mine"),
+            "--solvers=dlx,mine",
+            "--reference=mine",
+        ],
+        &corpus,
+    ));
+    assert!(table.is_empty(), "{table}");
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let mine = summary.iter().find(|r| r["solver"] == "mine").unwrap();
+    assert_eq!(mine["puzzles"], "1000");
+    assert_eq!(mine["solved"], "1000");
+    assert_eq!(mine["invalid"], "0");
+    assert_eq!(mine["reference"], "mine");
+    assert_eq!(mine["speed_vs_reference"], "1.0000");
+    // Nodes are not recorded (empty), never zero; guesses come through.
+    assert_eq!(mine["total_nodes"], "");
+    assert!(mine["guesses_per_puzzle"].parse::<f64>().unwrap() > 0.0);
+    let rows = common::read_csv(&out.join("puzzles.csv"));
+    let mine: Vec<_> = rows.iter().filter(|r| r["solver"] == "mine").collect();
+    assert_eq!(mine.len(), 1000);
+    assert!(mine
+        .iter()
+        .all(|r| r["nodes"].is_empty() && r["updates"].is_empty()));
+    assert!(mine
+        .iter()
+        .all(|r| r["status"] == "unique" && r["ns"] != "0"));
+    let dlx = rows.iter().find(|r| r["solver"] == "dlx").unwrap();
+    assert!(!dlx["nodes"].is_empty());
+    // `compare` reads it like any run: the same run against itself.
+    common::dlxbench()
+        .args(["compare", "--metric", "nodes"])
+        .arg(&out)
+        .arg(&out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_loaded_solver_is_not_applicable_to_other_sizes() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example_library(dir.path());
+    let nine = generated_text("3x3", 10, 1);
+    let sixteen = generated_text("4x4", 5, 2);
+    let only16 = common::write_file(dir.path(), "only16.txt", &sixteen);
+    let mixed = common::write_file(dir.path(), "mixed.txt", format!("{nine}{sixteen}"));
+    let out = dir.path().join("run");
+    let assert = common::dlxbench()
+        .args([
+            "bench",
+            "-j1",
+            &lib_flag(&lib, "mine"),
+            "--solvers=dlx,mine",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(&only16)
+        .arg(&mixed)
+        .assert()
+        .success();
+    let table = String::from_utf8_lossy(&assert.get_output().stdout).into_owned();
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("mine") && l.contains("n/a"))
+        .unwrap_or_else(|| panic!("no n/a row:\n{table}"));
+    assert!(row.contains('-'), "{row}");
+    assert!(
+        table.contains("only16: mine does not take any of its puzzles"),
+        "{table}"
+    );
+    assert!(
+        table.contains("mixed: mine does not take 5 of its puzzles"),
+        "{table}"
+    );
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let get = |corpus: &str, solver: &str| {
+        summary
+            .iter()
+            .find(|r| r["corpus"] == corpus && r["solver"] == solver)
+            .unwrap()
+            .clone()
+    };
+    let (a, b) = (get("only16", "mine"), get("mixed", "mine"));
+    assert_eq!(
+        (a["puzzles"].as_str(), a["not_applicable"].as_str()),
+        ("0", "5")
+    );
+    assert_eq!(
+        (b["puzzles"].as_str(), b["not_applicable"].as_str()),
+        ("10", "5")
+    );
+    // Rates over different puzzles are not compared.
+    assert_eq!(b["speed_vs_reference"], "");
+    assert_eq!(get("mixed", "dlx")["not_applicable"], "0");
+    // No row for a puzzle that was not run.
+    let rows = common::read_csv(&out.join("puzzles.csv"));
+    let mine: Vec<_> = rows.iter().filter(|r| r["solver"] == "mine").collect();
+    assert_eq!(mine.len(), 10);
+    assert!(mine
+        .iter()
+        .all(|r| r["corpus"] == "mixed" && r["status"] == "unique"));
+    // `solve` says so per puzzle, and fails.
+    let assert = common::dlxbench()
+        .args(["solve", "--solver", "mine", &lib_flag(&lib, "mine")])
+        .arg(&mixed)
+        .assert()
+        .code(1);
+    let output = assert.get_output();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout
+            .lines()
+            .filter(|l| l.contains("not applicable: the mine solver does not take this puzzle"))
+            .count(),
+        5,
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("5 not taken by the solver"));
+}
+
+#[test]
+fn a_wrong_loaded_solver_fails_the_run_with_its_results_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = common::write_file(dir.path(), "wrong.c", WRONG);
+    let lib = shared_library(dir.path(), "wrong", &source);
+    let out = dir.path().join("run");
+    let assert = common::bench_into(
+        &out,
+        &[
+            "-j1",
+            "-q",
+            &format!("--solver-lib={}:wrong", lib.display()),
+        ],
+        repo_path("datasets/generated/gen_9x9_1000.txt"),
+    )
+    .assert()
+    .code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("wrong"), "{stderr}");
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let wrong = summary.iter().find(|r| r["solver"] == "wrong").unwrap();
+    assert_ne!(wrong["invalid"], "0");
+    assert!(out.join("puzzles.csv").exists());
+}
+
+/// A copy of `lib` that claims another machine in its ELF header.
+fn foreign_machine(lib: &Path, dir: &Path) -> PathBuf {
+    let mut bytes = std::fs::read(lib).unwrap();
+    // e_machine, 2 bytes at offset 18: x86-64 is 62, AArch64 183.
+    let other: u16 = if std::env::consts::ARCH == "aarch64" {
+        62
+    } else {
+        183
+    };
+    bytes[18..20].copy_from_slice(&other.to_le_bytes());
+    common::write_file(dir, "libother.so", bytes)
+}
+
+#[test]
+fn solver_lib_errors_exit_2_with_a_clear_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example_library(dir.path());
+    let text = common::write_file(dir.path(), "text.so", "not a library\n");
+    let other = foreign_machine(&lib, dir.path());
+    let cases = [
+        (
+            format!("{}:solve", dir.path().join("none.so").display()),
+            "none.so: no such file",
+        ),
+        (
+            format!("{}:solve", text.display()),
+            "text.so: not a shared library",
+        ),
+        (
+            format!("{}:example_solve", other.display()),
+            "libother.so: not a shared library",
+        ),
+        (format!("{}:nope", lib.display()), "no symbol `nope` in it"),
+        (
+            format!("{}:example_solve=dlx", lib.display()),
+            "a solver named `dlx` exists already",
+        ),
+        (
+            "no-symbol.so".to_string(),
+            "expected PATH:SYMBOL[@FLAGS][=NAME]",
+        ),
+    ];
+    for (spec, message) in &cases {
+        for command in ["bench", "solve"] {
+            let assert = common::dlxbench()
+                .args([command, &format!("--solver-lib={spec}")])
+                .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(stderr.contains(message), "{command} {spec}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{stderr}");
+        }
+    }
+    // Two libraries under one name.
+    let twice = format!("--solver-lib={}:example_solve=same", lib.display());
+    let assert = common::dlxbench()
+        .args(["bench", &twice, &twice])
+        .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("a solver named `same` exists already"),
+        "{stderr}"
+    );
+}
+
+/// Counts like the example solver but writes no solution.
+const COUNT_ONLY: &str = r#"
+#include <stddef.h>
+#include <stdint.h>
+size_t example_solve(const char *, size_t, uint32_t, char *, size_t *);
+size_t counts(const char *input, size_t limit, uint32_t flags, char *solution, size_t *guesses) {
+    char scratch[128];
+    (void)solution;
+    return example_solve(input, limit, flags, scratch, guesses);
+}
+"#;
+
+#[test]
+fn a_count_only_solver_has_its_counts_checked_and_its_solutions_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = common::write_file(dir.path(), "counts.c", COUNT_ONLY);
+    let combined = common::write_file(
+        dir.path(),
+        "both.c",
+        format!(
+            "#include \"{}\"\n#include \"{}\"\n",
+            repo_path("examples/c-solver/solver.c").display(),
+            source.display()
+        ),
+    );
+    let lib = shared_library(dir.path(), "counts", &combined);
+    let corpus = repo_path("datasets/generated/gen_9x9_1000.txt");
+    let flag = format!("--solver-lib={}:counts", lib.display());
+    // Without the mark, every solve is an invalid solution.
+    let out = dir.path().join("unmarked");
+    common::bench_into(&out, &["-j1", "-q", &flag, "--solvers=dlx,counts"], &corpus)
+        .assert()
+        .code(1);
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let row = summary.iter().find(|r| r["solver"] == "counts").unwrap();
+    assert_eq!(row["invalid"], "1000");
+    // Marked count-only, the counts agree and the run passes.
+    let out = dir.path().join("marked");
+    let args = [
+        "-j1",
+        "-q",
+        &flag,
+        "--solvers=dlx,counts",
+        "--count-only=counts",
+    ];
+    common::bench_into(&out, &args, &corpus).assert().success();
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let row = summary.iter().find(|r| r["solver"] == "counts").unwrap();
+    assert_eq!(
+        (row["solved"].as_str(), row["invalid"].as_str()),
+        ("1000", "0")
+    );
+    // A name that is not a loaded solver.
+    let assert = common::bench_into(&out, &["--count-only=dlx", "--force"], &corpus)
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("--count-only dlx: not the name of a --solver-lib solver"),
+        "{stderr}"
+    );
+}

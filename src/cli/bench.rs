@@ -12,7 +12,6 @@ use dlxbench::harness::{self, Config, Lineup, Mode, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
-use dlxbench::solvers::SolverSet;
 
 use super::live::{self, Live};
 use super::{NotationArgs, PerKind};
@@ -53,9 +52,17 @@ pub struct Args {
     /// With no CORPUS: every fetched corpus of the kind under ./datasets, not only the standard set.
     #[arg(long, conflicts_with = "corpora")]
     pub all: bool,
-    /// Solvers to run, comma-separated (default: all of the kind's, listed below).
+    /// Solvers to run, comma-separated (default: all of the kind's, listed below, and every
+    /// --solver-lib).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub solvers: Option<Vec<String>>,
+    #[command(flatten)]
+    pub solver_libs: super::SolverLibArgs,
+    /// Loaded solvers (--solver-lib names) that return counts but no solution when asked for
+    /// more than one (tdoku's fastest, with --mode unique): their counts are cross-checked,
+    /// their solutions not read.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub count_only: Vec<String>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
@@ -183,7 +190,7 @@ fn open_corpora<P: Puzzle>(specs: &[PathBuf], all: bool) -> anyhow::Result<Vec<C
 /// The solvers and the harness configuration from the arguments, and the
 /// reference solver's name.
 fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
-    let set = SolverSet::<P>::builtin();
+    let set = args.solver_libs.solver_set::<P>(&args.count_only)?;
     let solvers = match &args.solvers {
         Some(names) => set.select(names)?,
         None => set.entries().to_vec(),

@@ -176,13 +176,16 @@ pub(crate) struct SolveTally {
     none: usize,
     unreadable: usize,
     undecided: usize,
+    /// Puzzles the solver does not take (a 9x9-only solver, another size).
+    not_applicable: usize,
 }
 
 impl SolveTally {
     /// Puzzles read and unreadable, for the input policy.
     pub(crate) fn counts(&self) -> Counts {
         Counts {
-            read: (self.solved + self.multiple + self.none + self.undecided) as u64,
+            read: (self.solved + self.multiple + self.none + self.undecided + self.not_applicable)
+                as u64,
             unreadable: self.unreadable as u64,
         }
     }
@@ -196,6 +199,11 @@ impl SolveTally {
             (1, _) => self.solved += 1,
             _ => self.multiple += 1,
         }
+    }
+
+    /// Counts a puzzle the solver does not take.
+    pub(crate) fn not_applicable(&mut self) {
+        self.not_applicable += 1;
     }
 
     /// Counts a line that did not parse.
@@ -214,18 +222,21 @@ impl SolveTally {
             none,
             unreadable,
             undecided,
+            not_applicable,
         } = *self;
-        let undecided_note = if undecided > 0 || bounded {
-            format!(", {undecided} undecided")
-        } else {
-            String::new()
-        };
+        let mut notes = String::new();
+        if undecided > 0 || bounded {
+            notes.push_str(&format!(", {undecided} undecided"));
+        }
+        if not_applicable > 0 {
+            notes.push_str(&format!(", {not_applicable} not taken by the solver"));
+        }
         eprintln!(
             "dlxbench: {name}: {}{kind}: {solved} solved, {multiple} with several solutions, \
-             {none} without solution, {unreadable} unreadable{undecided_note} ({solver} solver)",
-            puzzles(solved + multiple + none + unreadable + undecided),
+             {none} without solution, {unreadable} unreadable{notes} ({solver} solver)",
+            puzzles(solved + multiple + none + unreadable + undecided + not_applicable),
         );
-        if none + unreadable + undecided > 0 {
+        if none + unreadable + undecided + not_applicable > 0 {
             EXIT_FAILURE
         } else {
             EXIT_OK

@@ -18,12 +18,16 @@ pub mod solve;
 
 use std::process::ExitCode;
 
+use anyhow::Context;
+
 use std::time::Duration;
 
 use dlxbench::budget::Budget;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
+use dlxbench::solvers::foreign::{self, LibrarySpec};
+use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{Alphabet, BoxShape};
 
 /// Success.
@@ -99,6 +103,50 @@ pub(crate) fn solvers_help(budgets: bool) -> String {
     }
     text.pop();
     text
+}
+
+/// The `--solver-lib` flag of the subcommands that choose solvers (`bench`,
+/// `solve`): solvers loaded from shared libraries, added to the built-in
+/// ones.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SolverLibArgs {
+    /// Add a solver from a shared library with tdoku's C interface
+    /// (`size_t f(const char *in, size_t limit, uint32_t flags, char *out,
+    /// size_t *guesses)`), under NAME (default: SYMBOL), passing FLAGS
+    /// (default 0). Repeatable. 9x9 only: other puzzles are `n/a` for it.
+    /// It is called from every worker thread, so it must be reentrant; run
+    /// one that is not with --threads 1. Node and time budgets cannot stop
+    /// it. Load only libraries you trust.
+    #[arg(long = "solver-lib", value_name = "PATH:SYMBOL[@FLAGS][=NAME]")]
+    pub libs: Vec<LibrarySpec>,
+}
+
+impl SolverLibArgs {
+    /// The kind's built-in solvers and the loaded ones, in that order; the
+    /// loaded ones named in `count_only` are count-only
+    /// ([`LibrarySpec::count_only`]).
+    pub(crate) fn solver_set<P: Kind>(
+        &self,
+        count_only: &[String],
+    ) -> anyhow::Result<SolverSet<P>> {
+        if let Some(name) = count_only
+            .iter()
+            .find(|n| !self.libs.iter().any(|l| l.name == **n))
+        {
+            anyhow::bail!("--count-only {name}: not the name of a --solver-lib solver");
+        }
+        let mut set = SolverSet::<P>::builtin();
+        for spec in &self.libs {
+            let mut spec = spec.clone();
+            spec.count_only = count_only.contains(&spec.name);
+            let spec = &spec;
+            let entry = foreign::load::<P>(spec).with_context(|| format!("--solver-lib {spec}"))?;
+            set.add(entry).map_err(|e| {
+                anyhow::anyhow!("--solver-lib {spec}: {e}; give it another name with =NAME")
+            })?;
+        }
+        Ok(set)
+    }
 }
 
 /// The text options shared by the subcommands that read puzzles.

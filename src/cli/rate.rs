@@ -67,6 +67,11 @@ pub struct Args {
     file: Option<PathBuf>,
 }
 
+/// A count for the CSV: empty when not recorded.
+fn count(n: Option<u64>) -> String {
+    n.map_or_else(String::new, |n| n.to_string())
+}
+
 /// Writes one CSV row.
 fn write_row(out: &mut dyn Write, line: usize, grid: &Grid, r: &Rating) -> io::Result<()> {
     let status = r.dlx.status(2);
@@ -75,14 +80,14 @@ fn write_row(out: &mut dyn Write, line: usize, grid: &Grid, r: &Rating) -> io::R
         "{line},{},{},{status},{},{},{},{},{},",
         grid.side(),
         r.clues,
-        r.dlx.nodes,
+        count(r.dlx.nodes),
         r.dlx.guesses,
-        r.dlx.updates.unwrap_or(0),
-        r.singles.nodes,
+        count(r.dlx.updates),
+        count(r.singles.nodes),
         r.singles.guesses
     )?;
     if let Some(naive) = r.naive {
-        write!(out, "{},{}", naive.nodes, !naive.budget_exceeded)?;
+        write!(out, "{},{}", count(naive.nodes), !naive.budget_exceeded)?;
     } else {
         write!(out, ",")?;
     }
@@ -110,7 +115,9 @@ impl Spread {
     fn record(&mut self, r: &Rating) {
         if r.difficulty.is_some() {
             self.guesses.saturating_record(r.singles.guesses);
-            self.nodes.saturating_record(r.dlx.nodes);
+            if let Some(nodes) = r.dlx.nodes {
+                self.nodes.saturating_record(nodes);
+            }
         }
     }
 

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
 use dlxbench::report::describe_budget;
-use dlxbench::solvers::{Budget, SolverSet};
+use dlxbench::solvers::Budget;
 
 use super::io::{finish_input, for_each_puzzle, Input, Output, SolveTally};
 use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
@@ -34,9 +34,12 @@ pub struct Args {
     /// Puzzle kind: `sudoku` or `hanidoku` (61-symbol lines).
     #[arg(long, default_value = "sudoku")]
     kind: PuzzleKind,
-    /// Solver to use: one of the kind's solvers (listed below).
+    /// Solver to use: one of the kind's solvers (listed below), or one
+    /// loaded with --solver-lib.
     #[arg(long, default_value = "dlx")]
     solver: String,
+    #[command(flatten)]
+    solver_libs: super::SolverLibArgs,
     /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
@@ -79,7 +82,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 impl PerKind for Args {
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         let options = P::options(&self.notation.notation(self.format))?;
-        let set = SolverSet::<P>::builtin();
+        let set = self.solver_libs.solver_set::<P>(&[])?;
         let entry = set.by_name(&self.solver)?;
         let input = Input::open(self.file.as_deref())?;
         let name = input.name.clone();
@@ -109,6 +112,14 @@ impl PerKind for Args {
                     return writeln!(out, "# line {}: unreadable", e.line());
                 }
             };
+            if !solver.accepts(puzzle) {
+                tally.not_applicable();
+                return writeln!(
+                    out,
+                    "# line {line}: not applicable: the {} solver does not take this puzzle",
+                    entry.name()
+                );
+            }
             let outcome = solver.solve(puzzle, limit, budget, &mut solution);
             let found = outcome.solutions;
             let gave_up = outcome.budget_exceeded.then_some(budget_text.as_str());

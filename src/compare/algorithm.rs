@@ -236,7 +236,7 @@ pub(super) fn verdict(interval: Option<Interval>, threshold: f64) -> TimeVerdict
 fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
     Counters {
         scope: Scope::Totals,
-        nodes: (b.total_nodes, c.total_nodes),
+        nodes: b.total_nodes.zip(c.total_nodes),
         updates: b.total_updates.zip(c.total_updates),
         counts: (Counts::of(b), Counts::of(c)),
         compared: 0,

@@ -91,8 +91,9 @@ pub struct PuzzleChange {
 pub struct Counters {
     /// Per puzzle or on totals.
     pub scope: Scope,
-    /// Total search nodes, baseline and current.
-    pub nodes: (u64, u64),
+    /// Total search nodes, baseline and current, when both runs recorded
+    /// them.
+    pub nodes: Option<(u64, u64)>,
     /// Total link updates, when both runs recorded them.
     pub updates: Option<(u64, u64)>,
     /// Outcome counts, baseline and current.
@@ -118,7 +119,7 @@ pub struct Counters {
 impl Counters {
     /// Whether anything deterministic differs: an algorithm change.
     pub fn changed(&self) -> bool {
-        self.nodes.0 != self.nodes.1
+        self.nodes.is_some_and(|(b, c)| b != c)
             || self.updates.is_some_and(|(b, c)| b != c)
             || self.counts.0 != self.counts.1
             || self.nodes_changed > 0

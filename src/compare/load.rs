@@ -24,8 +24,8 @@ pub struct PuzzleRow {
     pub line: u64,
     /// Solve time, ns.
     pub ns: u64,
-    /// Search nodes.
-    pub nodes: u64,
+    /// Search nodes (`None`: the solver does not report them).
+    pub nodes: Option<u64>,
     /// Link updates, when the solver counts them and the file records them.
     pub updates: Option<u64>,
     /// Solutions found (capped by the mode's limit).
@@ -67,8 +67,8 @@ pub struct SummaryRow {
     pub p99_ns: f64,
     /// Throughput (puzzles within budget x workers / their solve time).
     pub puzzles_per_s: f64,
-    /// Total search nodes.
-    pub total_nodes: u64,
+    /// Total search nodes (`None`: not recorded).
+    pub total_nodes: Option<u64>,
     /// Total link updates (`None`: not recorded).
     pub total_updates: Option<u64>,
     /// Worker threads, if known.
@@ -100,7 +100,7 @@ impl SummaryRow {
             p50_ns: 0.0,
             p99_ns: 0.0,
             puzzles_per_s: 0.0,
-            total_nodes: 0,
+            total_nodes: None,
             total_updates: None,
             threads,
             mode: None,
@@ -108,7 +108,9 @@ impl SummaryRow {
         };
         let mut times = Vec::with_capacity(rows.len());
         for r in rows {
-            s.total_nodes += r.nodes;
+            if let Some(n) = r.nodes {
+                *s.total_nodes.get_or_insert(0) += n;
+            }
             if let Some(u) = r.updates {
                 *s.total_updates.get_or_insert(0) += u;
             }
@@ -124,6 +126,8 @@ impl SummaryRow {
                 }
                 Status::Solved | Status::Unique => s.solved += 1,
                 Status::Invalid => s.invalid += 1,
+                // Never read from a file (such puzzles have no row).
+                Status::NotApplicable => continue,
             }
             times.push(r.ns);
         }
@@ -626,7 +630,7 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
             p50_ns: float(p50)?,
             p99_ns: float(p99)?,
             puzzles_per_s: float(rate)?,
-            total_nodes: int(nodes)?,
+            total_nodes: opt_int(Some(nodes))?,
             total_updates: opt_int(updates)?,
             threads: opt_int(threads)?,
             mode: match mode {
@@ -766,10 +770,18 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
                     ),
                 )
             })?;
+        if status == Status::NotApplicable {
+            // Not run (a later writer may list such puzzles): nothing to
+            // compare.
+            continue;
+        }
         rows[slot].push(PuzzleRow {
             line: int(line_col)?,
             ns: int(ns)?,
-            nodes: int(nodes)?,
+            nodes: match &record[nodes] {
+                b"" => None,
+                _ => Some(int(nodes)?),
+            },
             updates: match updates {
                 Some(i) if !record[i].is_empty() => Some(int(i)?),
                 _ => None,
@@ -912,7 +924,7 @@ mod tests {
             .map(|i| PuzzleRow {
                 line: i,
                 ns: i * 10,
-                nodes: 1,
+                nodes: Some(1),
                 updates: None,
                 solutions: 1,
                 status: if i == 100 {
@@ -927,7 +939,7 @@ mod tests {
         assert_eq!(s.p50_ns, 500.0);
         assert_eq!(s.p99_ns, 990.0);
         assert!((s.mean_ns - 500.0).abs() < 1e-9);
-        assert_eq!(s.total_nodes, 100);
+        assert_eq!(s.total_nodes, Some(100));
         // 99 puzzles within budget x 2 threads over their 49,500 ns (the
         // over-budget one is kept out, as the harness does).
         assert!((s.puzzles_per_s - 198.0 * 1e9 / 49_500.0).abs() < 1e-6);

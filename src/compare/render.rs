@@ -128,17 +128,19 @@ fn counters_table(c: &Comparison) -> Table {
         .iter()
         .map(|r| {
             let k = &r.counters;
-            let (ub, uc, ud) = match k.updates {
+            let recorded = |pair: Option<(u64, u64)>| match pair {
                 Some((b, cur)) => (thousands(b), thousands(cur), pct_change(b, cur)),
                 None => ("-".into(), "-".into(), "not recorded".into()),
             };
+            let (nb, nc, nd) = recorded(k.nodes);
+            let (ub, uc, ud) = recorded(k.updates);
             vec![
                 r.corpus.clone(),
                 r.solver.clone(),
                 thousands(k.counts.1.puzzles),
-                thousands(k.nodes.0),
-                thousands(k.nodes.1),
-                pct_change(k.nodes.0, k.nodes.1),
+                nb,
+                nc,
+                nd,
                 ub,
                 uc,
                 ud,
@@ -237,12 +239,12 @@ fn change_details(c: &Comparison) -> Vec<String> {
     for r in c.results.iter().filter(|r| r.counters.changed()) {
         let k = &r.counters;
         let mut head = format!("{} x {}:", r.corpus, r.solver);
-        if k.nodes.0 != k.nodes.1 {
+        if let Some((b, cur)) = k.nodes.filter(|(b, cur)| b != cur) {
             head.push_str(&format!(
                 " total nodes {} -> {} ({});",
-                thousands(k.nodes.0),
-                thousands(k.nodes.1),
-                diff_and_pct(k.nodes.0, k.nodes.1)
+                thousands(b),
+                thousands(cur),
+                diff_and_pct(b, cur)
             ));
         }
         if let Some((b, cur)) = k.updates.filter(|(b, cur)| b != cur) {
@@ -292,11 +294,8 @@ fn change_details(c: &Comparison) -> Vec<String> {
             let (x, y) = (&e.baseline, &e.current);
             let mut parts = Vec::new();
             if x.nodes != y.nodes {
-                parts.push(format!(
-                    "nodes {} -> {}",
-                    thousands(x.nodes),
-                    thousands(y.nodes)
-                ));
+                let shown = |n: Option<u64>| n.map_or_else(|| "not recorded".into(), thousands);
+                parts.push(format!("nodes {} -> {}", shown(x.nodes), shown(y.nodes)));
             }
             if let (Some(u), Some(v)) = (x.updates, y.updates) {
                 if u != v {
@@ -643,7 +642,7 @@ pub fn json(c: &Comparison) -> Value {
                 "counters": {
                     "scope": match k.scope { Scope::PerPuzzle => "per_puzzle", Scope::Totals => "totals" },
                     "changed": k.changed(),
-                    "nodes": {"baseline": k.nodes.0, "current": k.nodes.1, "change_pct": change_pct_value(k.nodes.0, k.nodes.1)},
+                    "nodes": k.nodes.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "counts": {"baseline": counts_json(&k.counts.0), "current": counts_json(&k.counts.1)},
                     "compared": k.compared,

@@ -6,7 +6,7 @@ fn row(line: u64, ns: u64, nodes: u64) -> PuzzleRow {
     PuzzleRow {
         line,
         ns,
-        nodes,
+        nodes: Some(nodes),
         updates: Some(nodes * 10),
         solutions: 1,
         status: Status::Unique,
@@ -79,7 +79,7 @@ fn per_puzzle_merge_counts_changes_and_one_sided_lines() {
     );
     assert_eq!(k.examples.len(), 1);
     assert_eq!(k.examples[0].baseline.line, 1);
-    assert_eq!(k.nodes, (19, 22));
+    assert_eq!(k.nodes, Some((19, 22)));
     assert!(k.changed());
     // Line 3 has no time in the current run: two pairs.
     assert_eq!(d.len(), 2);

@@ -83,6 +83,11 @@ pub fn estimate<P: Puzzle>(
                 continue;
             };
             for (i, solver) in solvers.iter_mut().enumerate() {
+                if !solver.accepts(puzzle) {
+                    // Not run in the run either: a sample that costs nothing.
+                    sums[c][i].1 += 1;
+                    continue;
+                }
                 let t = Instant::now();
                 solver.solve(puzzle, config.limit, config.budgets[i], &mut solution);
                 let sum = &mut sums[c][i];

@@ -177,8 +177,9 @@ pub struct Record {
     pub ns: u64,
     /// Solutions found (capped by the limit).
     pub solutions: u64,
-    /// Search nodes.
-    pub nodes: u64,
+    /// Search nodes, for solvers that report them
+    /// ([`crate::solvers::Outcome::nodes`]).
+    pub nodes: Option<u64>,
     /// Branch points.
     pub guesses: u64,
     /// Dancing Links link updates, for solvers that count them

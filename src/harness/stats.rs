@@ -17,6 +17,9 @@ pub struct SolverStats {
     pub name: String,
     /// Puzzles run.
     pub puzzles: u64,
+    /// Puzzles the solver does not take ([`Status::NotApplicable`]): not
+    /// run, and not counted in `puzzles`.
+    pub not_applicable: u64,
     /// Puzzles with at least one solution (over-budget ones excluded).
     pub solved: u64,
     /// Puzzles without solution.
@@ -33,8 +36,9 @@ pub struct SolverStats {
     pub sum_sq_ns: f64,
     /// Sum of solve times of over-budget puzzles, ns.
     pub budget_ns: u128,
-    /// Total search nodes.
-    pub total_nodes: u64,
+    /// Total search nodes, over the puzzles whose solver reports them
+    /// (`None` when none does).
+    pub total_nodes: Option<u64>,
     /// Total branch points.
     pub total_guesses: u64,
     /// Total Dancing Links link updates, over the puzzles whose solver
@@ -55,6 +59,7 @@ impl SolverStats {
         SolverStats {
             name: name.into(),
             puzzles: 0,
+            not_applicable: 0,
             solved: 0,
             unsolvable: 0,
             multiple: 0,
@@ -63,7 +68,7 @@ impl SolverStats {
             sum_ns: 0,
             sum_sq_ns: 0.0,
             budget_ns: 0,
-            total_nodes: 0,
+            total_nodes: None,
             total_guesses: 0,
             total_updates: None,
             no_guess: 0,
@@ -74,6 +79,7 @@ impl SolverStats {
     /// Clears everything (keeps the histogram's memory).
     pub(crate) fn reset(&mut self) {
         self.puzzles = 0;
+        self.not_applicable = 0;
         self.solved = 0;
         self.unsolvable = 0;
         self.multiple = 0;
@@ -82,7 +88,7 @@ impl SolverStats {
         self.sum_ns = 0;
         self.sum_sq_ns = 0.0;
         self.budget_ns = 0;
-        self.total_nodes = 0;
+        self.total_nodes = None;
         self.total_guesses = 0;
         self.total_updates = None;
         self.no_guess = 0;
@@ -92,36 +98,56 @@ impl SolverStats {
     /// Adds one record.
     #[inline]
     pub(crate) fn add(&mut self, r: &Record) {
+        let timed = match r.status {
+            Status::NotApplicable => {
+                // Not run: no time, no counters.
+                self.not_applicable += 1;
+                return;
+            }
+            Status::Budget => {
+                self.budget += 1;
+                self.budget_ns += u128::from(r.ns);
+                false
+            }
+            Status::NoSolution => {
+                self.unsolvable += 1;
+                true
+            }
+            Status::Multiple => {
+                self.solved += 1;
+                self.multiple += 1;
+                true
+            }
+            Status::Solved | Status::Unique => {
+                self.solved += 1;
+                true
+            }
+            Status::Invalid => {
+                self.invalid += 1;
+                true
+            }
+        };
         self.puzzles += 1;
-        self.total_nodes += r.nodes;
+        if let Some(n) = r.nodes {
+            *self.total_nodes.get_or_insert(0) += n;
+        }
         self.total_guesses += r.guesses;
         if let Some(u) = r.updates {
             *self.total_updates.get_or_insert(0) += u;
         }
         self.no_guess += u64::from(r.guesses == 0);
-        match r.status {
-            Status::Budget => {
-                self.budget += 1;
-                self.budget_ns += u128::from(r.ns);
-                return;
-            }
-            Status::NoSolution => self.unsolvable += 1,
-            Status::Multiple => {
-                self.solved += 1;
-                self.multiple += 1;
-            }
-            Status::Solved | Status::Unique => self.solved += 1,
-            Status::Invalid => self.invalid += 1,
+        if timed {
+            self.sum_ns += u128::from(r.ns);
+            let ns = r.ns as f64;
+            self.sum_sq_ns += ns * ns;
+            self.histogram.saturating_record(r.ns.max(1));
         }
-        self.sum_ns += u128::from(r.ns);
-        let ns = r.ns as f64;
-        self.sum_sq_ns += ns * ns;
-        self.histogram.saturating_record(r.ns.max(1));
     }
 
     /// Adds another worker's statistics.
     pub fn merge(&mut self, o: &SolverStats) {
         self.puzzles += o.puzzles;
+        self.not_applicable += o.not_applicable;
         self.solved += o.solved;
         self.unsolvable += o.unsolvable;
         self.multiple += o.multiple;
@@ -130,7 +156,9 @@ impl SolverStats {
         self.sum_ns += o.sum_ns;
         self.sum_sq_ns += o.sum_sq_ns;
         self.budget_ns += o.budget_ns;
-        self.total_nodes += o.total_nodes;
+        if let Some(n) = o.total_nodes {
+            *self.total_nodes.get_or_insert(0) += n;
+        }
         self.total_guesses += o.total_guesses;
         if let Some(u) = o.total_updates {
             *self.total_updates.get_or_insert(0) += u;

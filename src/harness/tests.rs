@@ -110,7 +110,7 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
         status,
         ns,
         solutions: 1,
-        nodes: 1,
+        nodes: Some(1),
         guesses: 0,
         updates: None,
     };

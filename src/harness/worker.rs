@@ -197,8 +197,14 @@ impl<P: Puzzle> Worker<P> {
             }
             let grid = prepare(config, &self.puzzle, &mut self.image, line.offset);
             for (i, solver) in self.solvers.iter_mut().enumerate() {
+                if !solver.accepts(grid) {
+                    continue;
+                }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
-                if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
+                if out.solutions > 0
+                    && solver.returns_solutions()
+                    && !P::is_solution_of(&self.solution, grid)
+                {
                     let name = job.lineup.solvers[i].name().to_string();
                     self.discrepancies.push(Discrepancy {
                         corpus: job.corpus.name().to_string(),
@@ -284,7 +290,7 @@ impl<P: Puzzle> Worker<P> {
                 status: Status::Budget,
                 ns: u64::MAX,
                 solutions: 0,
-                nodes: 0,
+                nodes: None,
                 guesses: 0,
                 updates: None,
             })
@@ -300,18 +306,30 @@ impl<P: Puzzle> Worker<P> {
                     let p = self.parsed[j];
                     self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
                     let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
-                    let t = Instant::now();
-                    let out =
-                        solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
-                    let ns = t.elapsed().as_nanos() as u64;
                     let r = &mut records[j * solver_count + i];
-                    r.ns = r.ns.min(ns);
+                    if !solver.accepts(grid) {
+                        r.status = Status::NotApplicable;
+                        r.ns = 0;
+                        continue;
+                    }
+                    // The solver reads the clock itself: around its search
+                    // alone, after the dynamic call.
+                    let (out, took) = solver.solve_timed(
+                        grid,
+                        config.limit,
+                        config.budgets[i],
+                        &mut self.solution,
+                    );
+                    r.ns = r.ns.min(took.as_nanos() as u64);
                     if pass > 0 {
                         continue;
                     }
                     // Validation, outside the timed region.
                     let mut status = out.status(config.limit);
-                    if out.solutions > 0 && !P::is_solution_of(&self.solution, grid) {
+                    if out.solutions > 0
+                        && solver.returns_solutions()
+                        && !P::is_solution_of(&self.solution, grid)
+                    {
                         status = Status::Invalid;
                     }
                     r.status = status;
@@ -346,7 +364,7 @@ impl<P: Puzzle> Worker<P> {
             if r.status == Status::Invalid {
                 invalid.get_or_insert(r.solver);
             }
-            if r.status == Status::Budget {
+            if matches!(r.status, Status::Budget | Status::NotApplicable) {
                 continue;
             }
             match agreed {

@@ -49,7 +49,7 @@ pub mod table;
 use std::path::{Path, PathBuf};
 
 use crate::budget::Budget;
-use crate::harness::{Config, RunResult};
+use crate::harness::{Config, CorpusResult, RunResult, SolverStats};
 
 /// What the reports need besides the results.
 #[derive(Debug, Clone)]
@@ -182,6 +182,18 @@ pub(crate) fn reference_index(config: &Config, meta: &RunMeta) -> usize {
         .iter()
         .position(|s| *s == meta.reference)
         .unwrap_or(0)
+}
+
+/// Throughput of `s` over that of `reference` on corpus `c`: `None` when
+/// either timed nothing, or when they did not run the same puzzles (one
+/// does not take some that the other does), since their rates then
+/// measure different work.
+pub(crate) fn speed_vs(c: &CorpusResult, s: &SolverStats, reference: &SolverStats) -> Option<f64> {
+    if s.not_applicable != reference.not_applicable {
+        return None;
+    }
+    let rate = s.puzzles_per_s(c.workers)?;
+    Some(rate / reference.puzzles_per_s(c.workers)?)
 }
 
 /// Smallest median latency over every corpus x solver with timed solves.

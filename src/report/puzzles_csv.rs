@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::schema;
 use crate::atomic::AtomicFile;
 use crate::harness::{Record, RecordSink};
+use crate::solvers::Status;
 
 /// Column names, in order: [`schema::puzzles::COLUMNS`].
 pub use super::schema::puzzles::COLUMNS;
@@ -58,15 +59,19 @@ impl RecordSink for PuzzlesCsv {
         }
         let f = self.file.as_mut().expect("open until finish");
         let mut buf = itoa::Buffer::new();
-        for r in records {
+        // A puzzle the solver does not take has no row: nothing was run.
+        for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
             f.write_all(self.corpus.1.as_bytes())?;
             f.write_all(b",")?;
             f.write_all(buf.format(r.line).as_bytes())?;
             f.write_all(b",")?;
             f.write_all(self.solvers[usize::from(r.solver)].as_bytes())?;
-            for v in [r.ns, r.solutions, r.nodes, r.guesses] {
+            for v in [Some(r.ns), Some(r.solutions), r.nodes, Some(r.guesses)] {
                 f.write_all(b",")?;
-                f.write_all(buf.format(v).as_bytes())?;
+                // Empty where the solver does not report the count.
+                if let Some(v) = v {
+                    f.write_all(buf.format(v).as_bytes())?;
+                }
             }
             f.write_all(b",")?;
             f.write_all(r.status.as_str().as_bytes())?;

@@ -71,7 +71,7 @@ pub mod summary {
     pub const P999_NS: &str = "p999_ns";
     /// Largest solve time within budget, ns.
     pub const MAX_NS: &str = "max_ns";
-    /// Total search nodes.
+    /// Total search nodes (empty for solvers that do not report them).
     pub const TOTAL_NODES: &str = "total_nodes";
     /// Branch points per puzzle.
     pub const GUESSES_PER_PUZZLE: &str = "guesses_per_puzzle";
@@ -91,10 +91,14 @@ pub mod summary {
     pub const REFERENCE: &str = "reference";
     /// Dancing Links link updates (empty for solvers without them).
     pub const TOTAL_UPDATES: &str = "total_updates";
+    /// Puzzles the solver does not take (a 9x9-only solver on 16x16
+    /// grids): not run, not in [`PUZZLES`], no row in `puzzles.csv`.
+    pub const NOT_APPLICABLE: &str = "not_applicable";
 
-    /// Every column, in the file's order. [`TOTAL_UPDATES`] came last so
-    /// that readers of older files by position keep working.
-    pub const COLUMNS: [&str; 26] = [
+    /// Every column, in the file's order. Columns added later
+    /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`]) come last, so that readers
+    /// of older files by position keep working.
+    pub const COLUMNS: [&str; 27] = [
         CORPUS,
         SOLVER,
         PUZZLES,
@@ -121,6 +125,7 @@ pub mod summary {
         BUDGET_NODES,
         REFERENCE,
         TOTAL_UPDATES,
+        NOT_APPLICABLE,
     ];
 }
 
@@ -135,7 +140,7 @@ pub mod puzzles {
     pub const NS: &str = "ns";
     /// Solutions found (capped by the mode's limit).
     pub const SOLUTIONS: &str = "solutions";
-    /// Search nodes.
+    /// Search nodes (empty for solvers that do not report them).
     pub const NODES: &str = "nodes";
     /// Branch points.
     pub const GUESSES: &str = "guesses";
@@ -171,9 +176,9 @@ mod tests {
             "corpus,solver,puzzles,solved,unsolvable,multiple,budget,malformed,invalid,\
              mean_ns,stddev_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,total_nodes,\
              guesses_per_puzzle,no_guess_pct,puzzles_per_s,speed_vs_reference,threads,mode,\
-             budget_nodes,reference,total_updates"
+             budget_nodes,reference,total_updates,not_applicable"
         );
-        assert_eq!(summary::COLUMNS.last(), Some(&summary::TOTAL_UPDATES));
+        assert_eq!(summary::COLUMNS.last(), Some(&summary::NOT_APPLICABLE));
     }
 
     #[test]

@@ -26,7 +26,6 @@ impl Report for SummaryCsv {
         w.write_record(COLUMNS)?;
         let reference = reference_index(config, meta);
         for c in &run.corpora {
-            let ref_rate = c.solvers[reference].puzzles_per_s(c.workers);
             for (i, s) in c.solvers.iter().enumerate() {
                 let rate = s.puzzles_per_s(c.workers);
                 // Empty, not 0, where nothing was timed.
@@ -49,14 +48,12 @@ impl Report for SummaryCsv {
                     timed(s.quantile_ns(0.99).to_string()),
                     timed(s.quantile_ns(0.999).to_string()),
                     timed(s.max_ns().to_string()),
-                    s.total_nodes.to_string(),
+                    s.total_nodes.map_or_else(String::new, |n| n.to_string()),
                     format!("{:.3}", s.guesses_per_puzzle()),
                     format!("{:.2}", s.no_guess_pct()),
                     rate.map_or_else(String::new, |r| format!("{r:.1}")),
-                    match (rate, ref_rate) {
-                        (Some(r), Some(base)) => format!("{:.4}", r / base),
-                        _ => String::new(),
-                    },
+                    super::speed_vs(c, s, &c.solvers[reference])
+                        .map_or_else(String::new, |x| format!("{x:.4}")),
                     run.threads.to_string(),
                     config.mode.as_str().to_string(),
                     if budget == u64::MAX {
@@ -66,6 +63,7 @@ impl Report for SummaryCsv {
                     },
                     meta.reference.to_string(),
                     s.total_updates.map_or_else(String::new, |u| u.to_string()),
+                    s.not_applicable.to_string(),
                 ];
                 w.write_record(&row)?;
             }

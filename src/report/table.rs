@@ -70,7 +70,6 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
     }
     let mut headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
     headers[13] = format!("vs {}", meta.reference);
-    let ref_rate = c.solvers[reference].puzzles_per_s(c.workers);
     let rows = c
         .solvers
         .iter()
@@ -85,7 +84,12 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
             let rate = s.puzzles_per_s(c.workers);
             vec![
                 s.name.to_string(),
-                thousands(s.puzzles),
+                // A solver that took none of the corpus's puzzles.
+                if s.puzzles == 0 && s.not_applicable > 0 {
+                    "n/a".into()
+                } else {
+                    thousands(s.puzzles)
+                },
                 thousands(s.solved),
                 thousands(s.unsolvable),
                 thousands(s.multiple),
@@ -105,10 +109,8 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
                     human_ns(s.max_ns() as f64)
                 },
                 rate.map_or_else(|| "-".into(), human_rate),
-                match (rate, ref_rate) {
-                    (Some(r), Some(base)) => speed_ratio(r / base),
-                    _ => "-".into(),
-                },
+                super::speed_vs(c, s, &c.solvers[reference])
+                    .map_or_else(|| "-".into(), speed_ratio),
             ]
         })
         .collect();
@@ -204,6 +206,18 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
                 "{}: {} puzzles have no solution, and the corpus is not marked ALLOWZERO (a leading `# ALLOWZERO` comment).",
                 c.name,
                 thousands(unsolvable)
+            ));
+        }
+        for s in c.solvers.iter().filter(|s| s.not_applicable > 0) {
+            notes.push(format!(
+                "{}: {} does not take {} of its puzzles (n/a: not run, not timed, not cross-checked).",
+                c.name,
+                s.name,
+                if s.puzzles == 0 {
+                    "any".to_string()
+                } else {
+                    thousands(s.not_applicable)
+                }
             ));
         }
         if c.changed_on_disk {

@@ -158,7 +158,7 @@ impl Solver for DlxSolver {
         self.clue_rows = rows;
         Outcome {
             solutions: stats.solutions,
-            nodes: stats.nodes,
+            nodes: Some(stats.nodes),
             guesses: stats.guesses,
             updates: Some(stats.updates),
             budget_exceeded: stats.budget_exceeded,

@@ -26,6 +26,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use super::{Budget, Outcome, Solver, SolverEntry};
 use crate::puzzle::Puzzle;
@@ -63,6 +64,10 @@ pub struct LibrarySpec {
     pub flags: u32,
     /// The solver's name in the run (default: the symbol).
     pub name: String,
+    /// The function returns counts but no (usable) solution: its counts
+    /// are cross-checked, its solution buffer is never read. Not part of
+    /// the text form (`--count-only` sets it).
+    pub count_only: bool,
 }
 
 impl FromStr for LibrarySpec {
@@ -93,6 +98,7 @@ impl FromStr for LibrarySpec {
             symbol: symbol.to_string(),
             flags,
             name: name.unwrap_or(symbol).to_string(),
+            count_only: false,
         })
     }
 }
@@ -154,9 +160,15 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
     // SAFETY: loading runs the library's initialisers; the user asked for
     // this library (the module docs say to load only trusted ones).
     let library = unsafe { libloading::Library::new(OsStr::new(&path)) }.map_err(|e| {
+        // The loader's own words ("wrong ELF class", "invalid ELF header")
+        // are in the error's source.
+        let reason = match std::error::Error::source(&e) {
+            Some(cause) => cause.to_string(),
+            None => e.to_string(),
+        };
         ForeignError::NotLoadable {
             path: spec.path.clone(),
-            reason: e.to_string(),
+            reason,
         }
     })?;
     // SAFETY: the symbol is taken to be a function of the interface's
@@ -168,7 +180,7 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
             symbol: spec.symbol.clone(),
         })?;
     let library = Arc::new(library);
-    let flags = spec.flags;
+    let (flags, count_only) = (spec.flags, spec.count_only);
     let description = format!("loaded from {spec}");
     Ok(SolverEntry::new(
         spec.name.clone(),
@@ -178,12 +190,18 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
                 _library: Arc::clone(&library),
                 function,
                 flags,
+                count_only,
                 input: [0; 82],
-                output: [0; 82],
+                output: [0; OUTPUT_BYTES],
             })
         },
     ))
 }
+
+/// The solution buffer's size: 81 characters, and slack for solvers that
+/// write more (JSolve writes a NUL after the 81 characters; bb_sudoku,
+/// through tdoku's benchmark wrapper, a line feed and a NUL).
+const OUTPUT_BYTES: usize = 128;
 
 /// A loaded C solver: the function, and the buffers it reads and writes.
 struct ForeignSolver {
@@ -191,24 +209,30 @@ struct ForeignSolver {
     _library: Arc<libloading::Library>,
     function: SolveFn,
     flags: u32,
+    /// Its solutions are not read ([`LibrarySpec::count_only`]).
+    count_only: bool,
     /// The puzzle's 81 characters and a NUL.
     input: [u8; 82],
-    /// The first solution's 81 characters (and a spare byte).
-    output: [u8; 82],
+    /// The first solution's 81 characters, and slack.
+    output: [u8; OUTPUT_BYTES],
 }
 
-impl<P: Puzzle> Solver<P> for ForeignSolver {
-    /// Calls the function. The puzzle is encoded before it and the solution
-    /// decoded after it, so a caller timing this call times little else.
-    /// `nodes` is 0: the interface does not report them. A puzzle the
-    /// solver does not [accept](Solver::accepts) gets no call and no
-    /// solution.
-    fn solve(&mut self, puzzle: &P, limit: u64, _budget: Budget, solution: &mut P) -> Outcome {
-        let input: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
-        if limit == 0 || !puzzle.write_c81(input) {
-            return Outcome::default();
-        }
+impl ForeignSolver {
+    /// Encodes `puzzle` into the input buffer; false when the interface
+    /// cannot take it.
+    fn encode<P: Puzzle>(&mut self, puzzle: &P) -> bool {
         self.input[81] = 0;
+        // No stale answer: a solver that writes nothing leaves zeros, which
+        // validation rejects.
+        self.output.fill(0);
+        let input: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
+        puzzle.write_c81(input)
+    }
+
+    /// The call itself: the encoded input in, the answer in the output
+    /// buffer; returns the count and the guesses.
+    #[inline]
+    fn call(&mut self, limit: u64) -> (u64, u64) {
         let mut guesses = 0usize;
         // SAFETY: the buffers are as large as the interface says (81 bytes
         // in, 81 out; NUL-terminated input for solvers that read it as a
@@ -222,22 +246,60 @@ impl<P: Puzzle> Solver<P> for ForeignSolver {
                 &mut guesses,
             )
         };
+        (found as u64, guesses as u64)
+    }
+
+    /// The outcome of a call that returned `found` and `guesses`, with the
+    /// first solution decoded into `solution`. Nodes and updates are not
+    /// recorded: the interface does not report them.
+    fn decode<P: Puzzle>(&self, puzzle: &P, found: u64, guesses: u64, solution: &mut P) -> Outcome {
         let output: &[u8; 81] = self.output[..81].try_into().expect("81 bytes");
-        if found > 0 && !solution.read_c81(puzzle, output) {
+        if found > 0 && !self.count_only && !solution.read_c81(puzzle, output) {
             // Not a grid of digits: hand back the puzzle itself, which
             // validation then rejects (unless it was already full).
             *solution = puzzle.clone();
         }
         Outcome {
-            solutions: found as u64,
-            nodes: 0,
-            guesses: guesses as u64,
+            solutions: found,
+            nodes: None,
+            guesses,
             updates: None,
             budget_exceeded: false,
         }
     }
+}
+
+impl<P: Puzzle> Solver<P> for ForeignSolver {
+    /// Encodes the puzzle, calls the function, decodes its answer. A puzzle
+    /// the solver does not [accept](Solver::accepts) gets no call and no
+    /// solution.
+    fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
+        self.solve_timed(puzzle, limit, budget, solution).0
+    }
+
+    /// Times the C call alone: the puzzle is encoded before the clock
+    /// starts and the answer decoded after it stops.
+    fn solve_timed(
+        &mut self,
+        puzzle: &P,
+        limit: u64,
+        _budget: Budget,
+        solution: &mut P,
+    ) -> (Outcome, Duration) {
+        if limit == 0 || !self.encode(puzzle) {
+            return (Outcome::default(), Duration::ZERO);
+        }
+        let started = Instant::now();
+        let (found, guesses) = self.call(limit);
+        let took = started.elapsed();
+        (self.decode(puzzle, found, guesses, solution), took)
+    }
 
     fn accepts(&self, puzzle: &P) -> bool {
         puzzle.write_c81(&mut [0; 81])
+    }
+
+    fn returns_solutions(&self) -> bool {
+        !self.count_only
     }
 }

@@ -193,6 +193,8 @@ impl<M: Mask> Core<M> {
             return out;
         }
         let mut meter = Meter::start(budget);
+        // Counted here, not in `out`: a plain integer in the hot loop.
+        let mut nodes = 0u64;
         let n = puzzle.side();
         debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
         let full = M::full(n);
@@ -286,11 +288,11 @@ impl<M: Mask> Core<M> {
             }
             // Place the next candidate of the deepest level.
             let top = stack.last_mut().expect("a level is open here");
-            if meter.exhausted(out.nodes) {
+            if meter.exhausted(nodes) {
                 out.budget_exceeded = true;
                 break;
             }
-            out.nodes += 1;
+            nodes += 1;
             let bit = M::symbol(top.untried.lowest());
             top.untried = top.untried.without_lowest();
             top.placed = bit;
@@ -299,6 +301,7 @@ impl<M: Mask> Core<M> {
             cols[s.col as usize] |= bit;
             boxes[s.bx as usize] |= bit;
         }
+        out.nodes = Some(nodes);
         out
     }
 

@@ -45,16 +45,20 @@ pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
 
 pub use crate::budget::{Budget, Meter};
 
+use std::time::{Duration, Instant};
+
 use crate::sudoku::Grid;
 
 /// What one solve found and what it cost.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Outcome {
     /// Solutions found, at most the limit asked for.
     pub solutions: u64,
     /// Search nodes: placements tried below the clues. Each solver counts
     /// its own kind of node, so compare nodes within a solver, not across.
-    pub nodes: u64,
+    /// `None` for a solver that does not report them (one loaded through
+    /// the C interface): not recorded, which is not zero.
+    pub nodes: Option<u64>,
     /// Branch points: nodes at which the solver had more than one candidate
     /// to try (for `naive`, which never counts candidates ahead, the nodes at
     /// which it went on to a second candidate).
@@ -82,17 +86,22 @@ pub enum Status {
     /// The solver returned a grid that is not a solution of the puzzle
     /// (set by the validation after the solve, never by a solver).
     Invalid,
+    /// The solver does not take puzzles like this one (a solver loaded
+    /// through the 9x9 C interface, given a 16x16 grid): not run, not
+    /// timed, left out of the statistics and the cross-check.
+    NotApplicable,
 }
 
 impl Status {
     /// Every status, in the order above.
-    pub const ALL: [Status; 6] = [
+    pub const ALL: [Status; 7] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
         Status::NoSolution,
         Status::Budget,
         Status::Invalid,
+        Status::NotApplicable,
     ];
 
     /// Lower-case name used in files and terminal output.
@@ -104,6 +113,7 @@ impl Status {
             Status::NoSolution => "none",
             Status::Budget => "budget",
             Status::Invalid => "invalid",
+            Status::NotApplicable => "n/a",
         }
     }
 
@@ -116,6 +126,19 @@ impl Status {
 impl std::fmt::Display for Status {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl Default for Outcome {
+    /// Nothing found, at no cost: zero nodes (recorded), no updates.
+    fn default() -> Self {
+        Outcome {
+            solutions: 0,
+            nodes: Some(0),
+            guesses: 0,
+            updates: None,
+            budget_exceeded: false,
+        }
     }
 }
 
@@ -146,11 +169,38 @@ pub trait Solver<P = Grid>: Send {
     /// Clues that break the rules give zero solutions, never a panic.
     fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome;
 
+    /// [`Solver::solve`], and how long the solve itself took: what a
+    /// benchmark reports. By default the whole call. A solver with work
+    /// around its search that is not the algorithm's (encoding the puzzle
+    /// for a foreign interface and decoding its answer) times the search
+    /// alone. The clock is read inside the solver's own code, after the
+    /// dynamic dispatch, so the call's overhead is not timed either.
+    #[inline]
+    fn solve_timed(
+        &mut self,
+        puzzle: &P,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> (Outcome, Duration) {
+        let started = Instant::now();
+        let outcome = self.solve(puzzle, limit, budget, solution);
+        (outcome, started.elapsed())
+    }
+
     /// False when this solver cannot take puzzles like `puzzle` at all (a
     /// solver loaded through the 9x9 C interface, given a 16x16 grid):
     /// callers then leave it out for that puzzle instead of calling
     /// [`Solver::solve`]. True by default.
     fn accepts(&self, _puzzle: &P) -> bool {
+        true
+    }
+
+    /// False for a solver that returns solution counts but no solution (a
+    /// loaded solver marked count-only: some C solvers write no solution
+    /// when asked for more than one). Callers then validate nothing but
+    /// still cross-check the count. True by default.
+    fn returns_solutions(&self) -> bool {
         true
     }
 }

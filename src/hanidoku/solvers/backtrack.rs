@@ -365,7 +365,7 @@ impl Solver<Board> for BacktrackSolver {
         }
         Outcome {
             solutions: s.solutions,
-            nodes: s.nodes,
+            nodes: Some(s.nodes),
             guesses: s.guesses,
             updates: None,
             budget_exceeded: s.budget_exceeded,

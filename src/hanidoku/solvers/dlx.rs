@@ -86,7 +86,7 @@ impl Solver<Board> for DlxSolver {
         self.dlx.reset();
         Outcome {
             solutions: stats.solutions,
-            nodes: stats.nodes,
+            nodes: Some(stats.nodes),
             guesses: stats.guesses,
             updates: Some(stats.updates),
             budget_exceeded: stats.budget_exceeded,
