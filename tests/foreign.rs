@@ -9,33 +9,12 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::repo_path;
+use common::{repo_path, shared_library};
 use dlxbench::corpus::Corpus;
 use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup};
 use dlxbench::solvers::foreign::{self, ForeignError, LibrarySpec};
 use dlxbench::solvers::{Budget, SolverSet, SolverSetError};
 use dlxbench::sudoku::{BoxShape, Grid};
-
-/// Compiles `source` into a shared library `lib{name}.so` in `dir`.
-fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
-    let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
-    let compiler = cc::Build::new()
-        .target(&target)
-        .host(&target)
-        .opt_level(2)
-        .cargo_metadata(false)
-        .get_compiler();
-    let out = dir.join(format!("lib{name}.so"));
-    let status = compiler
-        .to_command()
-        .args(["-shared", "-fPIC", "-o"])
-        .arg(&out)
-        .arg(source)
-        .status()
-        .expect("a C compiler");
-    assert!(status.success(), "compiling {}", source.display());
-    out
-}
 
 fn example_library(dir: &Path) -> PathBuf {
     shared_library(dir, "example", &repo_path("examples/c-solver/solver.c"))

@@ -406,8 +406,9 @@ fn timed_out_solvers(dir: &Path) -> BTreeSet<String> {
         for row in common::read_csv(&puzzles) {
             let key = (row["corpus"].clone(), row["solver"].clone());
             let budget = budgets.iter().find(|(k, _)| *k == key).map(|(_, b)| *b);
-            let nodes: u64 = row["nodes"].parse().unwrap();
-            if row["status"] == "budget" && budget.is_some_and(|b| nodes < b) {
+            // Empty for solvers that do not report nodes (loaded ones).
+            let nodes: Option<u64> = row["nodes"].parse().ok();
+            if row["status"] == "budget" && budget.is_some_and(|b| nodes.is_some_and(|n| n < b)) {
                 solvers.insert(key.1);
             }
         }
@@ -494,6 +495,11 @@ impl Fixtures {
             }
             // `bench --mode first` on gen_9x9_1000.txt.
             "/tmp/readme-first" => bench(&path, &["--mode", "first"], &corpus),
+            // The C example solver, compiled as the README says.
+            "/tmp/readme-lib" => {
+                std::fs::create_dir_all(&path).unwrap();
+                common::shared_library(&path, "example", &repo_path("examples/c-solver/solver.c"));
+            }
             _ => panic!("README line {}: no fixture for {name}", example.line),
         }
         path
@@ -587,9 +593,12 @@ fn check(example: &Example, mask: &Mask, fixtures: &Fixtures) -> bool {
     let mut args = run.args.clone();
     for arg in &mut args {
         if arg.starts_with("/tmp/readme-") {
-            let path = fixtures.get(arg, example).display().to_string();
-            substitutions.push((path.clone(), arg.clone()));
-            *arg = path;
+            // The fixture is the directory; a path may go on inside it.
+            let end = arg[5..].find('/').map_or(arg.len(), |i| i + 5);
+            let (name, rest) = arg.split_at(end);
+            let path = fixtures.get(name, example).display().to_string();
+            substitutions.push((path.clone(), name.to_string()));
+            *arg = format!("{path}{rest}");
         }
     }
     let output: Output = match &run.program {

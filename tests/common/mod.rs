@@ -171,3 +171,24 @@ pub fn copy_dir(from: &Path, to: &Path) {
         std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
     }
 }
+
+/// Compiles `source` into a shared library `lib{name}.so` in `dir`.
+pub fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
+    let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
+    let compiler = cc::Build::new()
+        .target(&target)
+        .host(&target)
+        .opt_level(2)
+        .cargo_metadata(false)
+        .get_compiler();
+    let out = dir.join(format!("lib{name}.so"));
+    let status = compiler
+        .to_command()
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&out)
+        .arg(source)
+        .status()
+        .expect("a C compiler");
+    assert!(status.success(), "compiling {}", source.display());
+    out
+}
