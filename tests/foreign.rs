@@ -461,6 +461,19 @@ fn a_count_only_solver_has_its_counts_checked_and_its_solutions_not_read() {
         (row["solved"].as_str(), row["invalid"].as_str()),
         ("1000", "0")
     );
+    // run.json says where it came from, and that it was not validated.
+    let run = common::read_json(&out.join("run.json"));
+    let described = run["solvers"][1]["description"].as_str().unwrap();
+    assert_eq!(run["solvers"][1]["name"], "counts");
+    assert!(
+        described.starts_with("loaded from ")
+            && described.ends_with(":counts, count-only (solutions not validated)"),
+        "{described}"
+    );
+    assert_eq!(
+        run["solvers"][0]["description"],
+        dlxbench::solvers::dlx::INFO.description
+    );
     // A name that is not a loaded solver.
     let assert = common::bench_into(&out, &["--count-only=dlx", "--force"], &corpus)
         .assert()

@@ -251,6 +251,7 @@ fn parse_only<P: Kind>(
 ) -> anyhow::Result<ExitCode> {
     lineup.solvers.clear();
     config.solvers.clear();
+    config.descriptions.clear();
     config.budgets.clear();
     let result = harness::run(corpora, &config, &lineup, None, None)?;
     let mut out = std::io::stdout().lock();

@@ -93,6 +93,9 @@ pub struct Config {
     pub kind: &'static str,
     /// The names of the [`Lineup`]'s solvers, in its order.
     pub solvers: Vec<String>,
+    /// Their one-line descriptions ([`SolverEntry::description`]: for a
+    /// loaded solver, where it was loaded from), in the same order.
+    pub descriptions: Vec<String>,
     /// One node budget per solver of the [`Lineup`], in its order.
     pub budgets: Vec<Budget>,
     /// Worker threads (0: all cores); never more than the largest corpus
@@ -122,6 +125,11 @@ impl Config {
         Config {
             kind: P::NAME,
             solvers: lineup.names().into_iter().map(String::from).collect(),
+            descriptions: lineup
+                .solvers
+                .iter()
+                .map(|s| s.description().to_string())
+                .collect(),
             budgets: lineup
                 .solvers
                 .iter()

@@ -112,9 +112,11 @@ impl Report for RunJson {
             .solvers
             .iter()
             .zip(&config.budgets)
-            .map(|(s, b)| {
+            .zip(&config.descriptions)
+            .map(|((s, b), description)| {
                 json!({
                     "name": s,
+                    "description": description,
                     "budget_nodes": (b.max_nodes != u64::MAX).then_some(b.max_nodes),
                     "budget_time_s": b.max_time.map(|t| t.as_secs_f64()),
                 })

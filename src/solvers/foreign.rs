@@ -181,7 +181,10 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
         })?;
     let library = Arc::new(library);
     let (flags, count_only) = (spec.flags, spec.count_only);
-    let description = format!("loaded from {spec}");
+    let description = match spec.count_only {
+        false => format!("loaded from {spec}"),
+        true => format!("loaded from {spec}, count-only (solutions not validated)"),
+    };
     Ok(SolverEntry::new(
         spec.name.clone(),
         description,
