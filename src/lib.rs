@@ -14,6 +14,8 @@
 //!   exact-cover encoding, two solvers and a generator.
 //! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
 //!   `dlx`, `heuristic`, `singles` and `naive`.
+//! * [`ffi`]: the built-in solvers behind tdoku's C interface, exported
+//!   by the workspace's `dlxbench-ffi` crate as `libdlxbench.so`.
 //! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.
 //! * [`harness`]: the batch runner behind `dlxbench bench` (rayon workers,
 //!   per-worker solver states, latency histograms, cross-checking).
@@ -44,6 +46,7 @@ pub mod compare;
 pub mod corpus;
 pub mod datasets;
 pub mod exact_cover;
+pub mod ffi;
 pub mod generate;
 pub mod hanidoku;
 pub mod harness;

@@ -30,6 +30,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("solvers", 3),
     // What is built on solvers: ratings, generators, other kinds.
     ("rate", 4),
+    // The built-in solvers behind the C interface.
+    ("ffi", 4),
     ("generate", 5),
     ("hanidoku", 5),
     // The list of kinds.
