@@ -11,8 +11,12 @@
  *                earlier (a short string) is bad input. NULL: bad input.
  *   limit        stop after this many solutions (SIZE_MAX: count them all;
  *                0: nothing is searched, 0 is returned).
- *   flags        reserved: must be 0. Any other value is refused: 0 is
- *                returned, *num_guesses set to 0, solution not written.
+ *   flags        0 for normal use. 1-65535: a known slow-down, that many
+ *                iterations of a busy loop per search node, inside the call
+ *                (for measuring a time gate's power: results/gate-power).
+ *                Higher bits are reserved: a value with any of them set is
+ *                refused (0 returned, *num_guesses set to 0, solution not
+ *                written).
  *   solution     receives the first solution, 81 characters '1'-'9' (no
  *                NUL), when one is found; untouched otherwise. May be NULL.
  *   num_guesses  receives the solver's count of guesses (branch points).

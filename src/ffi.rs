@@ -6,7 +6,7 @@
 //! ```c
 //! size_t solve(const char *input,      /* 81 chars, '1'-'9' clues, '.' or '0' blanks */
 //!              size_t limit,           /* stop after this many solutions */
-//!              uint32_t flags,         /* reserved: must be 0 */
+//!              uint32_t flags,         /* 0; 1-65535: a known slow-down */
 //!              char *solution,         /* receives the first solution, 81 chars */
 //!              size_t *num_guesses);   /* out: the solver's count of guesses */
 //! /* returns the number of solutions found, at most limit */
@@ -121,6 +121,26 @@ pub struct Answer {
     /// The search stopped at the solver's default budget: `solutions` is
     /// then a lower bound.
     pub over_budget: bool,
+    /// Search nodes (for [`SLOW_DOWN`]).
+    pub nodes: u64,
+}
+
+/// The `flags` bits that ask for a known slow-down: `flags & SLOW_DOWN`
+/// iterations of a busy loop per search node, after the search and inside
+/// the call. A slowed copy of a solver whose extra cost is known and
+/// proportional to its work, for measuring a time gate's power
+/// (`results/gate-power`): the same library, the same code, the same call
+/// path, only slower. The other bits are reserved.
+pub const SLOW_DOWN: u32 = 0xFFFF;
+
+/// `iterations` rounds of work the optimiser cannot remove.
+#[inline(never)]
+fn busy(iterations: u64) {
+    let mut x = 0u64;
+    for i in 0..iterations {
+        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(i));
+    }
+    std::hint::black_box(x);
 }
 
 /// Reads the interface's input, 81 characters in reading order (`'1'`-`'9'`
@@ -239,6 +259,7 @@ pub fn solve_c81(
                 solutions: outcome.solutions.min(limit),
                 guesses: outcome.guesses,
                 over_budget: outcome.budget_exceeded,
+                nodes: outcome.nodes.unwrap_or(0),
             }
         })
         // The thread is being torn down: its state is gone.
@@ -253,10 +274,11 @@ pub fn solve_c81(
 ///
 /// * `input`: read up to 81 bytes, stopping at a NUL: a NUL among the first
 ///   81 bytes is a short input, 0 solutions. A null `input`: 0 solutions.
-/// * `flags`: reserved, must be 0. Any other value is an error: 0
-///   solutions, nothing written but `*num_guesses = 0` (so that a caller
-///   built for a later version's flags is not silently given something
-///   else).
+/// * `flags`: 0, or in its low 16 bits ([`SLOW_DOWN`]) a known
+///   slow-down. The other bits are reserved: a value with any of them set
+///   is an error, 0 solutions, nothing written but `*num_guesses = 0` (so
+///   that a caller built for a later version's flags is not silently given
+///   something else).
 /// * `solution`, `num_guesses`: may be null (then not written). `solution`
 ///   is written only when a solution is found.
 ///
@@ -277,7 +299,7 @@ pub unsafe fn solve_raw(
 ) -> usize {
     let _ = OVER_BUDGET.try_with(|b| b.set(false));
     let body = AssertUnwindSafe(|| {
-        if flags != 0 || input.is_null() {
+        if flags & !SLOW_DOWN != 0 || input.is_null() {
             return Answer::default();
         }
         let mut text = [0u8; 81];
@@ -298,6 +320,7 @@ pub unsafe fn solve_raw(
             u64::try_from(limit).unwrap_or(u64::MAX),
             Some(&mut out),
         );
+        busy(u64::from(flags & SLOW_DOWN) * answer.nodes);
         if answer.solutions > 0 && !solution.is_null() {
             // SAFETY: the caller promises 81 writable bytes at a non-null
             // `solution`, written by no one else during the call; `out` is

@@ -255,10 +255,17 @@ fn bad_input_gives_no_solution() {
         assert_eq!(found, 1, "{export:?}");
         let with_tail = format!("{UNIQUE}xyz\0");
         assert_eq!(raw.call(export, with_tail.as_bytes(), 2, 0).1, solution);
-        // Limit 0; nonzero flags are refused.
+        // Limit 0; reserved flags are refused; a slow-down changes nothing
+        // but the time.
         assert_eq!(raw.call(export, UNIQUE.as_bytes(), 0, 0).0, 0);
-        let (found, _, guesses, _) = raw.call(export, UNIQUE.as_bytes(), 2, 1);
-        assert_eq!((found, guesses), (0, 0), "{export:?}: flags 1");
+        let (found, _, guesses, _) = raw.call(export, UNIQUE.as_bytes(), 2, 1 << 16);
+        assert_eq!((found, guesses), (0, 0), "{export:?}: flags 1 << 16");
+        let plain = raw.call(export, UNIQUE.as_bytes(), 2, 0);
+        assert_eq!(
+            raw.call(export, UNIQUE.as_bytes(), 2, 100),
+            plain,
+            "{export:?}"
+        );
     }
 }
 
