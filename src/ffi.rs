@@ -434,14 +434,14 @@ mod tests {
             )
         };
         assert_eq!(found, 0);
-        // Nonzero flags: refused.
+        // Reserved flags: refused.
         // SAFETY: an 81-byte input.
         let found = unsafe {
             solve_raw(
                 Export::Dlx,
                 PUZZLE.as_ptr().cast(),
                 1,
-                1,
+                SLOW_DOWN + 1,
                 std::ptr::null_mut(),
                 &mut guesses,
             )

@@ -23,6 +23,8 @@
 //! * [`compare`]: regression tracking between two runs (`dlxbench
 //!   compare`): deterministic counters, and time ratios with bootstrap
 //!   confidence intervals.
+//! * [`ab`]: paired A/B of two solvers in one run (`dlxbench ab`), the
+//!   time gate for noisy machines.
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
@@ -40,6 +42,7 @@
 // `mod.rs`; a single-file module keeps them inline at its end, in
 // `#[cfg(test)] mod tests { ... }`. End-to-end tests are in `tests/`.
 
+pub mod ab;
 pub mod atomic;
 pub mod budget;
 pub mod compare;

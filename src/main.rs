@@ -20,6 +20,8 @@ enum Command {
     Bench(cli::bench::Args),
     /// Compare two benchmark runs: node counts must match, time ratios with confidence intervals.
     Compare(cli::compare::Args),
+    /// Paired A/B of two solvers in one run: is B slower than A? A time gate for noisy machines.
+    Ab(cli::ab::Args),
     /// Solve puzzles and print their solutions.
     Solve(cli::solve::Args),
     /// Check puzzles or grids against the rules: complete, incomplete or invalid.
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => cli::bench::run(args),
         Command::Compare(args) => cli::compare::run(args),
+        Command::Ab(args) => cli::ab::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),
         Command::Cover(args) => cli::cover::run(args),

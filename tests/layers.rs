@@ -41,6 +41,8 @@ const LAYERS: &[(&str, u32)] = &[
     // Reporting and comparing measurements.
     ("report", 8),
     ("compare", 9),
+    // Paired A/B: the harness and compare's bootstrap.
+    ("ab", 10),
 ];
 
 fn layer(module: &str) -> u32 {

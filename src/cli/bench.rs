@@ -145,7 +145,7 @@ fn is_standard(path: &Path) -> bool {
 /// corpora of the kind), or the defaults: the fetched corpora of the
 /// standard set (with `all`, every fetched corpus) of the kind, else the
 /// kind's embedded one; gives each a unique name.
-fn open_corpora<P: Puzzle>(specs: &[PathBuf], all: bool) -> anyhow::Result<Vec<Corpus>> {
+pub(crate) fn open_corpora<P: Puzzle>(specs: &[PathBuf], all: bool) -> anyhow::Result<Vec<Corpus>> {
     let mut corpora = Vec::new();
     if specs.is_empty() {
         let dir = Path::new("datasets");

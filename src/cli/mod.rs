@@ -4,6 +4,7 @@
 //! `--kind` implement [`PerKind`] once, generic over the puzzle type;
 //! [`io`] holds what they share.
 
+pub mod ab;
 pub mod bench;
 pub mod check;
 pub mod compare;

@@ -224,7 +224,11 @@ fn compare_pair(
     }
 }
 
-pub(super) fn verdict(interval: Option<Interval>, threshold: f64) -> TimeVerdict {
+/// The time verdict for a ratio `interval` (current / baseline, or B / A)
+/// and a `threshold` (0.05 for 5%): a regression when the whole interval
+/// lies above `1 + threshold`, an improvement when it lies below
+/// `1 - threshold`.
+pub fn verdict(interval: Option<Interval>, threshold: f64) -> TimeVerdict {
     match interval {
         None => TimeVerdict::NotEnoughData,
         Some(i) if i.low > 1.0 + threshold => TimeVerdict::Regression,

@@ -65,7 +65,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use algorithm::{check_compatible, compare};
+pub use algorithm::{check_compatible, compare, verdict};
 pub use bootstrap::Interval;
 pub use comparison::{
     Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,

@@ -1,0 +1,258 @@
+//! `dlxbench ab`: paired A/B of two solvers in one run, the time gate that
+//! survives a noisy machine ([`dlxbench::ab`]).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
+use dlxbench::compare::{self, TimeVerdict};
+use dlxbench::corpus;
+use dlxbench::harness::{Config, Lineup, Mode, Schedule};
+use dlxbench::kinds::{Kind, PuzzleKind};
+use dlxbench::puzzle::Format;
+use dlxbench::report::thousands;
+
+use super::bench::{open_corpora, ModeArg};
+use super::{BudgetArgs, NotationArgs, PerKind, SolverLibArgs};
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+A and B solve the same puzzles close in time: each takes a block of puzzles, then the other the \
+same block, the first of the two alternating from block to block, and each pass over the corpora \
+swapping the two, so that the machine's drift hits both alike. The result is the ratio B/A of the \
+geometric mean of per-puzzle times, with a seeded bootstrap 95% interval, after as many passes as \
+it takes for the interval to be within --precision (or until --max-time). A regression only when \
+the whole interval lies above 1 + threshold. For two builds of one solver, load both with \
+--solver-lib under two names: built-in and loaded solvers are called differently, so compare \
+like with like. Exit status: 0 no regression; 1 B is slower (or the solvers disagreed); 2 bad \
+usage or unreadable input.")]
+pub struct Args {
+    /// The reference solver (a built-in one, or a --solver-lib name).
+    #[arg(value_name = "A")]
+    pub a: String,
+    /// The solver checked against it.
+    #[arg(value_name = "B")]
+    pub b: String,
+    /// Corpus files or directories (default: as `bench`: the fetched standard set, else the
+    /// embedded corpus).
+    #[arg(value_name = "CORPUS")]
+    pub corpora: Vec<PathBuf>,
+    /// Puzzle kind of the corpora.
+    #[arg(long, default_value = "sudoku")]
+    pub kind: PuzzleKind,
+    #[command(flatten)]
+    pub solver_libs: SolverLibArgs,
+    /// Loaded solvers that return counts but no solution (as in `bench`).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub count_only: Vec<String>,
+    /// Smallest slow-down declared, in percent (`1%`, `0.5`).
+    #[arg(long, value_name = "PCT", default_value = "1%", value_parser = compare::parse_threshold)]
+    pub threshold: f64,
+    /// Passes repeat until the interval's half-width is within this, in percent.
+    #[arg(long, value_name = "PCT", default_value = "0.5%", value_parser = compare::parse_threshold)]
+    pub precision: f64,
+    /// No pass starts that would end after this (`30s`, `2m`).
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
+    pub max_time: Duration,
+    /// Passes made whatever the precision.
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    pub min_passes: u32,
+    /// Passes never exceed this.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_passes: u32,
+    /// Worker threads (default 1: a quiet core per solve).
+    #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: u64,
+    /// How many solutions to look for.
+    #[arg(long, value_enum, default_value_t)]
+    pub mode: ModeArg,
+    #[command(flatten)]
+    pub budget: BudgetArgs,
+    /// Puzzles each solver solves in a row before the other takes them.
+    #[arg(long, value_name = "N", default_value_t = Schedule::DEFAULT_BLOCK as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub block: u64,
+    /// Bootstrap seed.
+    #[arg(long, value_name = "N", default_value_t = compare::DEFAULT_SEED)]
+    pub seed: u64,
+    /// No progress lines on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub notation: NotationArgs,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    super::run_per_kind(args.kind, args)
+}
+
+impl PerKind for Args {
+    fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
+        if self.a == self.b {
+            bail!(
+                "A and B are both `{}`: compare two different solvers (load one build twice under \
+                 two names with --solver-lib PATH:SYMBOL=NAME)",
+                self.a
+            );
+        }
+        let set = self.solver_libs.solver_set::<P>(&self.count_only)?;
+        let solvers = set.select(&[self.a.clone(), self.b.clone()])?;
+        let options = P::options(&self.notation.notation(Format::Line))?;
+        let lineup = Lineup { solvers, options };
+        let mut config = Config::new(&lineup);
+        for budget in &mut config.budgets {
+            *budget = self.budget.budget(*budget);
+        }
+        config.threads = usize::try_from(self.threads).unwrap_or(usize::MAX);
+        (config.mode, config.limit) = match self.mode {
+            ModeArg::First => (Mode::First, 1),
+            ModeArg::Unique => (Mode::Unique, 2),
+            ModeArg::Count => (Mode::Count, u64::MAX),
+        };
+        config.schedule = Schedule {
+            block: usize::try_from(self.block).unwrap_or(usize::MAX),
+        };
+        corpus::install_sigbus_handler();
+        let corpora = open_corpora::<P>(&self.corpora, false)?;
+        let options = Options {
+            threshold: self.threshold,
+            precision: self.precision,
+            max_time: self.max_time,
+            min_passes: self.min_passes,
+            max_passes: self.max_passes.max(self.min_passes),
+            seed: self.seed,
+            ..Options::default()
+        };
+        let quiet = self.quiet;
+        if !quiet {
+            let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
+            eprintln!(
+                "dlxbench ab: A = {}, B = {} on {} ({} thread{}); until +-{} or {}",
+                self.a,
+                self.b,
+                names.join(", "),
+                config.threads,
+                if config.threads == 1 { "" } else { "s" },
+                pct(options.precision),
+                humantime::format_duration(options.max_time)
+            );
+        }
+        let mut on_pass = |p: &PassReport| {
+            if !quiet {
+                eprintln!(
+                    "pass {}: B/A {} ({:.1} s)",
+                    p.pass,
+                    interval_text(&p.overall),
+                    p.elapsed.as_secs_f64()
+                );
+            }
+        };
+        let result = ab::run(&corpora, &config, &lineup, &options, None, &mut on_pass)?;
+        let mut out = std::io::stdout().lock();
+        write!(out, "{}", render(&result, &options))?;
+        for d in &result.discrepancies {
+            eprintln!("PROBLEM: {d}");
+        }
+        let regressed = result.verdict == TimeVerdict::Regression;
+        Ok(ExitCode::from(
+            if regressed || !result.discrepancies.is_empty() {
+                super::EXIT_FAILURE
+            } else {
+                super::EXIT_OK
+            },
+        ))
+    }
+}
+
+/// `1.5%`.
+fn pct(fraction: f64) -> String {
+    format!("{}%", fraction * 100.0)
+}
+
+/// `1.0213 [1.0180, 1.0247] (+-0.33%), 1,465 puzzles`.
+fn interval_text(r: &Ratio) -> String {
+    match (r.interval, r.half_width()) {
+        (Some(i), Some(h)) => format!(
+            "{:.4} [{:.4}, {:.4}] (+-{:.2}%), {} puzzles",
+            i.estimate,
+            i.low,
+            i.high,
+            h * 100.0,
+            thousands(r.puzzles as u64)
+        ),
+        _ => format!("not enough data ({} puzzles)", r.puzzles),
+    }
+}
+
+/// The report: the ratios, the verdict, the node counts.
+fn render(r: &AbResult, options: &Options) -> String {
+    let mut s = format!(
+        "A = {}, B = {}: {} pass{} in {:.1} s on {} thread{}; stopped: {}\n",
+        r.a,
+        r.b,
+        r.passes,
+        if r.passes == 1 { "" } else { "es" },
+        r.elapsed.as_secs_f64(),
+        r.threads,
+        if r.threads == 1 { "" } else { "s" },
+        r.stop.words()
+    );
+    let rows: Vec<&Ratio> = match r.corpora.len() {
+        1 => vec![&r.overall],
+        _ => r.corpora.iter().chain([&r.overall]).collect(),
+    };
+    let width = rows.iter().map(|x| x.name.len()).max().unwrap_or(0);
+    for row in rows {
+        s.push_str(&format!(
+            "  {:width$}  B/A {}\n",
+            row.name,
+            interval_text(row)
+        ));
+    }
+    let change = r.overall.interval.map(|i| (i.estimate - 1.0) * 100.0);
+    s.push_str(&match (r.verdict, change) {
+        (TimeVerdict::Regression, Some(c)) => format!(
+            "REGRESSION: B is {c:.2}% slower than A (the whole interval lies above +{})\n",
+            pct(options.threshold)
+        ),
+        (TimeVerdict::Improvement, Some(c)) => format!(
+            "improvement: B is {:.2}% faster than A (the whole interval lies below -{})\n",
+            -c,
+            pct(options.threshold)
+        ),
+        (TimeVerdict::NotEnoughData, _) | (_, None) => "not enough data for a verdict\n".into(),
+        _ => format!(
+            "no significant change (threshold {}: the interval reaches within it)\n",
+            pct(options.threshold)
+        ),
+    });
+    let n = &r.nodes;
+    s.push_str(&match n.totals {
+        None => "nodes: not recorded by both solvers\n".to_string(),
+        Some((a, b)) if n.changed == 0 => {
+            format!(
+                "nodes: the same on every puzzle ({} in all)\n",
+                thousands(a.max(b))
+            )
+        }
+        Some((a, b)) => format!(
+            "nodes: ALGORITHM CHANGE: {} puzzles differ (A {}, B {} in all)\n",
+            thousands(n.changed),
+            thousands(a),
+            thousands(b)
+        ),
+    });
+    if n.outcome_changed > 0 {
+        s.push_str(&format!(
+            "outcomes: {} puzzles with another status or solution count\n",
+            thousands(n.outcome_changed)
+        ));
+    }
+    s
+}
