@@ -13,9 +13,11 @@
 //! the puzzles, `d` a puzzle's mean of `ln(ns_B / ns_A)` over the passes,
 //! with a percentile bootstrap interval over puzzles
 //! ([`crate::compare::bootstrap::paired`]). Passes repeat until the
-//! interval's half-width is within the wanted precision, or the next pass
-//! would not end within the time allowed, so a decision comes in bounded
-//! time. The verdict follows `compare`'s rule: a regression when the whole
+//! interval lies wholly beyond the threshold (a decided verdict), or its
+//! half-width is within the wanted precision, or the next pass would not
+//! end within the time allowed: a decision comes in bounded time. (A real
+//! difference varies from puzzle to puzzle, which keeps the interval over
+//! puzzles from narrowing below that spread: such a run stops as decided.) The verdict follows `compare`'s rule: a regression when the whole
 //! interval lies above `1 + threshold`.
 //!
 //! Node counts, where both sides report them, are compared puzzle by
@@ -75,6 +77,9 @@ impl Default for Options {
 /// Why the passes stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
+    /// The whole interval lies beyond the threshold, on one side: the
+    /// verdict cannot change with more passes.
+    Decided,
     /// The interval reached the wanted precision.
     Precision,
     /// The next pass would have run past the time allowed.
@@ -89,6 +94,7 @@ impl Stop {
     /// Words for people.
     pub fn words(self) -> &'static str {
         match self {
+            Stop::Decided => "the whole interval lies beyond the threshold",
             Stop::Precision => "the interval reached the precision asked for",
             Stop::Time => "the time allowed ran out before the precision was reached",
             Stop::Passes => "the most passes allowed were made",
@@ -306,10 +312,16 @@ pub fn run<P: Puzzle>(
         if result.interrupted {
             break Stop::Interrupted;
         }
-        if pass >= options.min_passes.max(1)
-            && overall.half_width().is_some_and(|h| h <= options.precision)
-        {
-            break Stop::Precision;
+        if pass >= options.min_passes.max(1) {
+            if matches!(
+                verdict(overall.interval, options.threshold),
+                TimeVerdict::Regression | TimeVerdict::Improvement
+            ) {
+                break Stop::Decided;
+            }
+            if overall.half_width().is_some_and(|h| h <= options.precision) {
+                break Stop::Precision;
+            }
         }
         if pass >= options.max_passes {
             break Stop::Passes;
