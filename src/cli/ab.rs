@@ -42,7 +42,7 @@ pub struct Args {
     /// embedded corpus).
     #[arg(value_name = "CORPUS")]
     pub corpora: Vec<PathBuf>,
-    /// Puzzle kind of the corpora.
+    /// Puzzle kind of the corpora: `sudoku` or `hanidoku` (61-symbol lines).
     #[arg(long, default_value = "sudoku")]
     pub kind: PuzzleKind,
     #[command(flatten)]
