@@ -6,8 +6,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::bail;
-
 use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::corpus;
@@ -95,11 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 impl PerKind for Args {
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         if self.a == self.b {
-            bail!(
-                "A and B are both `{}`: compare two different solvers (load one build twice under \
-                 two names with --solver-lib PATH:SYMBOL=NAME)",
-                self.a
-            );
+            // Before anything is loaded or opened.
+            return Err(ab::AbError::SameSolver(self.a).into());
         }
         let set = self.solver_libs.solver_set::<P>(&self.count_only)?;
         let solvers = set.select(&[self.a.clone(), self.b.clone()])?;
