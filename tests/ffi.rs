@@ -569,3 +569,65 @@ fn the_python_example_solves_with_every_export() {
         assert!(line.contains(&format!(" {want} solutions=1")), "{line}");
     }
 }
+
+/// `bench --solver-lib libdlxbench.so:dlxbench_dlx=dlx-lib` beside the
+/// built-in `dlx` on `corpus`: the run passes its cross-check (every
+/// count agrees, every solution validates) and both solve every puzzle.
+fn bench_against_the_built_in(corpus: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let spec = format!(
+        "--solver-lib={}:dlxbench_dlx=dlx-lib",
+        libdlxbench().display()
+    );
+    let output = assert_cmd::Command::cargo_bin("dlxbench")
+        .unwrap()
+        .args(["bench", "-q", "--solvers=dlx,dlx-lib", &spec, "--out"])
+        .arg(&out)
+        .arg(corpus)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary = std::fs::read_to_string(out.join("summary.csv")).unwrap();
+    let mut reader = csv::Reader::from_reader(summary.as_bytes());
+    let headers = reader.headers().unwrap().clone();
+    let column = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 2);
+    let (a, b) = (&rows[0], &rows[1]);
+    assert_eq!(
+        (&a[column("solver")], &b[column("solver")]),
+        ("dlx", "dlx-lib")
+    );
+    for name in ["puzzles", "solved", "unsolvable", "multiple", "invalid"] {
+        assert_eq!(a[column(name)], b[column(name)], "{name}");
+    }
+    assert_eq!(&b[column("budget")], "0");
+}
+
+#[test]
+fn the_library_dlx_agrees_with_the_built_in_one_through_bench() {
+    bench_against_the_built_in(&repo_path("datasets/generated/gen_9x9_1000.txt"));
+}
+
+/// The same on top1465 (`cargo test -- --ignored` after `dlxbench datasets
+/// fetch`, as CI does).
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn the_library_dlx_agrees_with_the_built_in_one_on_top1465() {
+    let corpus = repo_path("datasets/magictour_top1465.txt");
+    assert!(
+        corpus.is_file(),
+        "fetch the corpora first: dlxbench datasets fetch"
+    );
+    bench_against_the_built_in(&corpus);
+}
+
+/// A path in the repository.
+fn repo_path(relative: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
