@@ -115,10 +115,48 @@ pub fn is_solution_of(solution: &Grid, puzzle: &Grid) -> bool {
     // Column and box masks for the grid's side only: zeroing masks for
     // the largest side (4 KiB) cost more than checking a 9x9 grid.
     match shape.side() {
-        0..=16 => fits::<16>(solution, puzzle),
-        17..=36 => fits::<36>(solution, puzzle),
+        0..=32 => fits_small(solution, puzzle),
         _ => fits::<MAX_SIDE>(solution, puzzle),
     }
+}
+
+/// [`is_solution_of`] for sides up to 32, the common case, made cheap: the
+/// harness validates every solve, and the general loop below cost 2.6% of
+/// a `dlx` run on 9x9 grids (perf). `u32` masks, the box of each column
+/// looked up, not divided, and the cell checks folded into one flag
+/// instead of a branch each.
+fn fits_small(solution: &Grid, puzzle: &Grid) -> bool {
+    let shape = solution.shape();
+    let n = shape.side();
+    let (box_rows, box_cols) = (shape.box_rows(), shape.box_cols());
+    let full = u32::MAX >> (32 - n);
+    let mut cols = [0u32; 32];
+    let mut boxes = [0u32; 32];
+    let mut box_of_col = [0u8; 32];
+    for (c, b) in box_of_col.iter_mut().enumerate().take(n) {
+        *b = (c / box_cols) as u8;
+    }
+    let mut bad = false;
+    for (r, (row_cells, row_clues)) in solution
+        .cells()
+        .chunks_exact(n)
+        .zip(puzzle.cells().chunks_exact(n))
+        .enumerate()
+    {
+        let first_box = (r / box_rows) * box_rows;
+        let mut row = 0u32;
+        for c in 0..n {
+            let (v, clue) = (row_cells[c], row_clues[c]);
+            bad |= v == 0 || usize::from(v) > n || (clue != 0 && clue != v);
+            // A bad `v` gives some bit; `bad` already says no.
+            let bit = 1u32.wrapping_shl(u32::from(v).wrapping_sub(1));
+            row |= bit;
+            cols[c] |= bit;
+            boxes[first_box + usize::from(box_of_col[c])] |= bit;
+        }
+        bad |= row != full;
+    }
+    !bad && cols[..n].iter().chain(&boxes[..n]).all(|&m| m == full)
 }
 
 /// [`is_solution_of`] for grids of side at most `K`, of one shape.
@@ -246,6 +284,8 @@ mod tests {
             (3, 4),
             (4, 4),
             (5, 5),
+            (4, 8),
+            (6, 6),
             (8, 8),
             (8, 16),
         ] {
@@ -264,6 +304,12 @@ mod tests {
                     }
                     // A symbol changed (maybe to blank).
                     1 => g.cells_mut()[next(n * n)] = next(n + 1) as u8,
+                    // A symbol out of range (which `check` does not take).
+                    2 if next(2) == 0 => {
+                        g.cells_mut()[next(n * n)] = [n + 1, 33, 255][next(3)] as u8;
+                        assert!(!is_solution_of(&g, &empty), "{r}x{c}");
+                        continue;
+                    }
                     // Two whole rows swapped: still valid when within a band.
                     2 => {
                         let (a, b) = (next(n), next(n));
