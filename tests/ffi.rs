@@ -7,6 +7,8 @@
 //! tolerate null pointers, report a search that gave up, and work from
 //! several threads at once. The C and Python examples are run against it.
 
+mod common;
+
 #[path = "common/ffi_build.rs"]
 mod ffi_build;
 
@@ -21,6 +23,7 @@ use dlxbench::solvers::foreign::{self, LibrarySpec, SolveFn};
 use dlxbench::solvers::{Budget, Solver};
 use dlxbench::sudoku::{self, BoxShape, Grid, ParseOptions};
 
+use common::repo_path;
 use ffi_build::libdlxbench;
 
 thread_local! {
@@ -474,13 +477,7 @@ fn after_the_first_call_a_thread_allocates_nothing() {
 
 /// Compiles examples/ffi/solve.c against the library; the executable.
 fn c_example(dir: &Path) -> std::path::PathBuf {
-    let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
-    let compiler = cc::Build::new()
-        .target(&target)
-        .host(&target)
-        .opt_level(2)
-        .cargo_metadata(false)
-        .get_compiler();
+    let compiler = common::c_compiler();
     let lib_dir = libdlxbench().parent().unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let exe = dir.join("solve");
@@ -625,9 +622,4 @@ fn the_library_dlx_agrees_with_the_built_in_one_on_top1465() {
         "fetch the corpora first: dlxbench datasets fetch"
     );
     bench_against_the_built_in(&corpus);
-}
-
-/// A path in the repository.
-fn repo_path(relative: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }

@@ -172,17 +172,21 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Compiles `source` into a shared library `lib{name}.so` in `dir`.
-pub fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
+/// The C compiler the `cc` crate finds for this machine, at `-O2`.
+pub fn c_compiler() -> cc::Tool {
     let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
-    let compiler = cc::Build::new()
+    cc::Build::new()
         .target(&target)
         .host(&target)
         .opt_level(2)
         .cargo_metadata(false)
-        .get_compiler();
+        .get_compiler()
+}
+
+/// Compiles `source` into a shared library `lib{name}.so` in `dir`.
+pub fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
     let out = dir.join(format!("lib{name}.so"));
-    let status = compiler
+    let status = c_compiler()
         .to_command()
         .args(["-shared", "-fPIC", "-o"])
         .arg(&out)
