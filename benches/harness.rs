@@ -8,14 +8,22 @@
 //! ```text
 //! cargo bench --bench harness
 //! ```
+//!
+//! Two measurements taken one after the other carry the machine's drift
+//! in their difference, and on a shared machine that drift is as large as
+//! the overhead. So before criterion's two groups, a paired measurement:
+//! [`ROUNDS`] rounds, each timing one bare pass and one harness pass over
+//! the same puzzles back to back, in alternating order; the overhead is the
+//! median of the rounds' ratios, printed with their range.
 
 use std::hint::black_box;
+use std::time::Instant;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 
 use dlxbench::corpus::Corpus;
 use dlxbench::harness::{self, Config, Lineup};
-use dlxbench::solvers::SolverSet;
+use dlxbench::solvers::{SolverEntry, SolverSet};
 use dlxbench::sudoku::{BoxShape, Grid};
 
 const PUZZLES: usize = 10_000;
@@ -44,30 +52,87 @@ fn grid(line: &[u8]) -> Grid {
     Grid::from_cells(BoxShape::NINE, cells).unwrap()
 }
 
-fn overhead(c: &mut Criterion) {
+/// Rounds of the paired measurement.
+const ROUNDS: usize = 21;
+
+/// The puzzles, as text and as grids.
+fn puzzles() -> (Vec<u8>, Vec<Grid>) {
     let bytes = corpus_bytes();
     let grids: Vec<Grid> = bytes
         .split(|&b| b == b'\n')
         .filter(|l| !l.is_empty())
         .map(grid)
         .collect();
+    (bytes, grids)
+}
+
+/// One bare pass: a fresh solver (the harness makes one per run), every
+/// grid solved within the harness's budget (nodes and the time safety net,
+/// so that both sides meter the search alike).
+fn bare_pass(dlx: &SolverEntry<Grid>, grids: &[Grid], solution: &mut Grid) {
+    let budget = dlx.default_budget();
+    let mut solver = dlx.make();
+    for g in grids {
+        black_box(solver.solve(g, 2, budget, solution));
+    }
+}
+
+/// The paired measurement: harness time over bare time, per round.
+fn paired() {
+    let (bytes, grids) = puzzles();
+    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+    let corpus = Corpus::from_vec("bench", bytes).unwrap();
+    let lineup = Lineup::new(vec![dlx.clone()]);
+    let mut config = Config::new(&lineup);
+    config.threads = 1;
+    let mut solution = Grid::empty(BoxShape::NINE);
+    let mut harness_pass = || {
+        black_box(
+            harness::run(std::slice::from_ref(&corpus), &config, &lineup, None, None).unwrap(),
+        );
+    };
+    // One of each first, untimed: page faults, pool start-up.
+    bare_pass(&dlx, &grids, &mut solution);
+    harness_pass();
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    for round in 0..ROUNDS {
+        let time = |f: &mut dyn FnMut()| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        };
+        let (bare, through) = if round % 2 == 0 {
+            let b = time(&mut || bare_pass(&dlx, &grids, &mut solution));
+            (b, time(&mut harness_pass))
+        } else {
+            let h = time(&mut harness_pass);
+            (time(&mut || bare_pass(&dlx, &grids, &mut solution)), h)
+        };
+        ratios.push(through / bare);
+    }
+    ratios.sort_unstable_by(f64::total_cmp);
+    println!(
+        "dlx_over_corpus/paired: harness / bare loop over {} puzzles, {ROUNDS} rounds in \
+         alternating order: median {:.4} (range {:.4}-{:.4}, middle half {:.4}-{:.4})",
+        grids.len(),
+        ratios[ROUNDS / 2],
+        ratios[0],
+        ratios[ROUNDS - 1],
+        ratios[ROUNDS / 4],
+        ratios[3 * ROUNDS / 4],
+    );
+}
+
+fn overhead(c: &mut Criterion) {
+    let (bytes, grids) = puzzles();
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let mut group = c.benchmark_group("dlx_over_corpus");
     group.sample_size(10);
-    // The harness's budget (nodes and the time safety net), so that both
-    // sides meter the search alike.
-    let budget = dlx.default_budget();
     group.bench_function("bare_loop", |b| {
         let mut solution = Grid::empty(BoxShape::NINE);
-        b.iter(|| {
-            // A fresh solver per run, as the harness makes one per run.
-            let mut solver = dlx.make();
-            for g in &grids {
-                black_box(solver.solve(g, 2, budget, &mut solution));
-            }
-        })
+        b.iter(|| bare_pass(&dlx, &grids, &mut solution))
     });
-    let corpus = Corpus::from_vec("bench", bytes.clone()).unwrap();
+    let corpus = Corpus::from_vec("bench", bytes).unwrap();
     let lineup = Lineup::new(vec![dlx]);
     let mut config = Config::new(&lineup);
     config.threads = 1;
@@ -81,4 +146,9 @@ fn overhead(c: &mut Criterion) {
 }
 
 criterion_group!(benches, overhead);
-criterion_main!(benches);
+
+fn main() {
+    paired();
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
