@@ -258,8 +258,10 @@ pub fn run<P: Puzzle>(
     ];
     let names: Vec<&str> = corpora.iter().map(Corpus::name).collect();
     let mut puzzles: HashMap<(usize, u64), Puzzle2> = HashMap::new();
-    let mut nodes = Nodes::default();
-    let mut node_totals = (0u64, 0u64, true);
+    let mut nodes = Nodes {
+        totals: Some((0, 0)),
+        ..Nodes::default()
+    };
     let mut discrepancies = Vec::new();
     let started = Instant::now();
     let mut longest = Duration::ZERO;
@@ -296,7 +298,7 @@ pub fn run<P: Puzzle>(
                     entry.untimed += 1;
                 }
                 if pass == 0 {
-                    count_nodes(&mut nodes, &mut node_totals, ra, rb);
+                    nodes.add(ra, rb);
                 }
             }
         }
@@ -330,9 +332,6 @@ pub fn run<P: Puzzle>(
             break Stop::Time;
         }
     };
-    if node_totals.2 {
-        nodes.totals = Some((node_totals.0, node_totals.1));
-    }
     let corpora_ratios = names
         .iter()
         .enumerate()
@@ -365,19 +364,22 @@ fn timed(r: &Record) -> bool {
     !matches!(r.status, Status::Budget | Status::NotApplicable) && r.ns > 0
 }
 
-/// Adds one puzzle's node counts and outcomes (first pass only: they do
-/// not change from pass to pass).
-fn count_nodes(nodes: &mut Nodes, totals: &mut (u64, u64, bool), a: &Record, b: &Record) {
-    match (a.nodes, b.nodes) {
-        (Some(x), Some(y)) => {
-            totals.0 += x;
-            totals.1 += y;
-            nodes.changed += u64::from(x != y);
+impl Nodes {
+    /// Adds one puzzle's node counts and outcomes (first pass only: they
+    /// do not change from pass to pass). One puzzle without counts on
+    /// either side makes the totals unrecorded.
+    fn add(&mut self, a: &Record, b: &Record) {
+        match (self.totals.as_mut(), a.nodes, b.nodes) {
+            (Some(totals), Some(x), Some(y)) => {
+                totals.0 += x;
+                totals.1 += y;
+                self.changed += u64::from(x != y);
+            }
+            _ => self.totals = None,
         }
-        _ => totals.2 = false,
-    }
-    if a.status != b.status || a.solutions != b.solutions {
-        nodes.outcome_changed += 1;
+        if a.status != b.status || a.solutions != b.solutions {
+            self.outcome_changed += 1;
+        }
     }
 }
 

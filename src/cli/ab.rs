@@ -9,7 +9,7 @@ use std::time::Duration;
 use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::corpus;
-use dlxbench::harness::{Config, Lineup, Mode, Schedule};
+use dlxbench::harness::{Config, Lineup, Schedule};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
@@ -105,11 +105,7 @@ impl PerKind for Args {
             *budget = self.budget.budget(*budget);
         }
         config.threads = usize::try_from(self.threads).unwrap_or(usize::MAX);
-        (config.mode, config.limit) = match self.mode {
-            ModeArg::First => (Mode::First, 1),
-            ModeArg::Unique => (Mode::Unique, 2),
-            ModeArg::Count => (Mode::Count, u64::MAX),
-        };
+        (config.mode, config.limit) = self.mode.with_limit(None)?;
         config.schedule = Schedule {
             block: usize::try_from(self.block).unwrap_or(usize::MAX),
         };
@@ -134,7 +130,7 @@ impl PerKind for Args {
                 names.join(", "),
                 config.threads,
                 if config.threads == 1 { "" } else { "s" },
-                pct(options.precision),
+                compare::render::percent(options.precision),
                 humantime::format_duration(options.max_time)
             );
         }
@@ -163,11 +159,6 @@ impl PerKind for Args {
             },
         ))
     }
-}
-
-/// `1.5%`.
-fn pct(fraction: f64) -> String {
-    format!("{}%", fraction * 100.0)
 }
 
 /// `1.0213 [1.0180, 1.0247] (+-0.33%), 1,465 puzzles`.
@@ -214,17 +205,17 @@ fn render(r: &AbResult, options: &Options) -> String {
     s.push_str(&match (r.verdict, change) {
         (TimeVerdict::Regression, Some(c)) => format!(
             "REGRESSION: B is {c:.2}% slower than A (the whole interval lies above +{})\n",
-            pct(options.threshold)
+            compare::render::percent(options.threshold)
         ),
         (TimeVerdict::Improvement, Some(c)) => format!(
             "improvement: B is {:.2}% faster than A (the whole interval lies below -{})\n",
             -c,
-            pct(options.threshold)
+            compare::render::percent(options.threshold)
         ),
         (TimeVerdict::NotEnoughData, _) | (_, None) => "not enough data for a verdict\n".into(),
         _ => format!(
             "no significant change (threshold {}: the interval reaches within it)\n",
-            pct(options.threshold)
+            compare::render::percent(options.threshold)
         ),
     });
     let n = &r.nodes;

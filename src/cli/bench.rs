@@ -28,6 +28,23 @@ pub enum ModeArg {
     Count,
 }
 
+impl ModeArg {
+    /// The harness's mode and solution limit, `limit` being `--limit`
+    /// (for `count` only; none: no cap).
+    pub(crate) fn with_limit(self, limit: Option<u64>) -> anyhow::Result<(Mode, u64)> {
+        let (mode, limit) = match (self, limit) {
+            (ModeArg::First, None) => (Mode::First, 1),
+            (ModeArg::Unique, None) => (Mode::Unique, 2),
+            (ModeArg::Count, limit) => (Mode::Count, limit.unwrap_or(u64::MAX)),
+            (_, Some(_)) => bail!("--limit applies to --mode count only"),
+        };
+        if limit == 0 {
+            bail!("--limit must be at least 1");
+        }
+        Ok((mode, limit))
+    }
+}
+
 /// The end of `bench --help`, before the solvers.
 const AFTER_HELP: &str = "\
 With no CORPUS, runs the standard set that is fetched under ./datasets (top1465, the 17-clue list, \
@@ -223,15 +240,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
             config.threads
         );
     }
-    (config.mode, config.limit) = match (args.mode, args.limit) {
-        (ModeArg::First, None) => (Mode::First, 1),
-        (ModeArg::Unique, None) => (Mode::Unique, 2),
-        (ModeArg::Count, limit) => (Mode::Count, limit.unwrap_or(u64::MAX)),
-        (_, Some(_)) => bail!("--limit applies to --mode count only"),
-    };
-    if config.limit == 0 {
-        bail!("--limit must be at least 1");
-    }
+    (config.mode, config.limit) = args.mode.with_limit(args.limit)?;
     config.warmup = args.warmup;
     config.passes = args.passes;
     config.shuffle = args.shuffle;

@@ -138,10 +138,12 @@ impl SolverLibArgs {
         }
         let mut set = SolverSet::<P>::builtin();
         for spec in &self.libs {
-            let mut spec = spec.clone();
-            spec.count_only = count_only.contains(&spec.name);
-            let spec = &spec;
-            let entry = foreign::load::<P>(spec).with_context(|| format!("--solver-lib {spec}"))?;
+            let spec = LibrarySpec {
+                count_only: count_only.contains(&spec.name),
+                ..spec.clone()
+            };
+            let entry =
+                foreign::load::<P>(&spec).with_context(|| format!("--solver-lib {spec}"))?;
             set.add(entry).map_err(|e| {
                 anyhow::anyhow!("--solver-lib {spec}: {e}; give it another name with =NAME")
             })?;

@@ -95,8 +95,13 @@ fn ratio(r: Option<f64>) -> String {
 }
 
 fn threshold_text(c: &Comparison) -> String {
-    let pct = c.options.threshold * 100.0;
-    let s = format!("{pct:.4}");
+    percent(c.options.threshold)
+}
+
+/// A fraction as a percentage, without trailing zeros: `0.05` is `5%`,
+/// `0.005` is `0.5%` (four decimals at most, so no `7.000000000000001%`).
+pub fn percent(fraction: f64) -> String {
+    let s = format!("{:.4}", fraction * 100.0);
     let s = s.trim_end_matches('0').trim_end_matches('.');
     format!("{s}%")
 }
