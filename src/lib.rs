@@ -54,11 +54,13 @@ pub mod generate;
 pub mod hanidoku;
 pub mod harness;
 pub mod kinds;
+pub mod merge;
 pub mod notation;
 pub mod puzzle;
 pub mod rate;
 pub mod report;
 pub mod rng;
+pub mod shard;
 pub mod solvers;
 pub mod sudoku;
 

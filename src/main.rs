@@ -20,6 +20,8 @@ enum Command {
     Bench(cli::bench::Args),
     /// Compare two benchmark runs: node counts must match, time ratios with confidence intervals.
     Compare(cli::compare::Args),
+    /// Merge the result directories of `bench --shard K/N` runs into one, exactly.
+    Merge(cli::merge::Args),
     /// Paired A/B of two solvers in one run: is B slower than A? A time gate for noisy machines.
     Ab(cli::ab::Args),
     /// Solve puzzles and print their solutions.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Bench(args) => cli::bench::run(args),
         Command::Compare(args) => cli::compare::run(args),
+        Command::Merge(args) => cli::merge::run(args),
         Command::Ab(args) => cli::ab::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("corpus", 0),
     ("notation", 0),
     ("rng", 0),
+    ("shard", 0),
     // The exact-cover engine (it counts against a budget), the puzzle-kind
     // traits, and the corpus catalogue.
     ("exact_cover", 1),
@@ -41,6 +42,8 @@ const LAYERS: &[(&str, u32)] = &[
     // Reporting and comparing measurements.
     ("report", 8),
     ("compare", 9),
+    // Merging shards' result directories.
+    ("merge", 9),
     // Paired A/B: the harness and compare's bootstrap.
     ("ab", 10),
 ];

@@ -850,7 +850,9 @@ fn readme_synopses_match_the_help() {
         }
         checked.push(subcommand.to_string());
     }
-    for needed in ["solve", "bench", "compare", "generate", "convert", "rate"] {
+    for needed in [
+        "solve", "bench", "compare", "generate", "convert", "rate", "merge",
+    ] {
         assert!(
             checked.iter().any(|c| c == needed),
             "no synopsis of `{needed}` found"

@@ -12,6 +12,7 @@ use dlxbench::harness::{self, Config, Lineup, Mode, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
+use dlxbench::shard::Shard;
 
 use super::live::{self, Live};
 use super::{NotationArgs, PerKind};
@@ -110,6 +111,12 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = harness::Schedule::DEFAULT_BLOCK as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub block: u64,
+    /// Run one part of every corpus: `K/N` is shard K of N (numbered from 1), line n going to
+    /// shard ((n - 1) mod N) + 1; `dlxbench merge` joins the shards' result directories. `auto`
+    /// reads the index from a Slurm job array (SLURM_ARRAY_TASK_ID and the array's size),
+    /// `auto/N` also from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, from 0).
+    #[arg(long, value_name = "K/N|auto|auto/N")]
+    pub shard: Option<String>,
     /// Solver that relative speeds are quoted against.
     #[arg(long, value_name = "SOLVER", default_value = "dlx")]
     pub reference: String,
@@ -248,6 +255,14 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     config.schedule = harness::Schedule {
         block: usize::try_from(args.block).unwrap_or(usize::MAX),
     };
+    if let Some(spec) = &args.shard {
+        let (shard, from) =
+            Shard::resolve(spec, |name| std::env::var(name).ok()).context("--shard")?;
+        if let Some(from) = from {
+            eprintln!("dlxbench: shard {shard}, from {from}");
+        }
+        config.shard = Some(shard);
+    }
     Ok((lineup, config, reference))
 }
 
@@ -331,7 +346,10 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
                 _ => "bench".to_string(),
             };
             let stamp = report::run_json::compact_timestamp(std::time::SystemTime::now());
-            Path::new("results").join(format!("{}-{stamp}", report::file_safe(&name)))
+            let shard = config.shard.map_or(String::new(), |s| {
+                format!("-shard{}of{}", s.index(), s.count())
+            });
+            Path::new("results").join(format!("{}{shard}-{stamp}", report::file_safe(&name)))
         }
     };
     std::fs::create_dir_all(&out_dir)
@@ -357,6 +375,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
             .as_ref()
             .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
         per_puzzle: !args.no_per_puzzle,
+        merged: None,
     };
     if !args.quiet {
         eprintln!("{}", plan(&corpora, &lineup, &config));
@@ -534,6 +553,22 @@ const ESTIMATE_FROM_LINES: u64 = 10_000;
 /// Time spent sampling for the estimate.
 const ESTIMATE_ALLOWANCE: std::time::Duration = std::time::Duration::from_millis(500);
 
+/// `line` / `2nd line` / `3rd line` / `11th line`: which lines a shard of
+/// `count` takes.
+fn nth(count: u32) -> String {
+    let suffix = match (count % 10, count % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    match count {
+        1 => "line".to_string(),
+        n => format!("{n}{suffix} line"),
+    }
+}
+
 /// What will run, for standard error before the run starts.
 fn plan<P: Kind>(corpora: &[Corpus], lineup: &Lineup<P>, config: &Config) -> String {
     let lines: u64 = corpora
@@ -550,8 +585,11 @@ fn plan<P: Kind>(corpora: &[Corpus], lineup: &Lineup<P>, config: &Config) -> Str
         1 => "1 thread".to_string(),
         n => format!("{n} threads"),
     };
+    let shard = config.shard.map_or(String::new(), |s| {
+        format!(", shard {s}: every {}", nth(s.count()))
+    });
     format!(
-        "dlxbench: {} corp{} ({shown}; about {} lines) x {} solver{} ({}) on {threads}",
+        "dlxbench: {} corp{} ({shown}; about {} lines{shard}) x {} solver{} ({}) on {threads}",
         corpora.len(),
         if corpora.len() == 1 { "us" } else { "ora" },
         report::thousands(lines),

@@ -14,6 +14,7 @@ pub mod datasets;
 pub mod generate;
 pub(crate) mod io;
 mod live;
+pub mod merge;
 pub mod rate;
 pub mod solve;
 

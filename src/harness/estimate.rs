@@ -112,7 +112,8 @@ pub fn estimate<P: Puzzle>(
             // Nothing readable: the run will find no puzzle here either.
             continue;
         }
-        let lines = count_newlines(corpus.bytes()).max(1) as f64;
+        let shards = config.shard.map_or(1, |s| s.count());
+        let lines = count_newlines(corpus.bytes()).max(1) as f64 / f64::from(shards);
         let mut per_line = 0.0;
         for &(total, n) in sums {
             if n == 0 {

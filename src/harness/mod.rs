@@ -61,6 +61,7 @@ pub use stats::{SolverStats, HIST_SIGFIG};
 use crate::corpus::Corpus;
 use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
+use crate::shard::Shard;
 use crate::solvers::{Budget, SolverEntry, Status};
 
 /// How many solutions to look for.
@@ -83,6 +84,13 @@ impl Mode {
             Mode::Unique => "unique",
             Mode::Count => "count",
         }
+    }
+
+    /// The mode [`Mode::as_str`] names.
+    pub fn from_name(name: &str) -> Option<Mode> {
+        [Mode::First, Mode::Unique, Mode::Count]
+            .into_iter()
+            .find(|m| m.as_str() == name)
     }
 }
 
@@ -116,6 +124,8 @@ pub struct Config {
     pub permute: Option<u64>,
     /// The order in which the solvers take the puzzles.
     pub schedule: Schedule,
+    /// The part of every corpus to run (none: all of it).
+    pub shard: Option<Shard>,
 }
 
 impl Config {
@@ -143,6 +153,7 @@ impl Config {
             shuffle: None,
             permute: None,
             schedule: Schedule::default(),
+            shard: None,
         }
     }
 }
@@ -279,6 +290,61 @@ impl std::fmt::Display for Discrepancy {
         }
         Ok(())
     }
+}
+
+/// The cross-check of one puzzle (line `line` of `corpus`): its records,
+/// one per solver (`name` gives a record's solver name). Reports a solver
+/// that returned an invalid solution, and a disagreement on the capped
+/// solution count among the solvers that finished within budget and took
+/// the puzzle. Empty when all is well. `dlxbench merge` checks merged rows
+/// with it too.
+pub fn cross_check<'n>(
+    corpus: &str,
+    line: u64,
+    records: &[Record],
+    name: impl Fn(u16) -> &'n str,
+) -> Vec<Discrepancy> {
+    let mut agreed: Option<u64> = None;
+    let mut disagree = false;
+    let mut invalid = None;
+    for r in records {
+        if r.status == Status::Invalid {
+            invalid.get_or_insert(r.solver);
+        }
+        if matches!(r.status, Status::Budget | Status::NotApplicable) {
+            continue;
+        }
+        match agreed {
+            None => agreed = Some(r.solutions),
+            Some(c) if c != r.solutions => disagree = true,
+            Some(_) => {}
+        }
+    }
+    if !disagree && invalid.is_none() {
+        return Vec::new();
+    }
+    let counts: Vec<_> = records
+        .iter()
+        .map(|r| (name(r.solver).to_string(), r.solutions, r.status))
+        .collect();
+    let mut found = Vec::new();
+    if let Some(s) = invalid {
+        found.push(Discrepancy {
+            corpus: corpus.to_string(),
+            line,
+            kind: DiscrepancyKind::InvalidSolution(name(s).to_string()),
+            counts: counts.clone(),
+        });
+    }
+    if disagree {
+        found.push(Discrepancy {
+            corpus: corpus.to_string(),
+            line,
+            kind: DiscrepancyKind::Disagreement,
+            counts,
+        });
+    }
+    found
 }
 
 /// Results for one corpus.

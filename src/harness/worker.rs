@@ -224,9 +224,11 @@ impl<P: Puzzle> Worker<P> {
         let bytes = corpus.bytes();
         let t = Instant::now();
         self.lines.clear();
+        let shard = config.shard;
         self.lines.extend(
             corpus
                 .lines(corpus.chunk(k), job.firsts[k])
+                .filter(|l| shard.is_none_or(|s| s.contains(l.number)))
                 .map(|l| LineRef {
                     start: l.offset as usize,
                     end: l.offset as usize + l.text.len(),
@@ -354,50 +356,11 @@ impl<P: Puzzle> Worker<P> {
         }
     }
 
-    /// Records invalid solutions and disagreements on capped counts among
-    /// solvers that finished within budget.
+    /// Records invalid solutions and disagreements ([`super::cross_check`]).
     fn cross_check(&mut self, job: &Job<'_, P>, records: &[Record], line: u64) {
-        let mut agreed: Option<u64> = None;
-        let mut disagree = false;
-        let mut invalid = None;
-        for r in records {
-            if r.status == Status::Invalid {
-                invalid.get_or_insert(r.solver);
-            }
-            if matches!(r.status, Status::Budget | Status::NotApplicable) {
-                continue;
-            }
-            match agreed {
-                None => agreed = Some(r.solutions),
-                Some(c) if c != r.solutions => disagree = true,
-                Some(_) => {}
-            }
-        }
-        if !disagree && invalid.is_none() {
-            return;
-        }
-        let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name().to_string();
-        let counts: Vec<_> = records
-            .iter()
-            .map(|r| (name(r.solver), r.solutions, r.status))
-            .collect();
-        let corpus = job.corpus.name().to_string();
-        if let Some(s) = invalid {
-            self.discrepancies.push(Discrepancy {
-                corpus: corpus.clone(),
-                line,
-                kind: DiscrepancyKind::InvalidSolution(name(s)),
-                counts: counts.clone(),
-            });
-        }
-        if disagree {
-            self.discrepancies.push(Discrepancy {
-                corpus,
-                line,
-                kind: DiscrepancyKind::Disagreement,
-                counts,
-            });
-        }
+        let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name();
+        self.discrepancies
+            .extend(super::cross_check(job.corpus.name(), line, records, name));
     }
 }
 

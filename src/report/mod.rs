@@ -64,6 +64,9 @@ pub struct RunMeta {
     pub out_dir: PathBuf,
     /// Whether `puzzles.csv` was written.
     pub per_puzzle: bool,
+    /// For a result that `dlxbench merge` made of shards: which, and each
+    /// part's own facts.
+    pub merged: Option<run_json::Merged>,
 }
 
 /// One output format.

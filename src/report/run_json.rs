@@ -15,6 +15,36 @@ use crate::harness::{Config, RunResult};
 #[derive(Debug, Clone, Copy)]
 pub struct RunJson;
 
+/// What a merged result is made of, for its `run.json`.
+#[derive(Debug, Clone, Default)]
+pub struct Merged {
+    /// The shard count of the parts (1 when they were not sharded).
+    pub shard_count: u32,
+    /// The shards the result covers (1-based, ascending): all of
+    /// `1..=shard_count` unless the merge was partial.
+    pub indices: Vec<u32>,
+    /// Each part's own facts (machine, threads, times, throughput), in
+    /// the order of `indices`.
+    pub parts: Vec<serde_json::Value>,
+}
+
+/// The `shard` entry of `run.json`: `null` for a whole run; `{"index",
+/// "count", "indices", "rule"}` for one shard; for a merge of shards, the
+/// shards it covers (`index` null when more than one).
+fn shard_entry(config: &Config, meta: &RunMeta) -> serde_json::Value {
+    let (count, indices) = match (&meta.merged, config.shard) {
+        (Some(m), _) => (m.shard_count, m.indices.clone()),
+        (None, Some(s)) => (s.count(), vec![s.index()]),
+        (None, None) => return serde_json::Value::Null,
+    };
+    json!({
+        "index": match indices.as_slice() { [one] => Some(*one), _ => None },
+        "count": count,
+        "indices": indices,
+        "rule": "line n (from 1) is in shard ((n - 1) mod count) + 1",
+    })
+}
+
 /// The rustc that built this binary.
 pub const RUSTC_VERSION: &str = env!("DLXBENCH_RUSTC_VERSION");
 
@@ -140,6 +170,8 @@ impl Report for RunJson {
             "shuffle_seed": config.shuffle,
             "permute_seed": config.permute,
             "schedule_block": config.schedule.block,
+            "shard": shard_entry(config, meta),
+            "merged_from": meta.merged.as_ref().map(|m| &m.parts),
             "solvers": solvers,
             "reference": meta.reference,
             "states_created": run.states_created,

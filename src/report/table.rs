@@ -159,7 +159,21 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if config.kind != crate::kinds::PuzzleKind::default().name() {
         settings.push_str(&format!(", {} puzzles", config.kind));
     }
+    if let Some(shard) = config.shard {
+        settings.push_str(&format!(", shard {shard}"));
+    }
     notes.push(settings);
+    if let Some(m) = &meta.merged {
+        notes.push(format!(
+            "Merged from {} part{} ({} of {} shards): threads and workers are the parts' added \
+             up, so puzzles/s is what they would do together if equally fast; each part's own \
+             figures are in run.json (merged_from).",
+            m.parts.len(),
+            if m.parts.len() == 1 { "" } else { "s" },
+            m.indices.len(),
+            m.shard_count
+        ));
+    }
     notes.push(format!(
         "Latencies are per solve call; mean and percentiles exclude over-budget solves{}.",
         if budgets.is_empty() {

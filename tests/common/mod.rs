@@ -196,3 +196,69 @@ pub fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
     assert!(status.success(), "compiling {}", source.display());
     out
 }
+
+/// The `dlxbench` calls in a script or workflow: `(subcommand, options)`
+/// of each, lines joined over `\` continuations and comments skipped. A
+/// call is a word that is `dlxbench` or a path ending in `/dlxbench`
+/// (quotes and `"$DLXBENCH"`-style variables named for it included),
+/// followed by the subcommand.
+pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
+    let mut joined = Vec::new();
+    let mut current = String::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') {
+            continue;
+        }
+        if let Some(head) = line.strip_suffix('\\') {
+            current.push_str(head);
+            current.push(' ');
+            continue;
+        }
+        current.push_str(line);
+        joined.push(std::mem::take(&mut current));
+    }
+    let is_binary = |w: &str| {
+        // `"$dlxbench"`, `--wrap="$dlxbench`: the last quoted or assigned part.
+        let w = w.rsplit(['"', '=']).find(|p| !p.is_empty()).unwrap_or("");
+        w == "dlxbench" || w.ends_with("/dlxbench") || w == "$dlxbench"
+    };
+    let mut found = Vec::new();
+    for line in &joined {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, w) in words.iter().enumerate() {
+            if !is_binary(w) {
+                continue;
+            }
+            let Some(sub) = words.get(i + 1) else {
+                continue;
+            };
+            if sub.starts_with('-') {
+                continue;
+            }
+            let options = words[i + 2..]
+                .iter()
+                .take_while(|w| !is_binary(w) && !matches!(**w, "|" | "&&" | ";" | "||"))
+                .filter(|w| w.starts_with("--"))
+                .map(|w| w.split('=').next().unwrap().to_string())
+                .collect();
+            found.push((sub.trim_matches('"').to_string(), options));
+        }
+    }
+    found
+}
+
+/// Every option of `commands` is one its subcommand's `--help` lists.
+pub fn assert_options_exist(commands: &[(String, Vec<String>)]) {
+    for (sub, options) in commands {
+        let out = dlxbench().args([sub, "--help"]).output().unwrap();
+        assert!(out.status.success(), "dlxbench {sub} --help");
+        let help = String::from_utf8(out.stdout).unwrap();
+        for option in options {
+            assert!(
+                help.contains(&format!("{option} ")) || help.contains(&format!("{option}\n")),
+                "`dlxbench {sub}` has no option {option}"
+            );
+        }
+    }
+}

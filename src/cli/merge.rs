@@ -1,0 +1,163 @@
+//! `dlxbench merge`: join the result directories of shards into one.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context};
+
+use dlxbench::atomic::AtomicDir;
+use dlxbench::merge::{self, Options};
+use dlxbench::report::{self, schema};
+
+/// The end of `merge --help`.
+const AFTER_HELP: &str = "\
+The parts must be runs of the same corpora (SHA-256), kind, mode, limit, passes, warm-up, seeds, \
+schedule block, solvers, budgets and dlxbench version, each finished (not interrupted), and \
+together every shard of one --shard K/N partition once. Counts and sums are added, histograms \
+merged exactly (histograms.json), puzzles.csv merged in line order (streaming), every puzzle's \
+rows cross-checked again; the other files are written anew. The result is written atomically: \
+--out appears complete or not at all. A merged directory can be merged again (see --partial). \
+Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution; 2 the parts cannot be \
+merged (the message names the difference) or the files cannot be read or written.";
+
+/// Arguments.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER_HELP)]
+pub struct Args {
+    /// Result directories of `bench --shard K/N` runs (or of earlier merges), in any order.
+    #[arg(value_name = "SHARD_DIR", required = true)]
+    pub parts: Vec<PathBuf>,
+    /// Directory to write the merged results into. It must not exist or be empty, unless --force.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Replace the results of an earlier run or merge in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// Merge a subset of the shards (to merge with the others later), instead of refusing
+    /// missing ones.
+    #[arg(long)]
+    pub partial: bool,
+    /// Print only problems, not the table.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
+}
+
+/// Refuses an `--out` that would lose something: a part, a directory with
+/// other files, or earlier results without `force`.
+fn check_out(out: &Path, parts: &[PathBuf], force: bool) -> anyhow::Result<()> {
+    if !out.exists() {
+        return Ok(());
+    }
+    let canonical = out.canonicalize().ok();
+    if parts.iter().any(|p| p.canonicalize().ok() == canonical) {
+        bail!(
+            "--out {}: is one of the parts; write the merge elsewhere",
+            out.display()
+        );
+    }
+    let mut results = 0;
+    for entry in std::fs::read_dir(out).with_context(|| format!("--out {}", out.display()))? {
+        let name = entry?.file_name();
+        let name = name.to_string_lossy();
+        if schema::is_result_file(&name) {
+            results += 1;
+        } else {
+            bail!(
+                "--out {}: holds other files than results (e.g. {name}); the merge replaces the \
+                 whole directory, so choose another",
+                out.display()
+            );
+        }
+    }
+    if results > 0 && !force {
+        bail!(
+            "--out {}: holds the results of an earlier run ({results} files); use --force to \
+             replace them, or another directory",
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    check_out(&args.out, &args.parts, args.force)?;
+    let started = std::time::Instant::now();
+    let dir = AtomicDir::create(&args.out).with_context(|| {
+        format!(
+            "cannot create a temporary directory for {}",
+            args.out.display()
+        )
+    })?;
+    let options = Options {
+        partial: args.partial,
+        command_line: std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect(),
+        out_dir: args.out.clone(),
+    };
+    let merged = merge::merge(&args.parts, dir.path(), &options)?;
+    let out = dir
+        .commit()
+        .with_context(|| format!("cannot move the merge into {}", args.out.display()))?;
+    let took = started.elapsed();
+    for d in &merged.result.discrepancies {
+        eprintln!("dlxbench: {d}");
+    }
+    if !args.quiet {
+        let shards = merged.meta.merged.as_ref().map_or(String::new(), |m| {
+            format!(
+                ", shard{} {} of {}",
+                if m.indices.len() == 1 { "" } else { "s" },
+                ranges(&m.indices),
+                m.shard_count
+            )
+        });
+        print!(
+            "{}",
+            report::table::render_text(&merged.result, &merged.config, &merged.meta)
+        );
+        println!(
+            "Merged {} part{}{shards}: {} puzzle rows in {:.2} s\nResults: {} ({} files)",
+            args.parts.len(),
+            if args.parts.len() == 1 { "" } else { "s" },
+            report::thousands(merged.rows),
+            took.as_secs_f64(),
+            out.display(),
+            merged.written.len()
+        );
+    }
+    if merged.result.discrepancies.is_empty() {
+        Ok(ExitCode::from(super::EXIT_OK))
+    } else {
+        Ok(ExitCode::from(super::EXIT_FAILURE))
+    }
+}
+
+/// `1-4, 6` for `[1, 2, 3, 4, 6]`.
+fn ranges(indices: &[u32]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < indices.len() {
+        let mut j = i;
+        while j + 1 < indices.len() && indices[j + 1] == indices[j] + 1 {
+            j += 1;
+        }
+        out.push(match j > i {
+            true => format!("{}-{}", indices[i], indices[j]),
+            false => indices[i].to_string(),
+        });
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ranges() {
+        assert_eq!(super::ranges(&[1, 2, 3, 4, 6]), "1-4, 6");
+        assert_eq!(super::ranges(&[2]), "2");
+        assert_eq!(super::ranges(&[1, 3, 4]), "1, 3-4");
+    }
+}
