@@ -777,6 +777,11 @@ fn merge_rows(
     let mut current: Option<(usize, u64, usize)> = None;
     let mut records: Vec<Record> = Vec::with_capacity(config.solvers.len());
     let name = |s: u16| config.solvers[usize::from(s)].as_str();
+    // The cross-check of the puzzle whose rows were gathered, if any.
+    let check = |puzzle: Option<(usize, u64, usize)>, records: &[Record]| match puzzle {
+        Some((c, line, _)) => harness::cross_check(&result.corpora[c].name, line, records, name),
+        None => Vec::new(),
+    };
     while let Some(Reverse((c, line, i))) = heap.pop() {
         match current {
             Some((pc, pl, pi)) if (pc, pl) == (c, line) && pi != i => {
@@ -789,14 +794,7 @@ fn merge_rows(
             }
             Some((pc, pl, _)) if (pc, pl) == (c, line) => {}
             _ => {
-                if let Some((pc, pl, _)) = current {
-                    discrepancies.extend(harness::cross_check(
-                        &result.corpora[pc].name,
-                        pl,
-                        &records,
-                        name,
-                    ));
-                }
+                discrepancies.extend(check(current, &records));
                 records.clear();
                 current = Some((c, line, i));
             }
@@ -809,14 +807,7 @@ fn merge_rows(
             heap.push(Reverse((c, line, i)));
         }
     }
-    if let Some((pc, pl, _)) = current {
-        discrepancies.extend(harness::cross_check(
-            &result.corpora[pc].name,
-            pl,
-            &records,
-            name,
-        ));
-    }
+    discrepancies.extend(check(current, &records));
     for (part, r) in parts.iter().zip(&readers) {
         for (c, corpus) in result.corpora.iter().enumerate() {
             for (s, solver) in config.solvers.iter().enumerate() {

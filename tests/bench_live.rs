@@ -82,6 +82,22 @@ fn an_interrupt_keeps_the_finished_corpus_and_says_so() {
         .count();
     assert_eq!(first_rows, 200);
     assert_no_temporaries(&out);
+    // An interrupted run is not a shard `merge` takes.
+    let merged = dir.path().join("merged");
+    let refused = Process::new(binary())
+        .args(["merge", "--out"])
+        .arg(&merged)
+        .arg(&out)
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{message}");
+    assert!(
+        message.contains("the run was interrupted (slow: ")
+            && message.contains("run this shard again"),
+        "{message}"
+    );
+    assert!(!merged.exists());
 }
 
 /// Every subcommand whose standard output is closed before it writes ends

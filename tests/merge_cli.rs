@@ -338,6 +338,36 @@ fn four_shards_merge_to_the_whole_run() {
     set.push(cut);
     refused(&set, &bad("c"), &["a file was cut short or changed"]);
 
+    // Rows that disagree are found again: exit 1, the puzzle named.
+    let tampered = dir.join("tampered");
+    copy_dir(&parts[1], &tampered);
+    let text = std::fs::read_to_string(tampered.join("puzzles.csv")).unwrap();
+    let changed = text.replacen("gen_9x9_1000,2,singles,", "gen_9x9_1000,2,singles,X", 1);
+    let mut lines: Vec<String> = changed.lines().map(String::from).collect();
+    let row = lines.iter_mut().find(|l| l.contains(",singles,X")).unwrap();
+    // corpus,line,solver,ns,solutions,...: two solutions, status multiple.
+    let mut fields: Vec<String> = row.split(',').map(String::from).collect();
+    fields[3] = fields[3].trim_start_matches('X').to_string();
+    fields[4] = "2".into();
+    fields[7] = "multiple".into();
+    *row = fields.join(",");
+    std::fs::write(tampered.join("puzzles.csv"), lines.join("\n") + "\n").unwrap();
+    let set = vec![
+        parts[0].clone(),
+        tampered,
+        parts[2].clone(),
+        parts[3].clone(),
+    ];
+    let out = merge(&set, &bad("disagree"), &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "gen_9x9_1000 line 2: solvers disagree: dlx=1 (unique), singles=2 (multiple)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+
     // Not a result directory.
     refused(
         &[dir.join("nowhere")],
