@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::compare::bootstrap::{self, Interval};
-use crate::compare::{verdict, TimeVerdict};
+use crate::compare::{verdict, RatioHistogram, TimeVerdict};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
@@ -112,6 +112,8 @@ pub struct Ratio {
     pub puzzles: usize,
     /// The ratio and its interval (`None` with fewer than two puzzles).
     pub interval: Option<Interval>,
+    /// The per-puzzle ratios B/A (each puzzle's mean over the passes).
+    pub distribution: RatioHistogram,
 }
 
 impl Ratio {
@@ -397,6 +399,7 @@ fn ratio<'a>(name: &str, puzzles: impl Iterator<Item = &'a Puzzle2>, options: &O
         name: name.to_string(),
         puzzles: d.len(),
         interval: bootstrap::paired(&d, options.resamples, options.seed, options.confidence),
+        distribution: RatioHistogram::from_log_ratios(d.iter().copied()),
     }
 }
 

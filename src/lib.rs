@@ -25,6 +25,9 @@
 //!   confidence intervals.
 //! * [`ab`]: paired A/B of two solvers in one run (`dlxbench ab`), the
 //!   time gate for noisy machines.
+//! * [`plot`]: the pictures of a result directory and `report.html`, and
+//!   the page of a comparison; [`export`]: results in the formats of the
+//!   dashboards projects track performance with.
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
@@ -49,6 +52,7 @@ pub mod compare;
 pub mod corpus;
 pub mod datasets;
 pub mod exact_cover;
+pub mod export;
 pub mod ffi;
 pub mod generate;
 pub mod hanidoku;
@@ -56,6 +60,7 @@ pub mod harness;
 pub mod kinds;
 pub mod merge;
 pub mod notation;
+pub mod plot;
 pub mod puzzle;
 pub mod rate;
 pub mod report;

@@ -138,7 +138,41 @@ struct Part {
 }
 
 impl Part {
+    /// A finished run's directory (an interrupted one is refused: its
+    /// shard must run again).
     fn load(dir: &Path) -> Result<Part, MergeError> {
+        let part = Part::read(dir)?;
+        let run = &part.run;
+        if run["interrupted"].as_bool() != Some(false) {
+            let partial: Vec<String> = corpora(run)
+                .iter()
+                .filter(|c| c["complete"].as_bool() != Some(true))
+                .map(|c| {
+                    format!(
+                        "{}: {} of {} lines",
+                        c["name"].as_str().unwrap_or("?"),
+                        c["lines_done"],
+                        c["lines"]
+                    )
+                })
+                .collect();
+            return Err(MergeError::Part {
+                dir: dir.to_path_buf(),
+                what: format!(
+                    "the run was interrupted ({}); run this shard again",
+                    if partial.is_empty() {
+                        "no corpus finished".to_string()
+                    } else {
+                        partial.join(", ")
+                    }
+                ),
+            });
+        }
+        Ok(part)
+    }
+
+    /// A run's directory, finished or not.
+    fn read(dir: &Path) -> Result<Part, MergeError> {
         let bad = |what: String| MergeError::Part {
             dir: dir.to_path_buf(),
             what,
@@ -162,28 +196,6 @@ impl Part {
         };
         let run: Value = serde_json::from_str(&text)
             .map_err(|e| bad(format!("{}: not JSON: {e}", schema::RUN_JSON)))?;
-        if run["interrupted"].as_bool() != Some(false) {
-            let partial: Vec<String> = corpora(&run)
-                .iter()
-                .filter(|c| c["complete"].as_bool() != Some(true))
-                .map(|c| {
-                    format!(
-                        "{}: {} of {} lines",
-                        c["name"].as_str().unwrap_or("?"),
-                        c["lines_done"],
-                        c["lines"]
-                    )
-                })
-                .collect();
-            return Err(bad(format!(
-                "the run was interrupted ({}); run this shard again",
-                if partial.is_empty() {
-                    "no corpus finished".to_string()
-                } else {
-                    partial.join(", ")
-                }
-            )));
-        }
         let (count, indices) = match &run["shard"] {
             Value::Null => (1, vec![1]),
             s => {
@@ -452,6 +464,60 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     })
 }
 
+/// One result directory read back as the run it records, from its
+/// `run.json` and `histograms.json` alone (no `puzzles.csv`): what
+/// `dlxbench plot` draws from. An interrupted run reads too, with its
+/// partial corpus as recorded. Discrepancies are not in those files: the
+/// result has none.
+#[derive(Debug)]
+pub struct ResultDir {
+    /// The statistics, exactly as the run accumulated them.
+    pub result: RunResult,
+    /// The run's settings.
+    pub config: Config,
+    /// Its metadata (command line, reference, checksums, shards).
+    pub meta: RunMeta,
+    /// `run.json` as written.
+    pub run_json: Value,
+}
+
+/// Reads the result directory `dir` ([`ResultDir`]).
+pub fn read_result_dir(dir: &Path) -> Result<ResultDir, MergeError> {
+    let part = Part::read(dir)?;
+    let mut config = config_of(&part)?;
+    let mut result = run_result(std::slice::from_ref(&part), &config)?;
+    config.threads = result.threads;
+    let r = &part.run;
+    result.interrupted = r["interrupted"].as_bool() == Some(true);
+    let meta = RunMeta {
+        command_line: r["command_line"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        reference: r["reference"]
+            .as_str()
+            .unwrap_or(&config.solvers[0])
+            .to_string(),
+        sha256: corpora(r)
+            .iter()
+            .map(|c| c["sha256"].as_str().unwrap_or_default().to_string())
+            .collect(),
+        out_dir: dir.to_path_buf(),
+        per_puzzle: part.per_puzzle(),
+        merged: None,
+    };
+    Ok(ResultDir {
+        result,
+        config,
+        meta,
+        run_json: part.run,
+    })
+}
+
 /// The parts' settings (all equal: [`check_parts`]) as a [`Config`].
 fn config_of(part: &Part) -> Result<Config, MergeError> {
     let r = &part.run;
@@ -578,7 +644,12 @@ fn run_result(parts: &[Part], config: &Config) -> Result<RunResult, MergeError> 
                 .iter()
                 .any(|p| corpora(&p.run)[i]["changed_on_disk"].as_bool() == Some(true)),
             workers: sum("workers") as usize,
-            lines_done: lines,
+            // A merge is of finished parts; one directory read back may
+            // hold a corpus an interrupt cut short.
+            lines_done: match parts {
+                [one] => corpora(&one.run)[i]["lines_done"].as_u64().unwrap_or(lines),
+                _ => lines,
+            },
         });
     }
     Ok(result)

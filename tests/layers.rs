@@ -46,6 +46,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("merge", 9),
     // Paired A/B: the harness and compare's bootstrap.
     ("ab", 10),
+    // Pictures and dashboard exports of runs, comparisons and A/Bs.
+    ("plot", 11),
+    ("export", 11),
 ];
 
 fn layer(module: &str) -> u32 {

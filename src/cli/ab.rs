@@ -9,8 +9,10 @@ use std::time::Duration;
 use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::corpus;
+use dlxbench::export;
 use dlxbench::harness::{Config, Lineup, Schedule};
 use dlxbench::kinds::{Kind, PuzzleKind};
+use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
 
@@ -83,6 +85,11 @@ pub struct Args {
     pub quiet: bool,
     #[command(flatten)]
     pub notation: NotationArgs,
+    /// Also write the result as a page with the distribution of per-puzzle ratios.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub export: super::ExportArgs,
 }
 
 /// Runs the subcommand.
@@ -96,6 +103,7 @@ impl PerKind for Args {
             // Before anything is loaded or opened.
             return Err(ab::AbError::SameSolver(self.a).into());
         }
+        self.export.targets()?;
         let set = self.solver_libs.solver_set::<P>(&self.count_only)?;
         let solvers = set.select(&[self.a.clone(), self.b.clone()])?;
         let options = P::options(&self.notation.notation(Format::Line))?;
@@ -150,6 +158,10 @@ impl PerKind for Args {
         for d in &result.discrepancies {
             eprintln!("PROBLEM: {d}");
         }
+        if let Some(path) = &self.html {
+            compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
+        }
+        self.export.write(&export::of_ab(&result))?;
         let regressed = result.verdict == TimeVerdict::Regression;
         Ok(ExitCode::from(
             if regressed || !result.discrepancies.is_empty() {

@@ -8,8 +8,10 @@ use anyhow::{bail, Context};
 
 use dlxbench::atomic::AtomicDir;
 use dlxbench::corpus::{self, Corpus};
+use dlxbench::export;
 use dlxbench::harness::{self, Config, Lineup, Mode, RecordSink};
 use dlxbench::kinds::{Kind, PuzzleKind};
+use dlxbench::plot;
 use dlxbench::puzzle::{Format, Puzzle};
 use dlxbench::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
 use dlxbench::shard::Shard;
@@ -135,6 +137,11 @@ pub struct Args {
     /// Do not write puzzles.csv.
     #[arg(long)]
     pub no_per_puzzle: bool,
+    /// Do not draw the pictures and report.html (`dlxbench plot` draws them later).
+    #[arg(long)]
+    pub no_plots: bool,
+    #[command(flatten)]
+    pub export: super::ExportArgs,
     /// Fail (exit 1) on malformed lines and on unsolvable puzzles in corpora not marked ALLOWZERO.
     #[arg(long)]
     pub strict: bool,
@@ -316,6 +323,7 @@ impl PerKind for Args {
 /// `dlxbench bench` on puzzles of type `P`.
 fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (lineup, config, reference) = lineup::<P>(&args)?;
+    args.export.targets()?;
     corpus::install_sigbus_handler();
     let corpora = open_corpora::<P>(&args.corpora, args.all)?;
     if args.parse_only {
@@ -402,6 +410,20 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         written.push(PuzzlesCsv::path(&out_dir));
     }
     let files_error = live.files_error();
+    // Pictures and exports come from what was kept: a failure here loses
+    // no result, so it is a warning.
+    if !args.no_plots && files_error.is_none() {
+        match plot::draw_run(&out_dir) {
+            Ok(drawn) => written.extend(drawn.files),
+            Err(e) => eprintln!(
+                "dlxbench: cannot draw the pictures: {e}; the results are kept (`dlxbench plot` draws them later)"
+            ),
+        }
+    }
+    match args.export.write(&export::of_run(&result)) {
+        Ok(files) => written.extend(files),
+        Err(e) => eprintln!("dlxbench: {e:#}; the results are kept"),
+    }
     let interrupted = result.interrupted && live::signalled();
     let failed = result.failed(args.strict);
     let complete = files_error.is_none() && result.records_error.is_none() && !result.interrupted;

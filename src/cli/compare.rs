@@ -9,6 +9,8 @@ use clap::builder::TypedValueParser as _;
 
 use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, render, Metric, Options};
+use dlxbench::export;
+use dlxbench::plot::compare_page;
 
 /// `--metric` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -75,10 +77,16 @@ pub struct Args {
     /// Write the report to FILE (atomically) instead of standard output.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// Also write the comparison as a page with the distribution of per-puzzle ratios.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub export: super::ExportArgs,
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.export.targets()?;
     let baseline = compare::load(&args.baseline).context("reading the baseline")?;
     let current = compare::load(&args.current).context("reading the current run")?;
     let options = Options {
@@ -115,6 +123,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             out.flush()?;
         }
     }
+    if let Some(path) = &args.html {
+        compare_page::write(path, &compare_page::comparison(&comparison)?)?;
+    }
+    args.export.write(&export::of_comparison(&comparison))?;
     Ok(ExitCode::from(if comparison.failed() {
         super::EXIT_FAILURE
     } else {

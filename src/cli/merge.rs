@@ -6,7 +6,9 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use dlxbench::atomic::AtomicDir;
+use dlxbench::export;
 use dlxbench::merge::{self, Options};
+use dlxbench::plot;
 use dlxbench::report::{self, schema};
 
 /// The end of `merge --help`.
@@ -40,6 +42,11 @@ pub struct Args {
     /// Print only problems, not the table.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Do not draw the pictures and report.html (`dlxbench plot` draws them later).
+    #[arg(long)]
+    pub no_plots: bool,
+    #[command(flatten)]
+    pub export: super::ExportArgs,
 }
 
 /// Refuses an `--out` that would lose something: a part, a directory with
@@ -81,6 +88,7 @@ fn check_out(out: &Path, parts: &[PathBuf], force: bool) -> anyhow::Result<()> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    args.export.targets()?;
     check_out(&args.out, &args.parts, args.force)?;
     let started = std::time::Instant::now();
     let dir = AtomicDir::create(&args.out).with_context(|| {
@@ -96,7 +104,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect(),
         out_dir: args.out.clone(),
     };
-    let merged = merge::merge(&args.parts, dir.path(), &options)?;
+    let mut merged = merge::merge(&args.parts, dir.path(), &options)?;
+    // Drawn inside the temporary directory: the merge appears whole.
+    if !args.no_plots {
+        let drawn = plot::draw_run(dir.path()).context("cannot draw the pictures")?;
+        merged.written.extend(drawn.files);
+    }
+    merged
+        .written
+        .extend(args.export.write(&export::of_run(&merged.result))?);
     let out = dir
         .commit()
         .with_context(|| format!("cannot move the merge into {}", args.out.display()))?;

@@ -15,9 +15,11 @@ pub mod generate;
 pub(crate) mod io;
 mod live;
 pub mod merge;
+pub mod plot;
 pub mod rate;
 pub mod solve;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -25,6 +27,7 @@ use anyhow::Context;
 use std::time::Duration;
 
 use dlxbench::budget::Budget;
+use dlxbench::export;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
@@ -150,6 +153,44 @@ impl SolverLibArgs {
             })?;
         }
         Ok(set)
+    }
+}
+
+/// The `--export` flag of `bench`, `merge`, `compare` and `ab`: results in
+/// a dashboard's format ([`dlxbench::export`]).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ExportArgs {
+    /// Also write the results for a dashboard, as FORMAT into FILE: `bmf` (Bencher Metric
+    /// Format, for bencher.dev) or `github-action-benchmark` (its customSmallerIsBetter JSON).
+    /// Repeatable.
+    #[arg(long = "export", num_args = 2, value_names = ["FORMAT", "FILE"],
+          action = clap::ArgAction::Append)]
+    pub export: Vec<String>,
+}
+
+impl ExportArgs {
+    /// The formats and files asked for; an unknown format is an error, found
+    /// before any work is done.
+    pub(crate) fn targets(&self) -> anyhow::Result<Vec<(Box<dyn export::Format>, PathBuf)>> {
+        self.export
+            .chunks(2)
+            .map(|pair| {
+                let format =
+                    export::format(&pair[0]).map_err(|e| anyhow::anyhow!("--export: {e}"))?;
+                Ok((format, PathBuf::from(&pair[1])))
+            })
+            .collect()
+    }
+
+    /// Writes `metrics` in every format asked for; returns the files.
+    pub(crate) fn write(&self, metrics: &[export::Metric]) -> anyhow::Result<Vec<PathBuf>> {
+        self.targets()?
+            .iter()
+            .map(|(format, file)| {
+                export::write(format.as_ref(), metrics, file)
+                    .with_context(|| format!("--export {} {}", format.name(), file.display()))
+            })
+            .collect()
     }
 }
 

@@ -4,8 +4,8 @@
 
 use super::{
     bootstrap, or_none, CompareError, Comparison, Counters, Counts, Difference, Group, Interval,
-    Method, Options, PairResult, PuzzleChange, PuzzleRow, Reading, Run, Scope, Side, SummaryRow,
-    TimeCheck, TimeVerdict,
+    Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading, Run, Scope,
+    Side, SummaryRow, TimeCheck, TimeVerdict,
 };
 use crate::report::schema;
 
@@ -216,6 +216,8 @@ fn compare_pair(
         solver: b.solver.clone(),
         counters,
         time,
+        ratios: (!log_ratios.is_empty())
+            .then(|| RatioHistogram::from_log_ratios(log_ratios.iter().copied())),
         reading: Reading {
             p50: ratio(bs.p50_ns, cs.p50_ns),
             p99: ratio(bs.p99_ns, cs.p99_ns),

@@ -2,7 +2,7 @@
 //! counters ([`Counters`]), the time check ([`TimeCheck`]) and ratios for
 //! reading ([`Reading`]); for the two runs, a [`Comparison`].
 
-use super::{Interval, Options, PuzzleRow, Run, SummaryRow};
+use super::{Interval, Options, PuzzleRow, RatioHistogram, Run, SummaryRow};
 
 /// One side of a comparison, for the report header.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,6 +220,9 @@ pub struct PairResult {
     pub counters: Counters,
     /// Time.
     pub time: TimeCheck,
+    /// The per-puzzle ratios current / baseline (when both runs have
+    /// per-puzzle rows): what the comparison picture draws.
+    pub ratios: Option<RatioHistogram>,
     /// Ratios for reading.
     pub reading: Reading,
 }

@@ -30,6 +30,8 @@ pub struct PuzzleRow {
     pub updates: Option<u64>,
     /// Solutions found (capped by the mode's limit).
     pub solutions: u64,
+    /// Branch points (each solver counts its own kind).
+    pub guesses: u64,
     /// Status.
     pub status: Status,
 }
@@ -668,13 +670,24 @@ fn not_a_number(
 }
 
 /// Streams `puzzles.csv` into the groups (adding groups it alone has).
-fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {
+/// Streams the rows of the `puzzles.csv` at `path`, in file order: each row
+/// goes to `visit` with the index of its corpus x solver in `groups` and
+/// its line in the file (for messages) (a
+/// group is added for a pair not there yet, with neither summary nor rows).
+/// Rows of puzzles a solver did not take (`n/a`) are skipped. Memory does
+/// not grow with the rows: this is how a reader that keeps only some of
+/// them (a sample to plot) reads a file of millions.
+pub fn for_each_puzzle(
+    path: &Path,
+    groups: &mut Vec<Group>,
+    mut visit: impl FnMut(usize, u64, PuzzleRow),
+) -> Result<(), CompareError> {
     let file = File::open(path).map_err(|e| io_error(path, e))?;
     let mut r = csv::ReaderBuilder::new()
         .buffer_capacity(1 << 20)
         .from_reader(file);
     let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
-    let [corpus, line_col, solver, ns, solutions, nodes, status] = columns(
+    let [corpus, line_col, solver, ns, solutions, nodes, guesses, status] = columns(
         path,
         &headers,
         [
@@ -684,12 +697,11 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
             pc::NS,
             pc::SOLUTIONS,
             pc::NODES,
+            pc::GUESSES,
             pc::STATUS,
         ],
     )?;
     let updates = optional_column(&headers, pc::UPDATES);
-    // Per-puzzle rows land in these vectors first; groups get them at the end.
-    let mut rows: Vec<Vec<PuzzleRow>> = vec![Vec::new(); groups.len()];
     // The current corpus (its name) and its solvers' group indices.
     let mut current: Vec<u8> = Vec::new();
     let mut solvers: Vec<(Vec<u8>, usize)> = Vec::new();
@@ -699,7 +711,6 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
         .enumerate()
         .map(|(i, g)| ((g.corpus.clone(), g.solver.clone()), i))
         .collect();
-    let mut first_line: Vec<u64> = vec![0; groups.len()];
     let mut record = csv::ByteRecord::new();
     let mut last_line = 1;
     loop {
@@ -739,15 +750,10 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
                             summary: None,
                             puzzles: None,
                         });
-                        rows.push(Vec::new());
-                        first_line.push(0);
                         index.insert(key, groups.len() - 1);
                         groups.len() - 1
                     }
                 };
-                if first_line[g] == 0 {
-                    first_line[g] = line;
-                }
                 solvers.push((record[solver].to_vec(), g));
                 g
             }
@@ -775,22 +781,44 @@ fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError
             // compare.
             continue;
         }
-        rows[slot].push(PuzzleRow {
-            line: int(line_col)?,
-            ns: int(ns)?,
-            nodes: match &record[nodes] {
-                b"" => None,
-                _ => Some(int(nodes)?),
+        visit(
+            slot,
+            line,
+            PuzzleRow {
+                line: int(line_col)?,
+                ns: int(ns)?,
+                nodes: match &record[nodes] {
+                    b"" => None,
+                    _ => Some(int(nodes)?),
+                },
+                updates: match updates {
+                    Some(i) if !record[i].is_empty() => Some(int(i)?),
+                    _ => None,
+                },
+                solutions: int(solutions)?,
+                guesses: int(guesses)?,
+                status,
             },
-            updates: match updates {
-                Some(i) if !record[i].is_empty() => Some(int(i)?),
-                _ => None,
-            },
-            solutions: int(solutions)?,
-            status,
-        });
+        );
     }
-    check_complete(path, last_line)?;
+    check_complete(path, last_line)
+}
+
+fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {
+    // Per-puzzle rows land in these vectors first; groups get them at the end.
+    let mut rows: Vec<Vec<PuzzleRow>> = vec![Vec::new(); groups.len()];
+    // Each group's first line in the file, for a message about the group.
+    let mut first_line: Vec<u64> = vec![0; groups.len()];
+    for_each_puzzle(path, groups, |g, line, row| {
+        if g >= rows.len() {
+            rows.resize_with(g + 1, Vec::new);
+            first_line.resize(g + 1, 0);
+        }
+        if first_line[g] == 0 {
+            first_line[g] = line;
+        }
+        rows[g].push(row);
+    })?;
     for (g, mut list) in rows.into_iter().enumerate() {
         if list.is_empty() {
             continue;
@@ -927,6 +955,7 @@ mod tests {
                 nodes: Some(1),
                 updates: None,
                 solutions: 1,
+                guesses: 0,
                 status: if i == 100 {
                     Status::Budget
                 } else {

@@ -57,6 +57,7 @@
 mod algorithm;
 pub mod bootstrap;
 mod comparison;
+pub mod distribution;
 pub mod load;
 mod options;
 pub mod render;
@@ -71,6 +72,7 @@ pub use comparison::{
     Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
     TimeCheck, TimeVerdict,
 };
+pub use distribution::RatioHistogram;
 pub use load::{load, Group, PuzzleRow, Run, SummaryRow};
 pub use options::{
     parse_threshold, Metric, Options, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD,

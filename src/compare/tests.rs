@@ -9,6 +9,7 @@ fn row(line: u64, ns: u64, nodes: u64) -> PuzzleRow {
         nodes: Some(nodes),
         updates: Some(nodes * 10),
         solutions: 1,
+        guesses: 0,
         status: Status::Unique,
     }
 }

@@ -22,6 +22,10 @@ pub const SUMMARY_MD: &str = "summary.md";
 
 /// The ending of the per corpus x solver percentile files.
 pub const HGRM_SUFFIX: &str = ".hgrm";
+/// The run's pictures and tables in one page (`dlxbench plot`).
+pub const REPORT_HTML: &str = "report.html";
+/// The ending of the pictures (`<corpus>.<picture>.svg`).
+pub const SVG_SUFFIX: &str = ".svg";
 
 /// Whether a file named `name` is one a run writes: a directory holding
 /// one holds the results of a run.
@@ -32,9 +36,11 @@ pub fn is_result_file(name: &str) -> bool {
         RUN_JSON,
         HISTOGRAMS_JSON,
         SUMMARY_MD,
+        REPORT_HTML,
     ]
     .contains(&name)
         || name.ends_with(HGRM_SUFFIX)
+        || name.ends_with(SVG_SUFFIX)
 }
 
 /// The columns of `summary.csv`: one row per corpus x solver.

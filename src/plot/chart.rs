@@ -1,0 +1,499 @@
+//! The charts, drawn with `plotters` into SVG text. Each function takes
+//! plain data (no result files, no run types), so that the run report and
+//! the comparison page draw alike, and each draws one chart.
+//!
+//! Every chart has a white background and dark ink; the HTML page inverts
+//! it for a dark colour scheme. Series keep one colour per solver across
+//! the charts of a page ([`colour`]).
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use crate::report::human_ns;
+
+/// The size of a chart in SVG pixels.
+pub const SIZE: (u32, u32) = (760, 420);
+
+/// Colours a solver keeps across a page: Okabe and Ito's palette, which
+/// stays distinguishable to colour-blind readers, minus its yellow (too
+/// light on white).
+const PALETTE: [RGBColor; 7] = [
+    RGBColor(0, 114, 178),
+    RGBColor(213, 94, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(230, 159, 0),
+    RGBColor(86, 180, 233),
+    RGBColor(0, 0, 0),
+];
+
+/// The colour of the `i`-th solver of a run.
+pub fn colour(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+/// `colour(i)` as `#rrggbb`, for the page's legends and tests.
+pub fn colour_hex(i: usize) -> String {
+    let RGBColor(r, g, b) = colour(i);
+    format!("#{r:02X}{g:02X}{b:02X}")
+}
+
+/// Why a chart could not be drawn (plotters' error, as text).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot draw {chart}: {what}")]
+pub struct DrawError {
+    /// Which chart.
+    pub chart: String,
+    /// Plotters' words.
+    pub what: String,
+}
+
+/// A named series with its colour index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Series {
+    /// Legend text (a solver's name).
+    pub name: String,
+    /// Index into the page's colours.
+    pub colour: usize,
+    /// The points, in drawing order.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// One solver's bar in the relative-speed chart: speed ratios against the
+/// reference (above 1: faster).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpeedBar {
+    /// Solver name.
+    pub name: String,
+    /// Index into the page's colours.
+    pub colour: usize,
+    /// Throughput ratio (the table's `vs` column).
+    pub mean: f64,
+    /// Latency ratios at the 50th, 90th and 99th percentiles.
+    pub percentiles: [Option<f64>; 3],
+}
+
+/// What a ratio-distribution chart marks besides the bins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RatioMarks {
+    /// The ratios drawn (bins outside are left out), before widening to
+    /// show the marks.
+    pub range: (f64, f64),
+    /// Geometric mean of the ratios, and its interval.
+    pub estimate: Option<(f64, f64, f64)>,
+    /// The gate's threshold (0.05 for 5%): the band 1 ± threshold.
+    pub threshold: f64,
+}
+
+fn draw_error(chart: &str, e: impl std::fmt::Display) -> DrawError {
+    DrawError {
+        chart: chart.to_string(),
+        what: e.to_string(),
+    }
+}
+
+/// Runs `draw` on a fresh SVG canvas and returns the SVG text.
+fn svg(
+    chart: &str,
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), DrawError>,
+) -> Result<String, DrawError> {
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| draw_error(chart, e))?;
+        draw(&root)?;
+        root.present().map_err(|e| draw_error(chart, e))?;
+    }
+    Ok(out)
+}
+
+/// A log axis's range around `values` (positive ones), widened a little.
+fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, 0f64);
+    for v in values.filter(|v| *v > 0.0 && v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (1.0, 10.0);
+    }
+    if hi <= lo * 1.01 {
+        return (lo / 2.0, hi * 2.0);
+    }
+    (lo / 1.25, hi * 1.25)
+}
+
+/// A percentile as the "nines" axis writes it: 0 is 0%, 1 is 90%, 2 is
+/// 99%, 3 is 99.9%.
+pub fn nines_label(nines: f64) -> String {
+    let pct = 100.0 * (1.0 - 10f64.powf(-nines));
+    let digits = (nines.round() as i32 - 2).max(0) as usize;
+    format!("{pct:.digits$}%")
+}
+
+/// The HdrHistogram percentile plot: latency (log scale) against the
+/// percentile on the "nines" axis, one curve per series, whose points are
+/// (nines, ns).
+pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> {
+    let chart_name = "the percentile plot";
+    let max_nines = series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .fold(1.0f64, f64::max)
+        .ceil();
+    let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
+    svg(chart_name, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d(0f64..max_nines, (y0..y1).log_scale())
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .configure_mesh()
+            .x_desc("percentile")
+            .y_desc("latency (log scale)")
+            .x_labels(max_nines as usize + 1)
+            .x_label_formatter(&|x| nines_label(*x))
+            .y_label_formatter(&|y| human_ns(*y))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        curves(&mut chart, series, SeriesLabelPosition::UpperLeft, chart_name)
+    })
+}
+
+/// The latency distribution as cumulative fractions: the share of puzzles
+/// solved within a time (log scale), one curve per series, whose points
+/// are (ns, fraction from 0 to 1).
+pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
+    let chart_name = "the latency distribution";
+    let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+    svg(chart_name, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((x0..x1).log_scale(), 0f64..1.0)
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .configure_mesh()
+            .x_desc("latency (log scale)")
+            .y_desc("puzzles solved within it")
+            .x_label_formatter(&|x| human_ns(*x))
+            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        curves(&mut chart, series, SeriesLabelPosition::LowerRight, chart_name)
+    })
+}
+
+/// Time against search cost per puzzle, log-log, one colour per series,
+/// whose points are (cost + 1, ns): the cost per node at a glance, and the
+/// outliers. `x_desc` says what the cost is.
+pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, DrawError> {
+    let chart_name = "the cost scatter plot";
+    let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+    let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
+    svg(chart_name, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(70)
+            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc("latency (log scale)")
+            .x_label_formatter(&|x| compact(*x))
+            .y_label_formatter(&|y| human_ns(*y))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        for s in series {
+            let fill = colour(s.colour).mix(0.35).filled();
+            let solid = colour(s.colour).filled();
+            chart
+                .draw_series(s.points.iter().map(|&p| Circle::new(p, 2, fill)))
+                .map_err(|e| draw_error(chart_name, e))?
+                .label(&s.name)
+                .legend(move |(x, y)| Circle::new((x + 9, y), 4, solid));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft, chart_name)
+    })
+}
+
+/// Relative speed against the reference: one bar per solver from 1 to its
+/// throughput ratio (log scale: bars to the right are faster), with the
+/// ratios at the run's 50th, 90th and 99th percentiles marked on it.
+pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, DrawError> {
+    let chart_name = "the relative-speed chart";
+    let (mut x0, mut x1) = log_range(
+        bars.iter()
+            .flat_map(|b| std::iter::once(Some(b.mean)).chain(b.percentiles))
+            .flatten()
+            .chain([1.0]),
+    );
+    // Room on the left for the names.
+    x0 /= (x1 / x0).powf(0.25);
+    x1 *= 1.05;
+    let n = bars.len().max(1) as f64;
+    svg(chart_name, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(10)
+            // Headroom above the bars for the legend.
+            .build_cartesian_2d((x0..x1).log_scale(), -0.6f64..(n + 0.6))
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .disable_y_axis()
+            .x_desc(format!(
+                "speed relative to {reference} (log scale; right of 1: faster)"
+            ))
+            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                [(1.0, -0.6), (1.0, n + 0.6)],
+                BLACK.stroke_width(1),
+            )))
+            .map_err(|e| draw_error(chart_name, e))?;
+        let marks: [(&str, ShapeStyle); 3] = [
+            ("p50", BLACK.filled()),
+            ("p90", BLACK.stroke_width(2)),
+            ("p99", RGBColor(120, 120, 120).filled()),
+        ];
+        for (i, b) in bars.iter().enumerate() {
+            let y = n - 1.0 - i as f64;
+            let style = colour(b.colour).mix(0.8).filled();
+            let (lo, hi) = if b.mean >= 1.0 {
+                (1.0, b.mean)
+            } else {
+                (b.mean, 1.0)
+            };
+            // Each bar is labelled by name: the legend explains the marks.
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(lo, y - 0.3), (hi, y + 0.3)],
+                    style,
+                )))
+                .map_err(|e| draw_error(chart_name, e))?;
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!("{} {}x", b.name, compact(b.mean)),
+                    (x0 * 1.02, y + 0.1),
+                    ("sans-serif", 13).into_font(),
+                )))
+                .map_err(|e| draw_error(chart_name, e))?;
+            for (k, (_, style)) in marks.iter().enumerate() {
+                if let Some(r) = b.percentiles[k] {
+                    chart
+                        .draw_series(std::iter::once(Circle::new((r, y), 4, *style)))
+                        .map_err(|e| draw_error(chart_name, e))?;
+                }
+            }
+        }
+        for (name, style) in marks {
+            chart
+                .draw_series(std::iter::empty::<Circle<(f64, f64), u32>>())
+                .map_err(|e| draw_error(chart_name, e))?
+                .label(format!("{name} latency ratio"))
+                .legend(move |(x, y)| Circle::new((x + 7, y), 4, style));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperMiddle, chart_name)
+    })
+}
+
+/// The distribution of per-puzzle ratios (log scale): one bar per bin,
+/// whose entries are (low, high, puzzles), with the band 1 ± threshold
+/// shaded, the interval shaded darker and the geometric mean drawn as a
+/// line.
+pub fn ratios(
+    title: &str,
+    bins: &[(f64, f64, u64)],
+    marks: RatioMarks,
+) -> Result<String, DrawError> {
+    let chart_name = "the ratio distribution";
+    let t = marks.threshold;
+    let (x0, x1) = log_range(
+        [marks.range.0, marks.range.1]
+            .into_iter()
+            .chain([1.0 - t.min(0.5), 1.0 + t])
+            .chain(marks.estimate.into_iter().flat_map(|(e, l, h)| [e, l, h])),
+    );
+    let bins: Vec<(f64, f64, u64)> = bins
+        .iter()
+        .copied()
+        .filter(|b| b.2 > 0 && b.0 >= x0 && b.1 <= x1)
+        .collect();
+    let top = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64 * 1.1;
+    svg(chart_name, |root| {
+        let mut chart = ChartBuilder::on(root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((x0..x1).log_scale(), 0f64..top)
+            .map_err(|e| draw_error(chart_name, e))?;
+        chart
+            .configure_mesh()
+            .x_desc("time ratio per puzzle (log scale; above 1: slower)")
+            .y_desc("puzzles")
+            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            .y_label_formatter(&|y| compact(*y))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        let band = RGBColor(200, 200, 200).mix(0.5).filled();
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(1.0 - t, 0.0), (1.0 + t, top)],
+                band,
+            )))
+            .map_err(|e| draw_error(chart_name, e))?
+            .label(format!("threshold 1 ± {}%", compact(t * 100.0)))
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], band));
+        let bar = colour(0).mix(0.75).filled();
+        chart
+            .draw_series(
+                bins.iter()
+                    .filter(|b| b.2 > 0)
+                    .map(|&(lo, hi, c)| Rectangle::new([(lo, 0.0), (hi, c as f64)], bar)),
+            )
+            .map_err(|e| draw_error(chart_name, e))?
+            .label("puzzles")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], bar));
+        if let Some((estimate, low, high)) = marks.estimate {
+            let shade = colour(1).mix(0.3).filled();
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(low, 0.0), (high, top)],
+                    shade,
+                )))
+                .map_err(|e| draw_error(chart_name, e))?
+                .label(format!("interval {}x to {}x", compact(low), compact(high)))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], shade));
+            let line = colour(1).stroke_width(2);
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    [(estimate, 0.0), (estimate, top)],
+                    line,
+                )))
+                .map_err(|e| draw_error(chart_name, e))?
+                .label(format!("geometric mean {}x", compact(estimate)))
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], line));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight, chart_name)
+    })
+}
+
+/// One line per series in its colour, then the legend at `at`.
+fn curves<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    series: &[Series],
+    at: SeriesLabelPosition,
+    chart_name: &str,
+) -> Result<(), DrawError>
+where
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+{
+    for s in series {
+        let style = colour(s.colour).stroke_width(2);
+        chart
+            .draw_series(LineSeries::new(s.points.iter().copied(), style))
+            .map_err(|e| draw_error(chart_name, e))?
+            .label(&s.name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style));
+    }
+    legend(chart, at, chart_name)
+}
+
+fn legend<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    at: SeriesLabelPosition,
+    chart_name: &str,
+) -> Result<(), DrawError>
+where
+    X: plotters::coord::ranged1d::Ranged,
+    Y: plotters::coord::ranged1d::Ranged,
+{
+    chart
+        .configure_series_labels()
+        .position(at)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.4))
+        .draw()
+        .map_err(|e| draw_error(chart_name, e))
+}
+
+/// A number for an axis label: three significant figures, no trailing
+/// zeros, thousands as `k` and millions as `M`.
+pub fn compact(x: f64) -> String {
+    let (v, suffix) = if x.abs() >= 1e6 {
+        (x / 1e6, "M")
+    } else if x.abs() >= 1e4 {
+        (x / 1e3, "k")
+    } else {
+        (x, "")
+    };
+    // Three significant figures, however small.
+    let digits = if v == 0.0 || !v.is_finite() {
+        0
+    } else {
+        (2 - v.abs().log10().floor() as i32).max(0) as usize
+    };
+    let s = format!("{v:.digits$}");
+    let s = if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    };
+    format!("{s}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels() {
+        assert_eq!(nines_label(0.0), "0%");
+        assert_eq!(nines_label(1.0), "90%");
+        assert_eq!(nines_label(2.0), "99%");
+        assert_eq!(nines_label(3.0), "99.9%");
+        assert_eq!(nines_label(5.0), "99.999%");
+        assert_eq!(compact(1.0), "1");
+        assert_eq!(compact(0.25), "0.25");
+        assert_eq!(compact(0.0003), "0.0003");
+        assert_eq!(compact(0.001234), "0.00123");
+        assert_eq!(compact(0.0), "0");
+        assert_eq!(compact(1.034), "1.03");
+        assert_eq!(compact(12_345.0), "12.3k");
+        assert_eq!(compact(2_500_000.0), "2.5M");
+        assert_eq!(colour_hex(0), "#0072B2");
+    }
+
+    #[test]
+    fn a_chart_of_nothing_still_draws() {
+        let svg = percentiles("empty", &[]).unwrap();
+        assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+        let svg = ratios(
+            "empty",
+            &[],
+            RatioMarks {
+                range: (0.5, 2.0),
+                estimate: None,
+                threshold: 0.01,
+            },
+        )
+        .unwrap();
+        assert!(svg.contains("</svg>"));
+    }
+}

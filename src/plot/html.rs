@@ -1,0 +1,309 @@
+//! The HTML pages: one skeleton (styles for a light and a dark colour
+//! scheme, nothing loaded from anywhere), and the run page's sections.
+
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+use super::{picture_file, CorpusPictures, MAX_POINTS, PICTURES};
+use crate::merge::ResultDir;
+use crate::report::{table, thousands};
+
+/// `text` with `&`, `<`, `>` and quotes escaped, for HTML text and
+/// attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The styles: the system's colour scheme; the charts, drawn dark on white,
+/// are inverted (hues kept) in a dark scheme.
+const STYLE: &str = "\
+:root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #5a5a5a; --rule: #d0d0d0; --head: #f2f2f2; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6e6e6; --bg: #16181c; --muted: #a8a8a8; --rule: #3a3d44; --head: #22252b; }
+  figure svg { filter: invert(0.92) hue-rotate(180deg); }
+}
+body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; color: var(--fg); background: var(--bg); margin: 2em auto; max-width: 1600px; padding: 0 1em; line-height: 1.4; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.3em; border-bottom: 1px solid var(--rule); padding-bottom: .2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: .8em 0; font-variant-numeric: tabular-nums; }
+th, td { border: 1px solid var(--rule); padding: .25em .6em; text-align: right; }
+th { background: var(--head); } td:first-child, th:first-child { text-align: left; }
+table.meta td { text-align: left; } table.meta td:first-child { color: var(--muted); }
+code { font-family: ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace; font-size: .92em; }
+.grid { display: flex; flex-wrap: wrap; gap: 1em; }
+figure { margin: 0; max-width: 760px; flex: 1 1 560px; }
+figure svg { width: 100%; height: auto; border: 1px solid var(--rule); }
+figcaption, .muted { color: var(--muted); font-size: .9em; }
+.problem { color: #c0392b; font-weight: 600; }
+";
+
+/// A whole page around `body`.
+pub fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta name=\"generator\" content=\"dlxbench {}\">\n<title>{}</title>\n<style>\n{STYLE}</style>\n\
+         </head>\n<body>\n{body}</body>\n</html>\n",
+        env!("CARGO_PKG_VERSION"),
+        escape(title)
+    )
+}
+
+/// A table of `headers` and `rows` (cells as text, escaped here).
+pub fn table(out: &mut String, class: Option<&str>, headers: &[String], rows: &[Vec<String>]) {
+    match class {
+        Some(c) => out.push_str(&format!("<table class=\"{c}\">\n")),
+        None => out.push_str("<table>\n"),
+    }
+    if !headers.is_empty() {
+        out.push_str("<tr>");
+        for h in headers {
+            let _ = write!(out, "<th>{}</th>", escape(h));
+        }
+        out.push_str("</tr>\n");
+    }
+    for row in rows {
+        out.push_str("<tr>");
+        for cell in row {
+            let _ = write!(out, "<td>{}</td>", escape(cell));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+/// An SVG chart inline, with a caption linking to its file (when it has
+/// one beside the page).
+pub fn figure(out: &mut String, svg: &str, caption: &str, file: Option<&str>) {
+    out.push_str("<figure>\n");
+    // The XML declaration, if any, does not belong inside HTML.
+    let body = match svg.find("<svg") {
+        Some(at) => &svg[at..],
+        None => svg,
+    };
+    out.push_str(body);
+    let _ = write!(out, "\n<figcaption>{}", escape(caption));
+    if let Some(f) = file {
+        let _ = write!(out, " (<a href=\"{0}\">{0}</a>)", escape(f));
+    }
+    out.push_str("</figcaption>\n</figure>\n");
+}
+
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// The run's facts from `run.json`, as rows of a two-column table.
+fn metadata(run: &Value) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    let mut add = |name: &str, value: Option<String>| {
+        if let Some(v) = value {
+            rows.push(vec![name.to_string(), v]);
+        }
+    };
+    add(
+        "dlxbench",
+        text(&run["dlxbench_version"]).map(|v| match text(&run["git_revision"]) {
+            Some(rev) => format!("{v} ({rev})"),
+            None => v,
+        }),
+    );
+    add(
+        "command line",
+        run["command_line"].as_array().map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }),
+    );
+    add("machine", text(&run["cpu_model"]));
+    add(
+        "cores, threads",
+        match (text(&run["cores"]), text(&run["threads"])) {
+            (Some(c), Some(t)) => Some(format!("{c} cores, {t} threads")),
+            (None, Some(t)) => Some(format!("{t} threads")),
+            _ => None,
+        },
+    );
+    add("rustc", text(&run["rustc_version"]));
+    add("kind, mode", {
+        let limit = text(&run["limit"]).map_or("no limit".into(), |l| format!("limit {l}"));
+        Some(format!(
+            "{}, {} ({limit})",
+            text(&run["kind"]).unwrap_or_default(),
+            text(&run["mode"]).unwrap_or_default()
+        ))
+    });
+    add(
+        "passes, warm-up, block",
+        Some(format!(
+            "{} passes, {} warm-up puzzles, blocks of {}",
+            text(&run["passes"]).unwrap_or("1".into()),
+            text(&run["warmup"]).unwrap_or("0".into()),
+            text(&run["schedule_block"]).unwrap_or("?".into())
+        )),
+    );
+    add("shuffle seed", text(&run["shuffle_seed"]));
+    add("permute seed", text(&run["permute_seed"]));
+    add(
+        "shard",
+        match &run["shard"] {
+            Value::Null => None,
+            s => Some(format!(
+                "{} of {}",
+                s["indices"]
+                    .as_array()
+                    .map(|a| a
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "))
+                    .unwrap_or_default(),
+                text(&s["count"]).unwrap_or_default()
+            )),
+        },
+    );
+    add(
+        "merged from",
+        run["merged_from"]
+            .as_array()
+            .map(|a| format!("{} parts", a.len())),
+    );
+    add(
+        "solvers",
+        run["solvers"].as_array().map(|a| {
+            a.iter()
+                .map(|s| {
+                    format!(
+                        "{} ({})",
+                        s["name"].as_str().unwrap_or("?"),
+                        s["description"].as_str().unwrap_or("")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        }),
+    );
+    add("reference", text(&run["reference"]));
+    add(
+        "corpora",
+        run["corpora"].as_array().map(|a| {
+            a.iter()
+                .map(|c| {
+                    format!(
+                        "{} (SHA-256 {})",
+                        c["path"].as_str().or(c["name"].as_str()).unwrap_or("?"),
+                        c["sha256"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        }),
+    );
+    add(
+        "time",
+        match (text(&run["started"]), text(&run["finished"])) {
+            (Some(s), Some(f)) => Some(format!("{s} to {f}")),
+            _ => None,
+        },
+    );
+    rows
+}
+
+/// `report.html` of a run.
+pub(super) fn run_page(run: &ResultDir, corpora: &[CorpusPictures], no_rows: bool) -> String {
+    let names: Vec<&str> = run.result.corpora.iter().map(|c| c.name.as_str()).collect();
+    let title = format!("dlxbench: {}", names.join(", "));
+    let mut body = format!("<h1>{}</h1>\n", escape(&title));
+    if run.result.interrupted {
+        body.push_str(
+            "<p class=\"problem\">The run was interrupted: the last corpus is partial.</p>\n",
+        );
+    }
+    if let Some(n) = run.run_json["problems"].as_u64().filter(|&n| n > 0) {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\">The run found {n} problem(s) (solvers that disagreed or returned wrong solutions): see the terminal output or <code>summary.md</code>.</p>"
+        );
+    }
+    table(&mut body, Some("meta"), &[], &metadata(&run.run_json));
+    let tables = table::tables(&run.result, &run.config, &run.meta);
+    for ((corpus, t), pictures) in run.result.corpora.iter().zip(&tables).zip(corpora) {
+        let _ = writeln!(body, "<h2>{}</h2>", escape(&t.title));
+        table(&mut body, None, &t.headers, &t.rows);
+        body.push_str("<div class=\"grid\">\n");
+        for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
+            if let Some(svg) = svg {
+                let file = picture_file(&corpus.name, name);
+                figure(&mut body, svg, caption(name), Some(&file));
+            }
+        }
+        body.push_str("</div>\n");
+    }
+    body.push_str("<h2>Notes</h2>\n<ul>\n");
+    for n in table::notes(&run.result, &run.config, &run.meta) {
+        let _ = writeln!(body, "<li>{}</li>", escape(&n));
+    }
+    let _ = writeln!(
+        body,
+        "<li>{}</li>",
+        escape(&if no_rows {
+            "No puzzles.csv: the scatter plots are left out.".to_string()
+        } else {
+            format!(
+                "The scatter plots draw at most {} puzzles per corpus, shared among its \
+                 solvers: the same puzzles for each, chosen by a fixed hash of their line numbers.",
+                thousands(MAX_POINTS as u64)
+            )
+        })
+    );
+    body.push_str("</ul>\n");
+    page(&title, &body)
+}
+
+fn caption(picture: &str) -> &'static str {
+    match picture {
+        "percentiles" => "Latency by percentile (HdrHistogram, exact over every timed puzzle).",
+        "latency" => "Share of puzzles solved within a time.",
+        "cost" => "Each point a puzzle: its search cost and its time (a sample).",
+        _ => "Speed relative to the reference: bars from the throughput, dots from the latency percentiles.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        assert_eq!(
+            escape("<a href=\"x\">&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn a_page_loads_nothing_from_anywhere() {
+        let p = page("t <1>", "<p>x</p>\n");
+        assert!(p.starts_with("<!DOCTYPE html>"));
+        assert!(p.contains("<title>t &lt;1&gt;</title>"));
+        assert!(!p.contains("http://") && !p.contains("https://"));
+        assert!(!p.contains("<script") && !p.contains("<link"));
+    }
+}
