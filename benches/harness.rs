@@ -143,6 +143,27 @@ fn overhead(c: &mut Criterion) {
         })
     });
     group.finish();
+
+    // The validation every timed solve is followed by, on the same grids:
+    // its cost per call beside a solve's.
+    let mut solver = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().make();
+    let solved: Vec<Grid> = grids
+        .iter()
+        .map(|g| {
+            let mut s = Grid::empty(BoxShape::NINE);
+            solver.solve(g, 1, dlxbench::solvers::Budget::UNLIMITED, &mut s);
+            s
+        })
+        .collect();
+    c.bench_function("is_solution_of_9x9", |b| {
+        b.iter(|| {
+            solved
+                .iter()
+                .zip(&grids)
+                .filter(|(s, g)| dlxbench::sudoku::is_solution_of(black_box(s), black_box(g)))
+                .count()
+        })
+    });
 }
 
 criterion_group!(benches, overhead);

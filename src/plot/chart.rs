@@ -159,7 +159,12 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
             .y_label_formatter(&|y| human_ns(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
-        curves(&mut chart, series, SeriesLabelPosition::UpperLeft, chart_name)
+        curves(
+            &mut chart,
+            series,
+            SeriesLabelPosition::UpperLeft,
+            chart_name,
+        )
     })
 }
 
@@ -185,7 +190,12 @@ pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
             .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
-        curves(&mut chart, series, SeriesLabelPosition::LowerRight, chart_name)
+        curves(
+            &mut chart,
+            series,
+            SeriesLabelPosition::LowerRight,
+            chart_name,
+        )
     })
 }
 

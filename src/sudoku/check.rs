@@ -1,6 +1,6 @@
 //! The rule checker: is a grid complete, incomplete, or breaking a rule?
 
-use super::{Grid, MAX_SIDE};
+use super::{BoxShape, Grid, MAX_SIDE};
 
 /// A unit of the grid: a row, a column or a box, numbered from 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,9 +115,44 @@ pub fn is_solution_of(solution: &Grid, puzzle: &Grid) -> bool {
     // Column and box masks for the grid's side only: zeroing masks for
     // the largest side (4 KiB) cost more than checking a 9x9 grid.
     match shape.side() {
+        _ if shape == BoxShape::NINE => fits_nine(solution.cells(), puzzle.cells()),
         0..=32 => fits_small(solution, puzzle),
         _ => fits::<MAX_SIDE>(solution, puzzle),
     }
+}
+
+/// [`is_solution_of`] for 9x9 grids with 3x3 boxes, which the harness
+/// validates millions of times. Every loop has a constant trip count, so
+/// the compiler unrolls the columns and keeps the nine column masks and the
+/// band's three box masks in registers: no mask goes through memory.
+fn fits_nine(cells: &[u8], clues: &[u8]) -> bool {
+    const FULL: u16 = 0x1FF;
+    let (Ok(cells), Ok(clues)) = (<&[u8; 81]>::try_from(cells), <&[u8; 81]>::try_from(clues))
+    else {
+        return false;
+    };
+    let mut cols = [0u16; 9];
+    // Bitwise, not short-circuit: no branch per cell.
+    let mut bad = 0u16;
+    for band in 0..3 {
+        let mut boxes = [0u16; 3];
+        for r in band * 3..band * 3 + 3 {
+            let mut row = 0u16;
+            for c in 0..9 {
+                let (v, clue) = (cells[r * 9 + c], clues[r * 9 + c]);
+                // 1..=9 only; a clue must be kept.
+                bad |= u16::from(v.wrapping_sub(1) > 8)
+                    | (u16::from(clue != 0) & u16::from(clue != v));
+                let bit = 1u16 << (v.wrapping_sub(1) & 15);
+                row |= bit;
+                cols[c] |= bit;
+                boxes[c / 3] |= bit;
+            }
+            bad |= row ^ FULL;
+        }
+        bad |= (boxes[0] ^ FULL) | (boxes[1] ^ FULL) | (boxes[2] ^ FULL);
+    }
+    bad == 0 && cols.iter().all(|&m| m == FULL)
 }
 
 /// [`is_solution_of`] for sides up to 32, the common case, made cheap: the
