@@ -261,15 +261,35 @@ fn a_merge_is_drawn_like_a_run() {
         );
     }
     let merged = tmp.path().join("merged");
+    let bmf = tmp.path().join("merged.bmf.json");
     dlxbench()
         .args(["merge", "-q"])
         .arg(tmp.path().join("part1"))
         .arg(tmp.path().join("part2"))
         .arg("--out")
         .arg(&merged)
+        .args(["--export", "bmf"])
+        .arg(&bmf)
         .assert()
         .success();
     assert_eq!(svgs(&merged).len(), 8);
+    let benchmarks: Vec<String> = ["gen_9x9_1000", "small"]
+        .iter()
+        .flat_map(|c| SOLVERS.iter().map(move |s| format!("{c}/{s}")))
+        .collect();
+    check_bmf(
+        &read_json(&bmf),
+        &benchmarks,
+        &["latency", "throughput", "nodes"],
+    );
+    // The merged figures are the whole corpus's.
+    let doc = read_json(&bmf);
+    for row in common::read_csv(&merged.join("summary.csv")) {
+        let nodes: f64 = row["total_nodes"].parse().unwrap();
+        let puzzles: f64 = row["puzzles"].parse().unwrap();
+        let b = &doc[format!("{}/{}", row["corpus"], row["solver"])];
+        assert!((b["nodes"]["value"].as_f64().unwrap() - nodes / puzzles).abs() < 1e-6);
+    }
     check_page(&merged, "report.html");
     check_picture(&merged.join("gen_9x9_1000.cost.svg"), &SOLVERS);
 }

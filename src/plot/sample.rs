@@ -1,9 +1,9 @@
 //! A bounded, reproducible sample of `puzzles.csv`: what the scatter plots
 //! draw, read in one streaming pass whatever the file's size.
 //!
-//! Each puzzle line gets a fixed pseudo-random key (a hash of its corpus
-//! and line number), and each corpus x solver keeps the rows with the
-//! smallest keys. The sample is the same on every run of the same corpus,
+//! Each puzzle line gets a fixed pseudo-random key (a hash of its line
+//! number), and each corpus x solver keeps the rows with the smallest
+//! keys. The sample is the same on every run of the same corpus,
 //! and every solver of a corpus keeps the same puzzles, so their points
 //! stand for the same puzzles.
 
