@@ -25,6 +25,14 @@ fn corpora(dir: &Path) -> Vec<PathBuf> {
     vec![nine, write_file(dir, "small.txt", small)]
 }
 
+/// The benchmarks of the two corpora x three solvers: `corpus/solver`.
+fn benchmarks() -> Vec<String> {
+    ["gen_9x9_1000", "small"]
+        .iter()
+        .flat_map(|c| SOLVERS.iter().map(move |s| format!("{c}/{s}")))
+        .collect()
+}
+
 fn bench(out: &Path, corpora: &[PathBuf], extra: &[&str]) {
     dlxbench()
         .args(["bench", "-q", "-j1", "--solvers", &SOLVERS.join(",")])
@@ -273,10 +281,7 @@ fn a_merge_is_drawn_like_a_run() {
         .assert()
         .success();
     assert_eq!(svgs(&merged).len(), 8);
-    let benchmarks: Vec<String> = ["gen_9x9_1000", "small"]
-        .iter()
-        .flat_map(|c| SOLVERS.iter().map(move |s| format!("{c}/{s}")))
-        .collect();
+    let benchmarks = benchmarks();
     check_bmf(
         &read_json(&bmf),
         &benchmarks,
@@ -365,10 +370,7 @@ fn exports_of_a_run_have_their_formats_shape() {
             gab.to_str().unwrap(),
         ],
     );
-    let benchmarks: Vec<String> = ["gen_9x9_1000", "small"]
-        .iter()
-        .flat_map(|c| SOLVERS.iter().map(move |s| format!("{c}/{s}")))
-        .collect();
+    let benchmarks = benchmarks();
     check_bmf(
         &read_json(&bmf),
         &benchmarks,
@@ -429,10 +431,7 @@ fn compare_and_ab_write_their_page_and_exports() {
     assert!(!page.contains("https://") && !page.contains("<script"));
     assert!(page.contains("threshold 1 ± 5%"), "the threshold band");
     assert!(page.contains("geometric mean"));
-    let benchmarks: Vec<String> = ["gen_9x9_1000", "small"]
-        .iter()
-        .flat_map(|c| SOLVERS.iter().map(move |s| format!("{c}/{s}")))
-        .collect();
+    let benchmarks = benchmarks();
     check_bmf(&read_json(&bmf), &benchmarks, &["ratio"]);
     // Each chart parses and renders.
     for svg in page.split("<svg").skip(1) {

@@ -6,6 +6,7 @@
 //! it for a dark colour scheme. Series keep one colour per solver across
 //! the charts of a page ([`colour`]).
 
+use plotters::coord::ranged1d::AsRangedCoord;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -143,13 +144,14 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
         .ceil();
     let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
     svg(chart_name, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d(0f64..max_nines, (y0..y1).log_scale())
-            .map_err(|e| draw_error(chart_name, e))?;
+        let mut chart = frame(
+            root,
+            title,
+            70,
+            0f64..max_nines,
+            (y0..y1).log_scale(),
+            chart_name,
+        )?;
         chart
             .configure_mesh()
             .x_desc("percentile")
@@ -175,13 +177,7 @@ pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
     let chart_name = "the latency distribution";
     let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
     svg(chart_name, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d((x0..x1).log_scale(), 0f64..1.0)
-            .map_err(|e| draw_error(chart_name, e))?;
+        let mut chart = frame(root, title, 60, (x0..x1).log_scale(), 0f64..1.0, chart_name)?;
         chart
             .configure_mesh()
             .x_desc("latency (log scale)")
@@ -207,13 +203,14 @@ pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, D
     let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
     let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
     svg(chart_name, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(70)
-            .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
-            .map_err(|e| draw_error(chart_name, e))?;
+        let mut chart = frame(
+            root,
+            title,
+            70,
+            (x0..x1).log_scale(),
+            (y0..y1).log_scale(),
+            chart_name,
+        )?;
         chart
             .configure_mesh()
             .x_desc(x_desc)
@@ -251,14 +248,15 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
     x1 *= 1.05;
     let n = bars.len().max(1) as f64;
     svg(chart_name, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(10)
-            // Headroom above the bars for the legend.
-            .build_cartesian_2d((x0..x1).log_scale(), -0.6f64..(n + 0.6))
-            .map_err(|e| draw_error(chart_name, e))?;
+        // Headroom above the bars for the legend.
+        let mut chart = frame(
+            root,
+            title,
+            10,
+            (x0..x1).log_scale(),
+            -0.6f64..(n + 0.6),
+            chart_name,
+        )?;
         chart
             .configure_mesh()
             .disable_y_mesh()
@@ -345,13 +343,7 @@ pub fn ratios(
         .collect();
     let top = bins.iter().map(|b| b.2).max().unwrap_or(1).max(1) as f64 * 1.1;
     svg(chart_name, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .caption(title, ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(60)
-            .build_cartesian_2d((x0..x1).log_scale(), 0f64..top)
-            .map_err(|e| draw_error(chart_name, e))?;
+        let mut chart = frame(root, title, 60, (x0..x1).log_scale(), 0f64..top, chart_name)?;
         chart
             .configure_mesh()
             .x_desc("time ratio per puzzle (log scale; above 1: slower)")
@@ -403,9 +395,31 @@ pub fn ratios(
     })
 }
 
+/// A chart on an SVG canvas, over the coordinates `X` and `Y`.
+type Chart<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
+
+/// The chart's frame: its caption, margins and axis areas (`y_area`
+/// pixels for the y labels), over the ranges `x` and `y`.
+fn frame<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+    y_area: u32,
+    x: X,
+    y: Y,
+    chart_name: &str,
+) -> Result<Chart<'a, 'b, X::CoordDescType, Y::CoordDescType>, DrawError> {
+    ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(y_area)
+        .build_cartesian_2d(x, y)
+        .map_err(|e| draw_error(chart_name, e))
+}
+
 /// One line per series in its colour, then the legend at `at`.
-fn curves<'a, X, Y>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+fn curves<'a, 'b: 'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
     series: &[Series],
     at: SeriesLabelPosition,
     chart_name: &str,
@@ -425,8 +439,8 @@ where
     legend(chart, at, chart_name)
 }
 
-fn legend<'a, X, Y>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+fn legend<'a, 'b: 'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
     at: SeriesLabelPosition,
     chart_name: &str,
 ) -> Result<(), DrawError>
