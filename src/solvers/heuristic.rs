@@ -13,9 +13,9 @@
 //! minimum-remaining-values flag (`TdokuSolverBasic`, flags 1), cell for
 //! cell: the open cells start in reading order, ties go to the first, a cell
 //! with no candidates is swapped to the front like any other. On every
-//! puzzle of top1465 and of the forum's hardest, our placements where more
-//! than one candidate was left to try (tdoku's guess count) equal tdoku's
-//! guesses. Our counters: `nodes` are placements; `guesses` are the
+//! puzzle of top1465, the forum's hardest and the 17-clue list, our
+//! placements after which another candidate was left to try (tdoku's guess
+//! count) equal tdoku's guesses (checked with a build that counted so). Our counters: `nodes` are placements; `guesses` are the
 //! branch points, cells chosen with two or more candidates (tdoku counts
 //! `k - 1` per cell of `k` candidates tried to the end).
 //!

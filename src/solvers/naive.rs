@@ -8,7 +8,9 @@
 //! It is the search of tdoku's basic solver without its
 //! minimum-remaining-values flag (`TdokuSolverBasic`, flags 0), node for
 //! node: the same cells in the same order, the same symbols in the same
-//! order. It runs on the engine of [`crate::solvers::heuristic`] with the
+//! order (tdoku's guess count, computed by a build that counted so, equals
+//! tdoku's on every puzzle of the first 100 of top1465 and of the forum's
+//! hardest). It runs on the engine of [`crate::solvers::heuristic`] with the
 //! cell choice turned off: row/column/box candidate bitmasks (a dedicated
 //! 9x9 core, `u32`/`u64`/`u128` masks for the other sizes), an iterative
 //! search, working memory reused between puzzles (after the first puzzle of
