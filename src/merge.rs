@@ -160,8 +160,10 @@ impl Part {
                 dir: dir.to_path_buf(),
                 what: format!(
                     "the run was interrupted ({}); run this shard again",
+                    // Stopped between two corpora: none is partial, the
+                    // next never started.
                     if partial.is_empty() {
-                        "no corpus finished".to_string()
+                        "before its next corpus started".to_string()
                     } else {
                         partial.join(", ")
                     }

@@ -3,22 +3,43 @@
 //!
 //! Every row, column and box keeps a bitmask of the symbols it holds; the
 //! candidates of an empty cell are the symbols none of its three units
-//! holds. At each step the solver scans the open cells, picks the one with
-//! the fewest candidates (stopping early at a cell with none or one), and
-//! tries its candidates lowest symbol first.
+//! holds. At each step the solver scans the open cells from the front, picks
+//! the first one with the fewest candidates (stopping early at a cell with
+//! none or one), swaps it to the front of the open cells and tries its
+//! candidates lowest symbol first. The swaps are never undone, so the order
+//! of the open cells drifts with the search.
 //!
-//! The core is generic over the mask width ([`u32`], [`u64`], [`u128`]) and
-//! the side picks one once per solve, so a 9x9 grid runs on `u32` and every
-//! side up to [`MAX_SIDE`](crate::sudoku::MAX_SIDE) fits. The open cells are
-//! kept in a compact array: choosing a cell swap-removes it, and undoing the
-//! choice just grows the array back by one. The search is iterative over an
-//! explicit stack; all working memory lives in the solver and is reused, so
-//! after the first puzzle of a given size a solve allocates nothing.
+//! That is the search of tdoku's basic solver with its
+//! minimum-remaining-values flag (`TdokuSolverBasic`, flags 1), cell for
+//! cell: the open cells start in reading order, ties go to the first, a cell
+//! with no candidates is swapped to the front like any other. On every
+//! puzzle of top1465, the forum's hardest and the 17-clue list, our
+//! placements after which another candidate was left to try (tdoku's guess
+//! count) equal tdoku's guesses (checked with a build that counted so). Our counters: `nodes` are placements; `guesses` are the
+//! branch points, cells chosen with two or more candidates (tdoku counts
+//! `k - 1` per cell of `k` candidates tried to the end).
+//!
+//! Two cores run this search. 9x9 grids have their own (`Nine`: the free
+//! symbols of all 27 units in one table, a blank cell as four bytes, a
+//! fixed stack), the size most benchmarks use; every other side runs on the
+//! generic core, with the mask width ([`u32`], [`u64`], [`u128`]) picked
+//! once per solve so every side up to [`MAX_SIDE`](crate::sudoku::MAX_SIDE)
+//! fits. Both give the same nodes and guesses on 9x9 (tested). With the
+//! cell choice turned off the same cores are [`crate::solvers::naive`]; with
+//! hidden singles the generic core is [`crate::solvers::singles`], which
+//! keeps the older cell order of this solver (the chosen cell swapped to the
+//! back of the open cells, a dead one left in place): its solutions steer
+//! the generator, whose output for a seed should not change.
+//!
+//! The search is iterative over an explicit stack; all working memory
+//! lives in the solver and is reused, so after the first puzzle of a given
+//! size a solve allocates nothing. The budget is checked once per node (one
+//! compare of the node count with the meter's next checkpoint).
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXorAssign, Not};
 
 use super::{Budget, Meter, Outcome, Solver, SolverInfo};
-use crate::sudoku::Grid;
+use crate::sudoku::{BoxShape, Grid};
 
 /// Registry entry.
 pub const INFO: SolverInfo = SolverInfo {
@@ -143,7 +164,7 @@ impl<M: Mask> Core<M> {
     /// [`crate::solvers::singles`]) with `slots` as the scratch list of open cells,
     /// using the CPU's population-count instruction when `popcnt` says it
     /// has one.
-    fn solve<const PLACES: bool>(
+    fn solve<const MRV: bool, const PLACES: bool>(
         &mut self,
         popcnt: bool,
         slots: &mut Vec<Slot>,
@@ -156,10 +177,12 @@ impl<M: Mask> Core<M> {
         if popcnt {
             // SAFETY: `popcnt` is true only when the CPU was found to
             // support POPCNT (see `HeuristicSolver::new`).
-            return unsafe { self.search_popcnt::<PLACES>(slots, puzzle, limit, budget, solution) };
+            return unsafe {
+                self.search_popcnt::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
+            };
         }
         let _ = popcnt;
-        self.search::<PLACES>(slots, puzzle, limit, budget, solution)
+        self.search::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
     }
 
     /// [`Core::search`] compiled with POPCNT: the minimum-remaining-values
@@ -167,7 +190,7 @@ impl<M: Mask> Core<M> {
     /// baseline x86-64 target has no population-count instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const PLACES: bool>(
+    fn search_popcnt<const MRV: bool, const PLACES: bool>(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -175,12 +198,12 @@ impl<M: Mask> Core<M> {
         budget: Budget,
         solution: &mut Grid,
     ) -> Outcome {
-        self.search::<PLACES>(slots, puzzle, limit, budget, solution)
+        self.search::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
     }
 
     /// The search itself.
     #[inline(always)]
-    fn search<const PLACES: bool>(
+    fn search<const MRV: bool, const PLACES: bool>(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -213,14 +236,20 @@ impl<M: Mask> Core<M> {
         stack.clear();
         stack.reserve(slots.len());
         let slots = &mut slots[..];
-        // slots[..open] are the open cells; slots[open..] are the cells on
-        // the stack, deepest first.
-        let mut open = slots.len();
+        // The open cells are slots[lo..hi]; the others are on the stack.
+        // heuristic and naive keep tdoku's order: slots[..depth] on the
+        // stack, shallowest first, the chosen cell swapped to the front of
+        // the open ones (a dead one too), the swaps never undone. singles
+        // keeps its own, older one, which the generator's output depends
+        // on: slots[len - depth..] on the stack, deepest first, the chosen
+        // cell swapped to the back of the open ones (a dead one not at all).
+        let len = slots.len();
+        let mut depth = 0;
 
         'search: loop {
             // Descend: pick the open cell with the fewest candidates.
             let mut backtrack = true;
-            if open == 0 {
+            if depth == len {
                 out.solutions += 1;
                 if out.solutions == 1 {
                     write_solution(puzzle, stack, solution);
@@ -229,42 +258,60 @@ impl<M: Mask> Core<M> {
                     break;
                 }
             } else {
-                let mut best = 0;
+                let (lo, hi) = if PLACES {
+                    (0, len - depth)
+                } else {
+                    (depth, len)
+                };
+                let dest = if PLACES { hi - 1 } else { lo };
+                let mut best = lo;
                 let mut best_count = u32::MAX;
                 let mut best_set = M::ZERO;
-                for (i, s) in slots[..open].iter().enumerate() {
-                    let used = rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize];
-                    let set = !used & full;
-                    let count = set.count();
-                    if count < best_count {
-                        best = i;
-                        best_count = count;
-                        best_set = set;
-                        if count <= 1 {
-                            break;
+                if MRV {
+                    for (i, s) in slots[lo..hi].iter().enumerate() {
+                        let used =
+                            rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize];
+                        let set = !used & full;
+                        let count = set.count();
+                        if count < best_count {
+                            best = lo + i;
+                            best_count = count;
+                            best_set = set;
+                            if count <= 1 {
+                                break;
+                            }
                         }
                     }
+                } else {
+                    // Reading order: the next blank cell, whatever its count.
+                    let s = slots[lo];
+                    best_set =
+                        !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize])
+                            & full;
+                    best_count = best_set.count();
                 }
                 if PLACES && best_count > 1 {
-                    match hidden_single(&slots[..open], rows, cols, boxes, once, twice, full) {
+                    match hidden_single(&slots[lo..hi], rows, cols, boxes, once, twice, full) {
                         Places::Dead => best_count = 0,
                         Places::Single(i, bit) => {
-                            best = i;
+                            best = lo + i;
                             best_count = 1;
                             best_set = bit;
                         }
                         Places::Open => {}
                     }
                 }
+                if !PLACES || best_count > 0 {
+                    slots.swap(dest, best);
+                }
                 if best_count > 0 {
                     out.guesses += u64::from(best_count > 1);
-                    open -= 1;
-                    slots.swap(best, open);
                     stack.push(Frame {
-                        slot: slots[open],
+                        slot: slots[dest],
                         untried: best_set,
                         placed: M::ZERO,
                     });
+                    depth += 1;
                     backtrack = false;
                 }
             }
@@ -283,7 +330,7 @@ impl<M: Mask> Core<M> {
                         break;
                     }
                     stack.pop();
-                    open += 1;
+                    depth -= 1;
                 }
             }
             // Place the next candidate of the deepest level.
@@ -342,6 +389,228 @@ impl<M: Mask> Core<M> {
             }
         }
         true
+    }
+}
+
+/// The 9x9 core: the same search as [`Core`] with `u32` masks, laid out
+/// for the one size most benchmarks use. The masks hold each unit's *free*
+/// symbols (a cell's candidates are one AND of three), all 27 units sit in
+/// one small table, and a blank cell is four bytes: its three unit indices
+/// into that table and its cell index. The stack is two fixed arrays.
+#[derive(Debug, Clone)]
+struct Nine {
+    /// Free symbols per unit (bit `s - 1` for symbol `s`): rows at 0..9,
+    /// columns at 9..18, boxes at 18..27. 256 entries, so a `u8` index
+    /// needs no bounds check (and no masking: each index is one byte load).
+    free: [u32; 256],
+    /// The blank cells as `[row unit, column unit, box unit, cell]`:
+    /// `cells[..depth]` are on the stack in depth order, the rest are open.
+    cells: [[u8; 4]; 81],
+    /// Number of blank cells.
+    len: usize,
+    /// Per depth: the candidates not yet tried.
+    untried: [u32; 81],
+    /// Per depth: the symbol placed now.
+    placed: [u32; 81],
+}
+
+impl Default for Nine {
+    fn default() -> Self {
+        Nine {
+            free: [0; 256],
+            cells: [[0; 4]; 81],
+            len: 0,
+            untried: [0; 81],
+            placed: [0; 81],
+        }
+    }
+}
+
+impl Nine {
+    /// Runs the whole solve, with the CPU's population-count instruction
+    /// when `popcnt` says it has one.
+    fn solve<const MRV: bool>(
+        &mut self,
+        popcnt: bool,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        #[cfg(target_arch = "x86_64")]
+        if popcnt {
+            // SAFETY: `popcnt` is true only when the CPU was found to
+            // support POPCNT (see `HeuristicSolver::new`).
+            return unsafe { self.search_popcnt::<MRV>(puzzle, limit, budget, solution) };
+        }
+        let _ = popcnt;
+        self.search::<MRV>(puzzle, limit, budget, solution)
+    }
+
+    /// [`Nine::search`] compiled with POPCNT.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn search_popcnt<const MRV: bool>(
+        &mut self,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        self.search::<MRV>(puzzle, limit, budget, solution)
+    }
+
+    /// Sets the free masks from the clues and lists the blank cells in
+    /// reading order. False when two clues clash.
+    fn load(&mut self, puzzle: &Grid) -> bool {
+        self.free = [0; 256];
+        self.free[..27].fill(0x1ff);
+        self.len = 0;
+        for (cell, &v) in puzzle.cells().iter().enumerate() {
+            let (row, col) = (cell / 9, cell % 9);
+            let bx = row / 3 * 3 + col / 3;
+            let units = [row as u8, 9 + col as u8, 18 + bx as u8, cell as u8];
+            if v == 0 {
+                self.cells[self.len] = units;
+                self.len += 1;
+            } else {
+                let bit = 1u32 << (v - 1);
+                let [r, c, b, _] = units.map(usize::from);
+                if self.free[r] & self.free[c] & self.free[b] & bit == 0 {
+                    return false;
+                }
+                self.free[r] ^= bit;
+                self.free[c] ^= bit;
+                self.free[b] ^= bit;
+            }
+        }
+        true
+    }
+
+    /// The search: the loop of [`Core::search`] (without places), on this
+    /// layout.
+    #[inline(always)]
+    fn search<const MRV: bool>(
+        &mut self,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> Outcome {
+        let mut out = Outcome::default();
+        if !self.load(puzzle) {
+            return out;
+        }
+        let mut meter = Meter::start(budget);
+        let mut nodes = 0u64;
+        let Nine {
+            free,
+            cells,
+            len,
+            untried,
+            placed,
+        } = self;
+        let cells = &mut cells[..*len];
+        let untried = &mut untried[..cells.len()];
+        let placed = &mut placed[..cells.len()];
+        let candidates = |free: &[u32; 256], [r, c, b, _]: [u8; 4]| {
+            free[r as usize] & free[c as usize] & free[b as usize]
+        };
+        // cells[..depth] are on the stack; depth == cells.len(): all placed.
+        let mut depth = 0;
+        let mut guesses = 0u64;
+        'search: loop {
+            // Descend: choose the next cell; `top` is the level whose next
+            // candidate is placed below, `old` the symbol it replaces there.
+            let mut next = None;
+            if depth == cells.len() {
+                out.solutions += 1;
+                if out.solutions == 1 {
+                    write_nine(puzzle, cells, placed, solution);
+                }
+                if out.solutions >= limit {
+                    break;
+                }
+            } else {
+                let mut set = candidates(free, cells[depth]);
+                if MRV {
+                    let mut best = depth;
+                    let mut best_count = set.count_ones();
+                    if best_count > 1 {
+                        for (i, &cell) in cells.iter().enumerate().skip(depth + 1) {
+                            let here = candidates(free, cell);
+                            let count = here.count_ones();
+                            if count < best_count {
+                                best = i;
+                                best_count = count;
+                                set = here;
+                                if count <= 1 {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    // As in `Core::search`: the swap is never undone.
+                    cells.swap(depth, best);
+                }
+                if set != 0 {
+                    guesses += u64::from(set & (set - 1) != 0);
+                    untried[depth] = set;
+                    depth += 1;
+                    next = Some(0);
+                }
+            }
+            // Backtrack: unplace exhausted levels up to one with a candidate
+            // left; its symbol is swapped for the next one in the same
+            // masks update below.
+            let old = match next {
+                Some(old) => old,
+                None => loop {
+                    if depth == 0 {
+                        break 'search;
+                    }
+                    let top = depth - 1;
+                    if untried[top] != 0 {
+                        break placed[top];
+                    }
+                    let [r, c, b, _] = cells[top];
+                    let bit = placed[top];
+                    free[r as usize] ^= bit;
+                    free[c as usize] ^= bit;
+                    free[b as usize] ^= bit;
+                    depth -= 1;
+                },
+            };
+            // Place the next candidate of the deepest level.
+            let top = depth - 1;
+            if meter.exhausted(nodes) {
+                out.budget_exceeded = true;
+                break;
+            }
+            nodes += 1;
+            let set = untried[top];
+            let bit = set & set.wrapping_neg();
+            untried[top] = set ^ bit;
+            placed[top] = bit;
+            let [r, c, b, _] = cells[top];
+            let change = old ^ bit;
+            free[r as usize] ^= change;
+            free[c as usize] ^= change;
+            free[b as usize] ^= change;
+        }
+        out.guesses = guesses;
+        out.nodes = Some(nodes);
+        out
+    }
+}
+
+/// Writes the clues plus the placements of the 9x9 core into `solution`.
+#[cold]
+fn write_nine(puzzle: &Grid, cells: &[[u8; 4]], placed: &[u32], solution: &mut Grid) {
+    solution.copy_from(puzzle);
+    let out = solution.cells_mut();
+    for (&[_, _, _, cell], &bit) in cells.iter().zip(placed) {
+        out[cell as usize] = bit.trailing_zeros() as u8 + 1;
     }
 }
 
@@ -423,11 +692,14 @@ fn write_solution<M: Mask>(puzzle: &Grid, stack: &[Frame<M>], solution: &mut Gri
     }
 }
 
-/// The bitmask + minimum-remaining-values backtracking solver.
+/// The bitmask + minimum-remaining-values backtracking solver; with the
+/// cell choice turned off, also the engine of [`crate::solvers::naive`].
 #[derive(Debug, Clone)]
 pub struct HeuristicSolver {
     /// Open cells, then the cells on the stack (shared by all widths).
     slots: Vec<Slot>,
+    /// 9x9 grids without places (`heuristic`, `naive`).
+    nine: Nine,
     narrow: Core<u32>,
     medium: Core<u64>,
     wide: Core<u128>,
@@ -444,6 +716,7 @@ impl HeuristicSolver {
         let popcnt = false;
         HeuristicSolver {
             slots: Vec::new(),
+            nine: Nine::default(),
             narrow: Core::default(),
             medium: Core::default(),
             wide: Core::default(),
@@ -454,39 +727,56 @@ impl HeuristicSolver {
 
 #[cfg(test)]
 impl HeuristicSolver {
-    /// Solves with a chosen mask width (32, 64 or 128 bits, at least the
-    /// side) and with or without POPCNT, so tests can compare the variants
-    /// the side and the CPU would not pick.
+    /// Solves with a chosen core: `width` 9 is the 9x9 core, 32, 64 or 128
+    /// the generic one with masks that wide (at least the side); with or
+    /// without POPCNT and minimum-remaining-values choice (`mrv`), so
+    /// tests can compare the variants the side and the CPU would not pick.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn solve_with(
         &mut self,
         width: u32,
         popcnt: bool,
+        mrv: bool,
         puzzle: &Grid,
         limit: u64,
         budget: Budget,
         solution: &mut Grid,
     ) -> Outcome {
-        assert!(puzzle.side() <= width as usize);
         let popcnt = popcnt && self.popcnt;
         let slots = &mut self.slots;
+        macro_rules! go {
+            ($core:expr) => {
+                if mrv {
+                    $core.solve::<true, false>(popcnt, slots, puzzle, limit, budget, solution)
+                } else {
+                    $core.solve::<false, false>(popcnt, slots, puzzle, limit, budget, solution)
+                }
+            };
+        }
         match width {
-            32 => self
-                .narrow
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
-            64 => self
-                .medium
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
-            _ => self
-                .wide
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
+            9 => {
+                assert_eq!(puzzle.shape(), BoxShape::NINE);
+                if mrv {
+                    self.nine
+                        .solve::<true>(popcnt, puzzle, limit, budget, solution)
+                } else {
+                    self.nine
+                        .solve::<false>(popcnt, puzzle, limit, budget, solution)
+                }
+            }
+            32 => go!(self.narrow),
+            64 => go!(self.medium),
+            _ => go!(self.wide),
         }
     }
 }
 
 impl HeuristicSolver {
-    /// Solves with `PLACES` chosen by the caller: the `singles` solver is
-    /// this search with hidden singles.
-    pub(super) fn solve_mode<const PLACES: bool>(
+    /// Solves with the cell choice (`MRV`: fewest candidates first, else
+    /// reading order) and `PLACES` chosen by the caller: the `singles`
+    /// solver is this search with hidden singles, `naive` the one without
+    /// minimum remaining values.
+    pub(super) fn solve_mode<const MRV: bool, const PLACES: bool>(
         &mut self,
         puzzle: &Grid,
         limit: u64,
@@ -498,15 +788,18 @@ impl HeuristicSolver {
         }
         let n = puzzle.side();
         let (slots, popcnt) = (&mut self.slots, self.popcnt);
-        if n <= 32 {
+        if !PLACES && puzzle.shape() == BoxShape::NINE {
+            self.nine
+                .solve::<MRV>(popcnt, puzzle, limit, budget, solution)
+        } else if n <= 32 {
             self.narrow
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
         } else if n <= 64 {
             self.medium
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
         } else {
             self.wide
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
         }
     }
 }
@@ -519,6 +812,6 @@ impl Default for HeuristicSolver {
 
 impl Solver for HeuristicSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
-        self.solve_mode::<false>(puzzle, limit, budget, solution)
+        self.solve_mode::<true, false>(puzzle, limit, budget, solution)
     }
 }

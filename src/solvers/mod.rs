@@ -60,8 +60,7 @@ pub struct Outcome {
     /// the C interface): not recorded, which is not zero.
     pub nodes: Option<u64>,
     /// Branch points: nodes at which the solver had more than one candidate
-    /// to try (for `naive`, which never counts candidates ahead, the nodes at
-    /// which it went on to a second candidate).
+    /// to try.
     pub guesses: u64,
     /// Dancing Links link updates, for solvers that have them.
     pub updates: Option<u64>,

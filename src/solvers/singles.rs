@@ -52,6 +52,6 @@ impl SinglesSolver {
 impl Solver for SinglesSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.inner
-            .solve_mode::<true>(puzzle, limit, budget, solution)
+            .solve_mode::<true, true>(puzzle, limit, budget, solution)
     }
 }

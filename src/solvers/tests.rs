@@ -548,17 +548,29 @@ fn heuristic_mask_widths_and_popcount_agree() {
     let mut solution = Grid::empty(BoxShape::NINE);
     for puzzle in &puzzles {
         let reference = dlx.solve(puzzle, 2, Budget::UNLIMITED, &mut solution);
-        let mut outcomes = Vec::new();
-        for width in [32, 64, 128] {
-            for popcnt in [false, true] {
-                let o =
-                    solver.solve_with(width, popcnt, puzzle, 2, Budget::UNLIMITED, &mut solution);
-                assert!(is_solution_of(&solution, puzzle), "{width} {popcnt}");
-                outcomes.push(o);
+        // With and without minimum remaining values (heuristic, naive);
+        // 9x9 grids on the dedicated core too.
+        for mrv in [true, false] {
+            let mut outcomes = Vec::new();
+            let nine = puzzle.shape() == BoxShape::NINE;
+            for width in [9, 32, 64, 128].into_iter().filter(|&w| w != 9 || nine) {
+                for popcnt in [false, true] {
+                    let o = solver.solve_with(
+                        width,
+                        popcnt,
+                        mrv,
+                        puzzle,
+                        2,
+                        Budget::UNLIMITED,
+                        &mut solution,
+                    );
+                    assert!(is_solution_of(&solution, puzzle), "{width} {popcnt} {mrv}");
+                    outcomes.push(o);
+                }
             }
+            assert_eq!(outcomes[0].solutions, reference.solutions);
+            assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
         }
-        assert_eq!(outcomes[0].solutions, reference.solutions);
-        assert!(outcomes.iter().all(|o| *o == outcomes[0]), "{outcomes:?}");
     }
     // Sides above 32 and 64 take the wider masks.
     let mut rng = SplitMix::new(0x36);
@@ -569,8 +581,145 @@ fn heuristic_mask_widths_and_popcount_agree() {
         let o = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
         assert_eq!(o.solutions, reference.solutions, "{shape}");
         assert!(is_solution_of(&solution, &puzzle), "{shape}");
-        let wide = solver.solve_with(128, true, &puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let wide = solver.solve_with(
+            128,
+            true,
+            true,
+            &puzzle,
+            2,
+            Budget::UNLIMITED,
+            &mut solution,
+        );
         assert_eq!(wide, o, "{shape}");
+    }
+}
+
+#[test]
+fn the_9x9_core_and_the_generic_core_search_alike_under_budgets() {
+    // Stopping at every node budget up to the whole search gives the same
+    // outcome on both cores, for both cell orders.
+    let puzzle = parse9(HARD);
+    let mut solver = heuristic::HeuristicSolver::new();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    for mrv in [true, false] {
+        let full = solver.solve_with(9, true, mrv, &puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let total = full.nodes.unwrap();
+        for max in (0..=total)
+            .step_by((total as usize / 50).max(1))
+            .chain([total - 1, total])
+        {
+            let budget = Budget::nodes(max);
+            let nine = solver.solve_with(9, true, mrv, &puzzle, 2, budget, &mut solution);
+            let generic = solver.solve_with(32, true, mrv, &puzzle, 2, budget, &mut solution);
+            assert_eq!(nine, generic, "{mrv} {max}");
+            assert_eq!(nine.budget_exceeded, max < total, "{mrv} {max}");
+        }
+    }
+}
+
+/// The node and guess counts of `heuristic` and `naive` on [`HARD`] (limit
+/// 2), pinned: a change in either search shows here and in
+/// `results/baseline`. `heuristic` follows tdoku's basic solver with its
+/// minimum-remaining-values flag cell for cell (first cell of fewest
+/// candidates from the front of the open cells, swapped to the front,
+/// swaps never undone); `naive` is its reading order.
+#[test]
+fn heuristic_and_naive_node_counts_are_pinned() {
+    let puzzle = parse9(HARD);
+    let mut solution = Grid::empty(BoxShape::NINE);
+    let mut heuristic = heuristic::HeuristicSolver::new();
+    let o = heuristic.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+    assert_eq!(
+        (o.solutions, o.nodes, o.guesses),
+        (1, Some(HEURISTIC_HARD.0), HEURISTIC_HARD.1)
+    );
+    let mut naive = naive::NaiveSolver::new();
+    let o = naive.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+    assert_eq!(
+        (o.solutions, o.nodes, o.guesses),
+        (1, Some(NAIVE_HARD.0), NAIVE_HARD.1)
+    );
+}
+
+const HEURISTIC_HARD: (u64, u64) = (27_710, 3_095);
+const NAIVE_HARD: (u64, u64) = (1_809_560, 474_130);
+
+/// `naive` as it was before it ran on the bitmask engine: validity by
+/// scanning the row, column and box. Kept as the reference its node counts
+/// must match at every size and budget.
+fn scanning_naive(puzzle: &Grid, limit: u64, max_nodes: u64) -> (u64, u64, bool) {
+    let shape = puzzle.shape();
+    let n = shape.side();
+    let mut grid = puzzle.cells().to_vec();
+    let blanks: Vec<usize> = (0..n * n).filter(|&c| grid[c] == 0).collect();
+    let fits = |grid: &[u8], cell: usize, symbol: u8| {
+        let (row, col) = (cell / n, cell % n);
+        let b = shape.box_of(row, col);
+        let (br, bc) = (
+            b / shape.box_rows() * shape.box_rows(),
+            b % shape.box_rows() * shape.box_cols(),
+        );
+        (0..n).all(|i| {
+            grid[row * n + i] != symbol
+                && grid[i * n + col] != symbol
+                && grid[(br + i / shape.box_cols()) * n + bc + i % shape.box_cols()] != symbol
+        })
+    };
+    let (mut solutions, mut nodes, mut k) = (0, 0, 0usize);
+    loop {
+        if k == blanks.len() {
+            solutions += 1;
+            if solutions >= limit || k == 0 {
+                return (solutions, nodes, false);
+            }
+            k -= 1;
+            continue;
+        }
+        let cell = blanks[k];
+        let previous = grid[cell];
+        grid[cell] = 0;
+        match (previous + 1..=n as u8).find(|&s| fits(&grid, cell, s)) {
+            Some(s) => {
+                if nodes == max_nodes {
+                    return (solutions, nodes, true);
+                }
+                nodes += 1;
+                grid[cell] = s;
+                k += 1;
+            }
+            None if k == 0 => return (solutions, nodes, false),
+            None => k -= 1,
+        }
+    }
+}
+
+#[test]
+fn naive_searches_like_the_scanning_reference() {
+    let mut rng = SplitMix::new(0x5CA7);
+    let mut puzzles = vec![parse9(HARD)];
+    for (r, c, blanks) in [
+        (2, 2, 16),
+        (2, 3, 30),
+        (3, 3, 50),
+        (3, 3, 81),
+        (3, 4, 70),
+        (4, 4, 90),
+    ] {
+        let shape = BoxShape::new(r, c).unwrap();
+        puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
+    }
+    let mut naive = naive::NaiveSolver::new();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    for puzzle in &puzzles {
+        for (limit, max_nodes) in [(2, 300_000), (1, 300_000), (u64::MAX, 5_000), (2, 37)] {
+            let (solutions, nodes, over) = scanning_naive(puzzle, limit, max_nodes);
+            let o = naive.solve(puzzle, limit, Budget::nodes(max_nodes), &mut solution);
+            assert_eq!(
+                (o.solutions, o.nodes, o.budget_exceeded),
+                (solutions, Some(nodes), over),
+                "{puzzle} limit {limit} budget {max_nodes}"
+            );
+        }
     }
 }
 
