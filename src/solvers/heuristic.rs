@@ -29,8 +29,9 @@ pub const INFO: SolverInfo = SolverInfo {
     default_budget: Budget::SEARCH,
 };
 
-/// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`.
-trait Mask:
+/// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`
+/// (shared with [`singles`](super::singles)).
+pub(super) trait Mask:
     Copy
     + Eq
     + BitAnd<Output = Self>
@@ -82,12 +83,13 @@ macro_rules! impl_mask {
             }
             #[inline(always)]
             fn without_lowest(self) -> Self {
-                self & (self - 1)
+                self & self.wrapping_sub(1)
             }
         }
     };
 }
 
+impl_mask!(u16);
 impl_mask!(u32);
 impl_mask!(u64);
 impl_mask!(u128);
@@ -118,11 +120,6 @@ struct Core<M> {
     cols: [M; 256],
     boxes: [M; 256],
     stack: Vec<Frame<M>>,
-    /// Per unit (rows, then columns, then boxes): the symbols that are a
-    /// candidate in at least one open cell, and in at least two. Used only
-    /// when the search also branches on places (`PLACES`).
-    once: Vec<M>,
-    twice: Vec<M>,
 }
 
 impl<M: Mask> Default for Core<M> {
@@ -132,18 +129,15 @@ impl<M: Mask> Default for Core<M> {
             cols: [M::ZERO; 256],
             boxes: [M::ZERO; 256],
             stack: Vec::new(),
-            once: Vec::new(),
-            twice: Vec::new(),
         }
     }
 }
 
 impl<M: Mask> Core<M> {
-    /// Runs the whole solve (`PLACES`: branch on hidden singles too, see
-    /// [`crate::solvers::singles`]) with `slots` as the scratch list of open cells,
+    /// Runs the whole solve with `slots` as the scratch list of open cells,
     /// using the CPU's population-count instruction when `popcnt` says it
     /// has one.
-    fn solve<const PLACES: bool>(
+    fn solve(
         &mut self,
         popcnt: bool,
         slots: &mut Vec<Slot>,
@@ -156,10 +150,10 @@ impl<M: Mask> Core<M> {
         if popcnt {
             // SAFETY: `popcnt` is true only when the CPU was found to
             // support POPCNT (see `HeuristicSolver::new`).
-            return unsafe { self.search_popcnt::<PLACES>(slots, puzzle, limit, budget, solution) };
+            return unsafe { self.search_popcnt(slots, puzzle, limit, budget, solution) };
         }
         let _ = popcnt;
-        self.search::<PLACES>(slots, puzzle, limit, budget, solution)
+        self.search(slots, puzzle, limit, budget, solution)
     }
 
     /// [`Core::search`] compiled with POPCNT: the minimum-remaining-values
@@ -167,7 +161,7 @@ impl<M: Mask> Core<M> {
     /// baseline x86-64 target has no population-count instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const PLACES: bool>(
+    fn search_popcnt(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -175,12 +169,12 @@ impl<M: Mask> Core<M> {
         budget: Budget,
         solution: &mut Grid,
     ) -> Outcome {
-        self.search::<PLACES>(slots, puzzle, limit, budget, solution)
+        self.search(slots, puzzle, limit, budget, solution)
     }
 
     /// The search itself.
     #[inline(always)]
-    fn search<const PLACES: bool>(
+    fn search(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -198,17 +192,11 @@ impl<M: Mask> Core<M> {
         let n = puzzle.side();
         debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
         let full = M::full(n);
-        if PLACES {
-            self.once.resize(3 * n, M::ZERO);
-            self.twice.resize(3 * n, M::ZERO);
-        }
         let Core {
             rows,
             cols,
             boxes,
             stack,
-            once,
-            twice,
         } = self;
         stack.clear();
         stack.reserve(slots.len());
@@ -243,17 +231,6 @@ impl<M: Mask> Core<M> {
                         if count <= 1 {
                             break;
                         }
-                    }
-                }
-                if PLACES && best_count > 1 {
-                    match hidden_single(&slots[..open], rows, cols, boxes, once, twice, full) {
-                        Places::Dead => best_count = 0,
-                        Places::Single(i, bit) => {
-                            best = i;
-                            best_count = 1;
-                            best_set = bit;
-                        }
-                        Places::Open => {}
                     }
                 }
                 if best_count > 0 {
@@ -345,74 +322,6 @@ impl<M: Mask> Core<M> {
     }
 }
 
-/// What the places of the unplaced symbols say about the open cells.
-enum Places<M> {
-    /// Some unit has a missing symbol that no open cell of it can take.
-    Dead,
-    /// Open cell `.0` is the only place of symbol `.1` in one of its units.
-    Single(usize, M),
-    /// Every missing symbol has two or more places in every unit.
-    Open,
-}
-
-/// Finds a unit in which a missing symbol has no place, or exactly one.
-///
-/// One pass over the open cells accumulates, per unit, the symbols that are
-/// a candidate at least once and at least twice; a second pass finds the
-/// cell of a hidden single. `once` and `twice` hold the rows, then the
-/// columns, then the boxes (`3n` entries).
-fn hidden_single<M: Mask>(
-    open: &[Slot],
-    rows: &[M; 256],
-    cols: &[M; 256],
-    boxes: &[M; 256],
-    once: &mut [M],
-    twice: &mut [M],
-    full: M,
-) -> Places<M> {
-    let n = once.len() / 3;
-    once.fill(M::ZERO);
-    twice.fill(M::ZERO);
-    for s in open {
-        let set = !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize]) & full;
-        for unit in [s.row as usize, n + s.col as usize, 2 * n + s.bx as usize] {
-            twice[unit] |= once[unit] & set;
-            once[unit] |= set;
-        }
-    }
-    for unit in 0..3 * n {
-        let placed = match unit / n {
-            0 => rows[unit],
-            1 => cols[unit - n],
-            _ => boxes[unit - 2 * n],
-        };
-        let missing = !placed & full;
-        if missing & !once[unit] != M::ZERO {
-            return Places::Dead;
-        }
-        let single = missing & once[unit] & !twice[unit];
-        if single == M::ZERO {
-            continue;
-        }
-        let bit = M::symbol(single.lowest());
-        let u = unit % n;
-        let i = open
-            .iter()
-            .position(|s| {
-                let here = match unit / n {
-                    0 => s.row as usize,
-                    1 => s.col as usize,
-                    _ => s.bx as usize,
-                } == u;
-                let set = !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize]);
-                here && set & bit != M::ZERO
-            })
-            .expect("a symbol counted once in a unit has a cell there");
-        return Places::Single(i, bit);
-    }
-    Places::Open
-}
-
 /// Writes the clues plus the placements on the stack into `solution`.
 #[cold]
 fn write_solution<M: Mask>(puzzle: &Grid, stack: &[Frame<M>], solution: &mut Grid) {
@@ -472,27 +381,19 @@ impl HeuristicSolver {
         match width {
             32 => self
                 .narrow
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
             64 => self
                 .medium
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
             _ => self
                 .wide
-                .solve::<false>(popcnt, slots, puzzle, limit, budget, solution),
+                .solve(popcnt, slots, puzzle, limit, budget, solution),
         }
     }
 }
 
-impl HeuristicSolver {
-    /// Solves with `PLACES` chosen by the caller: the `singles` solver is
-    /// this search with hidden singles.
-    pub(super) fn solve_mode<const PLACES: bool>(
-        &mut self,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
+impl Solver for HeuristicSolver {
+    fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         if limit == 0 {
             return Outcome::default();
         }
@@ -500,13 +401,13 @@ impl HeuristicSolver {
         let (slots, popcnt) = (&mut self.slots, self.popcnt);
         if n <= 32 {
             self.narrow
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         } else if n <= 64 {
             self.medium
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         } else {
             self.wide
-                .solve::<PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve(popcnt, slots, puzzle, limit, budget, solution)
         }
     }
 }
@@ -514,11 +415,5 @@ impl HeuristicSolver {
 impl Default for HeuristicSolver {
     fn default() -> Self {
         HeuristicSolver::new()
-    }
-}
-
-impl Solver for HeuristicSolver {
-    fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
-        self.solve_mode::<false>(puzzle, limit, budget, solution)
     }
 }
