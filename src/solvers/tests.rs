@@ -485,7 +485,7 @@ fn state_is_reused_without_leaking_between_puzzles() {
 }
 
 #[test]
-fn dlx_placement_by_undo_agrees_with_the_snapshot() {
+fn dlx_placement_by_undo_agrees_with_relinking() {
     use super::dlx::{DlxSolver, Placement};
     let mut rng = SplitMix::new(0x0d0);
     let mut puzzles = vec![parse9(HARD)];
@@ -498,23 +498,20 @@ fn dlx_placement_by_undo_agrees_with_the_snapshot() {
             puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
         }
     }
-    let mut snapshot = DlxSolver::new().with_placement(Placement::Snapshot);
+    let mut relink = DlxSolver::new().with_placement(Placement::Relink);
     let mut undo = DlxSolver::new().with_placement(Placement::Undo);
     let (mut s1, mut s2) = (Grid::empty(BoxShape::NINE), Grid::empty(BoxShape::NINE));
     let mut firsts = Vec::new();
     for (i, puzzle) in puzzles.iter().enumerate() {
-        let a = snapshot.solve(puzzle, 2, Budget::UNLIMITED, &mut s1);
+        let a = relink.solve(puzzle, 2, Budget::UNLIMITED, &mut s1);
         let b = undo.solve(puzzle, 2, Budget::UNLIMITED, &mut s2);
+        // The same arena state, so the same search, node for node, and
+        // the same link updates, clashing clues included (both skip the
+        // row that clashes).
+        assert_eq!(a, b, "{puzzle}");
         if i == 1 {
-            // Clashing clues: no search either way (the snapshot also
-            // covers the clashing row's other columns, so updates differ).
-            assert_eq!(
-                (a.solutions, a.nodes, b.solutions, b.nodes),
-                (0, Some(0), 0, Some(0))
-            );
+            assert_eq!((a.solutions, a.nodes), (0, Some(0)));
         } else {
-            // The same arena state, so the same search, node for node.
-            assert_eq!(a, b, "{puzzle}");
             assert_eq!(s1, s2, "{puzzle}");
         }
         if b.solutions > 0 {
@@ -522,16 +519,19 @@ fn dlx_placement_by_undo_agrees_with_the_snapshot() {
         }
         // A search cut by its budget must leave nothing behind either.
         undo.solve(puzzle, 2, Budget::nodes(3), &mut s2);
+        relink.solve(puzzle, 2, Budget::nodes(3), &mut s1);
         firsts.push(b);
     }
     // Second round, in reverse: each puzzle's outcome and statistics are
     // what they were, whatever was solved in between.
     for (puzzle, first) in puzzles.iter().zip(&firsts).rev() {
-        assert_eq!(
-            undo.solve(puzzle, 2, Budget::UNLIMITED, &mut s2),
-            *first,
-            "{puzzle}"
-        );
+        for solver in [&mut undo, &mut relink] {
+            assert_eq!(
+                solver.solve(puzzle, 2, Budget::UNLIMITED, &mut s2),
+                *first,
+                "{puzzle}"
+            );
+        }
     }
 }
 
@@ -631,12 +631,12 @@ fn warm_solvers_allocate_nothing() {
     let full16 = random_full(BoxShape::new(4, 4).unwrap(), &mut rng);
     let big = blank_cells(&full16, 100, &mut rng);
     let puzzles = [&big, &a, &cut, &clash, &full16];
-    let snapshot: Box<dyn Solver> =
-        Box::new(dlx::DlxSolver::new().with_placement(dlx::Placement::Snapshot));
+    let undo: Box<dyn Solver> =
+        Box::new(dlx::DlxSolver::new().with_placement(dlx::Placement::Undo));
     let solvers = REGISTRY
         .iter()
         .map(|info| (info.name, (info.make)()))
-        .chain([("dlx (snapshot)", snapshot)]);
+        .chain([("dlx (undo)", undo)]);
     for (name, mut solver) in solvers {
         let mut solution = Grid::empty(BoxShape::NINE);
         // Warm up on the largest size first: buffers then fit every puzzle.
