@@ -781,9 +781,15 @@ impl Dlx {
         // Whatever a deferred search left is relinked below.
         self.pending = 0;
         // Every column open and empty (secondary flags kept)...
-        for c in 1..=self.columns {
-            self.nodes[c as usize] = Node { up: c, down: c };
-            self.lens[c as usize] &= SECONDARY;
+        let columns = self.columns as usize;
+        for (c, (node, len)) in self.nodes[1..=columns]
+            .iter_mut()
+            .zip(&mut self.lens[1..=columns])
+            .enumerate()
+        {
+            let c = c as u32 + 1;
+            *node = Node { up: c, down: c };
+            *len &= SECONDARY;
         }
         self.removed.fill(0);
         // ...then the rows' columns covered, skipping a row that clashes
@@ -796,12 +802,13 @@ impl Dlx {
                 conflict = true;
                 continue;
             }
+            let (removed, col_rows) = (&mut self.removed[..], &self.col_rows[..]);
             for q in nodes {
-                let c = self.top(q) as usize;
+                let c = self.tops[q as usize] as usize;
                 self.lens[c] |= COVERED;
                 let span = self.col_starts[c - 1] as usize..self.col_starts[c] as usize;
-                for &k in &self.col_rows[span] {
-                    self.removed[k as usize] = 0xff;
+                for &k in &col_rows[span] {
+                    removed[k as usize] = 0xff;
                 }
             }
         }
