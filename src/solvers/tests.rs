@@ -744,3 +744,37 @@ mod props {
         }
     }
 }
+
+#[test]
+fn locked_candidates_spare_the_guesses_of_singles() {
+    // HARD needs guesses with naked and hidden singles alone; pointing and
+    // claiming solve it outright.
+    let puzzle = parse9(HARD);
+    let mut solution = Grid::empty(BoxShape::NINE);
+    let singles = singles::SinglesSolver::new().solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+    let locked = singles::SinglesSolver::with_locked_candidates().solve(
+        &puzzle,
+        2,
+        Budget::UNLIMITED,
+        &mut solution,
+    );
+    assert_eq!((singles.solutions, locked.solutions), (1, 1));
+    assert!(singles.guesses > 0);
+    assert_eq!((locked.guesses, locked.nodes), (0, Some(63)));
+    assert_eq!(solution, parse9(HARD_SOLUTION));
+    // Other box shapes, square and not: the same counts.
+    let mut rng = SplitMix::new(0x10C);
+    for (r, c, blanks) in [(2, 3, 24), (3, 4, 90), (4, 4, 150), (3, 5, 140)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        let puzzle = blank_cells(&random_full(shape, &mut rng), blanks, &mut rng);
+        let a = singles::SinglesSolver::new().solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
+        let b = singles::SinglesSolver::with_locked_candidates().solve(
+            &puzzle,
+            2,
+            Budget::UNLIMITED,
+            &mut solution,
+        );
+        assert_eq!(a.solutions, b.solutions, "{shape}");
+        assert!(is_solution_of(&solution, &puzzle), "{shape}");
+    }
+}
