@@ -20,8 +20,8 @@
 //! worth waiting for); `heuristic` is left out of the full 17-clue group
 //! (about 3 ms a puzzle: criterion's 10 passes would take half an hour)
 //! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
-//! runs on 9x9 only. `dlx-snapshot` is the `dlx` solver placing clues from
-//! a snapshot of the pristine arena rather than by undo
+//! runs on 9x9 only. `dlx-undo` is the `dlx` solver placing clues by
+//! Knuth's undo rather than by relinking the lists
 //! (`solvers::dlx::Placement`).
 //!
 //! ```text
@@ -232,16 +232,10 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
             });
         }
         if info.name == "dlx" {
-            // The same engine placing clues from a snapshot of the pristine
-            // arena instead of by undo (see `solvers::dlx::Placement`).
-            let snapshot = DlxSolver::new().with_placement(Placement::Snapshot);
-            bench_solver(
-                &mut group,
-                "dlx-snapshot",
-                Box::new(snapshot),
-                &puzzles,
-                budget,
-            );
+            // The same engine placing clues by undo instead of by
+            // relinking (see `solvers::dlx::Placement`).
+            let undo = DlxSolver::new().with_placement(Placement::Undo);
+            bench_solver(&mut group, "dlx-undo", Box::new(undo), &puzzles, budget);
         }
     }
     group.finish();

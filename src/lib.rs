@@ -13,7 +13,7 @@
 //! * [`hanidoku`]: the hexagonal puzzle: board, rules, text format, its
 //!   exact-cover encoding, two solvers and a generator.
 //! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
-//!   `dlx`, `heuristic`, `singles` and `naive`.
+//!   `dlx`, `heuristic`, `singles`, `locked` and `naive`.
 //! * [`ffi`]: the built-in solvers behind tdoku's C interface, exported
 //!   by the workspace's `dlxbench-ffi` crate as `libdlxbench.so`.
 //! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.

@@ -15,7 +15,14 @@ fn a_solver_added_at_run_time_runs_through_bench() {
     let set = example::solver_set();
     assert_eq!(
         set.names(),
-        ["dlx", "heuristic", "singles", "naive", "backtrack"]
+        [
+            "dlx",
+            "heuristic",
+            "singles",
+            "locked",
+            "naive",
+            "backtrack"
+        ]
     );
     let text = std::fs::read("datasets/generated/gen_6x6_100.txt").unwrap();
     let corpus = Corpus::from_vec("gen_6x6_100", text).unwrap();

@@ -84,12 +84,12 @@
 //! `1 + 324 + 3 + 2916 = 3244` nodes (3 of padding) of 12 bytes (38,928
 //! bytes) and 389 column entries of 4 bytes (entry 0, unused, 324
 //! columns and 64 of padding for the scan): 40,484 bytes.
-//! [`Dlx::select_all`] keeps a copy of the links and entries as built,
-//! 27,508 bytes for 9x9. With the search's stacks (the forced-column stack
-//! has room for an entry per node, 13,008 bytes; the levels' choices and
-//! marks, the selected rows and the solution buffer 7,796 more), a 9x9
-//! arena holds 88,796 heap bytes in all ([`Dlx::heap_bytes`]): 27 bytes a
-//! node, within a 2 MB L2 cache many times over.
+//! [`Dlx::select_all`] keeps the rows of each column and a byte per row,
+//! 13,732 bytes for 9x9. With the search's stacks (the forced-column stack
+//! has room for an entry per node, 13,008 bytes; the levels' choices,
+//! marks and alternatives, the selected rows and the solution buffer 8,121
+//! more), a 9x9 arena holds 75,345 heap bytes in all ([`Dlx::heap_bytes`]):
+//! 23 bytes a node, within a 2 MB L2 cache many times over.
 //!
 //! # Cost measures
 //!
@@ -255,12 +255,27 @@ pub struct Dlx {
     /// True once a selection clashed: no solution until reset.
     conflict: bool,
     /// Rows were placed by [`Dlx::select_all`], which [`Dlx::reset`] undoes
-    /// by copying the pristine arena back, not by uncovering.
+    /// by relinking every row, not by uncovering.
     placed: bool,
-    /// The links and column entries as built, which [`Dlx::select_all`]
-    /// starts from.
-    pristine_nodes: Vec<Node>,
-    pristine_lens: Vec<u32>,
+    /// Per column (`1..=N`), the rows that have a node in it, in row order:
+    /// `col_rows[col_starts[c - 1]..col_starts[c]]`. What
+    /// [`Dlx::select_all`] marks as removed when it covers the column.
+    col_rows: Vec<u32>,
+    col_starts: Vec<u32>,
+    /// Scratch for [`Dlx::select_all`]: a byte per row (rounded up to a
+    /// multiple of 64), nonzero when the row has a covered column. Bytes,
+    /// not bits: marking the rows of a column is then plain stores, not a
+    /// chain of read-modify-writes of the same word.
+    removed: Vec<u8>,
+    /// Nodes in rows (`entries` of the problem).
+    entries: u64,
+    /// Per search level, whether its row had another after it in its
+    /// column when it was tried (so backtracking to it has work to do).
+    alternatives: Vec<bool>,
+    /// Levels a [`Dlx::search_deferred`] left committed: undone by
+    /// [`Dlx::settle`] before the arena is used again, or dropped when
+    /// [`Dlx::select_all`] relinks it.
+    pending: usize,
 }
 
 /// Two arenas are equal when their links, lengths and selections are: the
@@ -387,6 +402,25 @@ impl Dlx {
         }
         debug_assert_eq!(p + 1, total);
 
+        // The rows of each column, in row order (counting sort by column).
+        let mut col_starts = vec![0u32; n + 1];
+        for k in 0..rows {
+            for c in problem.row(k) {
+                col_starts[c + 1] += 1;
+            }
+        }
+        for c in 1..=n {
+            col_starts[c] += col_starts[c - 1];
+        }
+        let mut col_rows = vec![0u32; problem.entries()];
+        let mut fill = col_starts.clone();
+        for k in 0..rows {
+            for c in problem.row(k) {
+                col_rows[fill[c] as usize] = k as u32;
+                fill[c] += 1;
+            }
+        }
+
         let primary = problem.primary();
         for len in &mut lens[primary + 1..=n] {
             *len |= SECONDARY;
@@ -412,8 +446,12 @@ impl Dlx {
             select_updates: 0,
             conflict: false,
             placed: false,
-            pristine_nodes: nodes.clone(),
-            pristine_lens: lens.clone(),
+            col_rows,
+            col_starts,
+            removed: vec![0; rows.div_ceil(64) * 64],
+            entries: problem.entries() as u64,
+            alternatives: vec![false; primary + 1],
+            pending: 0,
             nodes,
             lens,
         })
@@ -434,12 +472,11 @@ impl Dlx {
         self.nodes.len() * NODE_BYTES + self.lens.len() * std::mem::size_of::<u32>()
     }
 
-    /// Bytes held by the arena as built, which [`Dlx::select_all`] copies
-    /// back before placing rows (the links and column entries; the columns
-    /// of nodes never change).
+    /// Bytes that [`Dlx::select_all`] uses besides the arena: the rows of
+    /// each column, and a byte per row.
     pub fn placement_bytes(&self) -> usize {
-        self.pristine_nodes.len() * std::mem::size_of::<Node>()
-            + self.pristine_lens.len() * std::mem::size_of::<u32>()
+        (self.col_rows.len() + self.col_starts.len()) * std::mem::size_of::<u32>()
+            + self.removed.len()
     }
 
     /// Every heap byte this arena holds: [`Dlx::arena_bytes`],
@@ -459,8 +496,10 @@ impl Dlx {
             + bytes(&self.forced)
             + bytes(&self.selected)
             + bytes(&self.solution)
-            + bytes(&self.pristine_nodes)
-            + bytes(&self.pristine_lens)
+            + bytes(&self.col_rows)
+            + bytes(&self.col_starts)
+            + bytes(&self.removed)
+            + bytes(&self.alternatives)
     }
 
     /// Rows selected since the last reset, in order.
@@ -676,6 +715,7 @@ impl Dlx {
     /// If `row >= self.rows()`.
     pub fn select(&mut self, row: usize) -> bool {
         assert!(row < self.rows(), "row {row} out of range");
+        self.settle();
         let nodes = self.row_nodes(row);
         let clash = nodes.clone().any(|q| !self.is_active(self.top(q) as u32));
         if clash {
@@ -701,15 +741,20 @@ impl Dlx {
     /// to one order that only decides where the search breaks ties: the
     /// forced-column stack lists the short columns in column order.
     ///
-    /// Rather than uncovering the previous selection, it copies the arena
-    /// as built back over the working one (for a 9x9 Sudoku, 27 KB: a few
-    /// hundred nanoseconds), then covers the rows' columns. There is
-    /// nothing to undo afterwards: the next `select_all` copies again. For
-    /// a Sudoku, where every puzzle places 17 to 30 clues, that halves the
-    /// cost of placing them.
+    /// Rather than uncovering the previous selection and covering the new
+    /// one link by link, it empties every column list, marks the rows of
+    /// the rows' columns as removed, and links the other rows back in row
+    /// order: the lists exactly as the covers would have left them, so the
+    /// search is the same, with the same [`SearchStats::updates`] (each
+    /// removed row counts the nodes hiding it would have removed). Its cost
+    /// is the rows kept plus the rows of the covered columns, not the
+    /// removals and their undoing (for a 17-clue 9x9 Sudoku, about 300 rows
+    /// linked against about 430 hidden and restored), and there is nothing
+    /// to undo afterwards, not even what a [`Dlx::search_deferred`] left.
     ///
-    /// Returns `false` when two of the rows share a column; every search
-    /// then finds no solution until the next `select_all` or `reset`.
+    /// Returns `false` when a row shares a column with an earlier one (that
+    /// row is skipped, as [`Dlx::select`] does); every search then finds no
+    /// solution until the next `select_all` or `reset`.
     ///
     /// # Panics
     /// If a row is out of range.
@@ -733,37 +778,102 @@ impl Dlx {
         for &row in rows {
             assert!(row < self.rows(), "row {row} out of range");
         }
-        self.nodes.copy_from_slice(&self.pristine_nodes);
-        self.lens.copy_from_slice(&self.pristine_lens);
-        self.selected.clear();
-        self.selected.extend(rows.iter().map(|&r| r as u32));
-        let links = self.links();
-        let mut forced = Forced {
-            buf: self.forced.as_mut_ptr(),
-            len: LOOKBACK,
-        };
+        // Whatever a deferred search left is relinked below.
+        self.pending = 0;
+        // Every column open and empty (secondary flags kept)...
+        let columns = self.columns as usize;
+        for (c, (node, len)) in self.nodes[1..=columns]
+            .iter_mut()
+            .zip(&mut self.lens[1..=columns])
+            .enumerate()
+        {
+            let c = c as u32 + 1;
+            *node = Node { up: c, down: c };
+            *len &= SECONDARY;
+        }
+        self.removed.fill(0);
+        // ...then the rows' columns covered, skipping a row that clashes
+        // with an earlier one, as `select` does, and the rows of every
+        // covered column marked as removed...
         let mut conflict = false;
-        let mut updates = 0;
         for &row in rows {
-            for q in self.row_nodes(row) {
-                let c = self.top(q) as u32;
-                if self.is_active(c) {
-                    // SAFETY: `c` is a column (the top of a row's node),
-                    // uncovered, and the forced stack has room for an
-                    // entry per node.
-                    updates += with_width!(self.width, W => unsafe {
-                        links.cover::<W>(c, &mut forced)
-                    });
-                } else {
-                    conflict = true;
+            let nodes = self.row_nodes(row);
+            if nodes.clone().any(|q| !self.is_active(self.top(q) as u32)) {
+                conflict = true;
+                continue;
+            }
+            let (removed, col_rows) = (&mut self.removed[..], &self.col_rows[..]);
+            for q in nodes {
+                let c = self.tops[q as usize] as usize;
+                self.lens[c] |= COVERED;
+                let span = self.col_starts[c - 1] as usize..self.col_starts[c] as usize;
+                for &k in &col_rows[span] {
+                    removed[k as usize] = 0xff;
                 }
             }
         }
+        // ...and the other rows linked back, in row order: the lists
+        // exactly as covering would have left them. Each removed row would
+        // have been hidden once, its other nodes removed from their lists.
+        let kept = with_width!(self.width, W => self.link_kept_rows::<W>());
+        self.selected.clear();
+        self.selected.extend(rows.iter().map(|&r| r as u32));
         self.list_short_columns();
-        self.select_updates = updates;
+        self.select_updates = self.entries - self.rows as u64 - kept;
         self.conflict = conflict;
         self.placed = !rows.is_empty();
         !conflict
+    }
+
+    /// Links every row not marked in `removed` at the bottom of its
+    /// columns' lists, in row order. Returns the kept rows' nodes less one
+    /// a row (what hiding them would have removed).
+    fn link_kept_rows<const W: usize>(&mut self) -> u64 {
+        let mut kept = 0u64;
+        let node_count = self.nodes.len();
+        let col_count = self.lens.len();
+        let nodes = self.nodes.as_mut_ptr();
+        let lens = self.lens.as_mut_ptr();
+        let tops = &self.tops;
+        // Appends node `q` at the bottom of its column's list.
+        let append = |q: u32| {
+            let c = tops[q as usize] as u32;
+            debug_assert!((q as usize) < node_count && c > 0 && (c as usize) < col_count);
+            // SAFETY: `q` is a row's node (in bounds of `tops`, as long as
+            // `nodes`) and `c` its column; a column's `up` link is a node.
+            unsafe {
+                let header = nodes.add(c as usize);
+                let tail = (*header).up;
+                *nodes.add(q as usize) = Node { up: tail, down: c };
+                (*nodes.add(tail as usize)).down = q;
+                (*header).up = q;
+                *lens.add(c as usize) += 1;
+            }
+        };
+        for (w, marks) in self.removed.chunks_exact(64).enumerate() {
+            let mut keep = !removed_bits(marks);
+            if (w + 1) * 64 > self.rows {
+                keep &= u64::MAX >> ((w + 1) * 64 - self.rows);
+            }
+            while keep != 0 {
+                let k = w * 64 + keep.trailing_zeros() as usize;
+                keep &= keep - 1;
+                if W > 0 {
+                    let start = self.base + (k * W) as u32;
+                    for q in start..start + W as u32 {
+                        append(q);
+                    }
+                    kept += W as u64 - 1;
+                } else {
+                    let range = self.spacers[k] + 1..self.spacers[k + 1];
+                    kept += u64::from(range.end - range.start) - 1;
+                    for q in range {
+                        append(q);
+                    }
+                }
+            }
+        }
+        kept
     }
 
     /// Selects each of `rows` in turn, as [`Dlx::select`] does (undone by
@@ -817,14 +927,16 @@ impl Dlx {
         self.forced_len = short;
     }
 
-    /// Undoes every selection, returning the arena to the state
-    /// [`Dlx::new`] built. Costs time proportional to what the selections
-    /// covered, not to the arena's size, unless rows were placed with
-    /// [`Dlx::select_all`]: then it rebuilds the arena.
+    /// Undoes every selection (and what a [`Dlx::search_deferred`] left),
+    /// returning the arena to the state [`Dlx::new`] built. Costs time
+    /// proportional to what the selections covered, not to the arena's
+    /// size, unless rows were placed with [`Dlx::select_all`]: then it
+    /// relinks every row.
     pub fn reset(&mut self) {
         if self.placed {
             self.select_all(&[]);
         }
+        self.settle();
         while let Some(row) = self.selected.pop() {
             let links = self.links();
             for q in self.row_nodes(row as usize).rev() {
@@ -847,15 +959,75 @@ impl Dlx {
     /// (selected rows first, then the search's choices). The visitor may stop
     /// the search early with `ControlFlow::Break`. The arena is back in its
     /// pre-search state (selections kept) when this returns.
-    pub fn search<F>(&mut self, options: SearchOptions, mut visit: F) -> SearchStats
+    pub fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
+        self.search_with::<false, F>(options, visit)
+    }
+
+    /// [`Dlx::search`], except that the search stops as soon as nothing is
+    /// left to try, without uncovering what the path it ended on covered
+    /// (for a Sudoku solved without a guess, that is every cover it made:
+    /// about half its link operations). The arena undoes that only when it
+    /// is used again ([`Dlx::select`], [`Dlx::search`], [`Dlx::reset`]);
+    /// [`Dlx::select_all`] relinks every list and has nothing to undo, so
+    /// a caller that places each problem with it never pays for it. The
+    /// statistics are those of [`Dlx::search`]: uncovering removes nothing.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(2, 0);
+    /// for row in [&[0][..], &[1], &[0, 1]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dlx = Dlx::new(&p);
+    /// let all = dlx.count(SearchOptions::default());
+    /// assert_eq!(dlx.search_deferred(SearchOptions::default(), |_| std::ops::ControlFlow::Continue(())), all);
+    /// dlx.settle();
+    /// assert_eq!(dlx, Dlx::new(&p));
+    /// ```
+    pub fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        self.search_with::<true, F>(options, visit)
+    }
+
+    /// Undoes what a [`Dlx::search_deferred`] left covered, if anything:
+    /// the arena is then as the search found it.
+    pub fn settle(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let links = self.links();
+        while self.pending > 0 {
+            self.pending -= 1;
+            let p = self.choices[self.pending];
+            // SAFETY: as in `run`, whose commits and covers these undo in
+            // reverse order.
+            with_width!(self.width, W => unsafe {
+                links.uncommit::<W>(p);
+                links.uncover::<W>(links.top(p) as u32);
+            });
+        }
+    }
+
+    fn search_with<const DEFER: bool, F>(
+        &mut self,
+        options: SearchOptions,
+        mut visit: F,
+    ) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        self.settle();
         let mut stats = SearchStats::default();
         if !self.conflict && options.limit > 0 {
             stats = with_width!(self.width, W => match options.choice {
-                ColumnChoice::MinimumRemaining => self.run::<true, W, F>(options, &mut visit),
-                ColumnChoice::First => self.run::<false, W, F>(options, &mut visit),
+                ColumnChoice::MinimumRemaining => self.run::<true, W, DEFER, F>(options, &mut visit),
+                ColumnChoice::First => self.run::<false, W, DEFER, F>(options, &mut visit),
             });
         }
         stats.updates += self.select_updates;
@@ -864,7 +1036,7 @@ impl Dlx {
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
     /// the loop; `choices[l]` is the row tried at level `l`.
-    fn run<const MRV: bool, const W: usize, F>(
+    fn run<const MRV: bool, const W: usize, const DEFER: bool, F>(
         &mut self,
         options: SearchOptions,
         visit: &mut F,
@@ -880,6 +1052,9 @@ impl Dlx {
         let mut updates = 0u64;
         let mut level = 0usize;
         let mut descend = true;
+        // With `DEFER`: the levels below `level` whose row had another
+        // after it (see `alternatives`).
+        let mut open = 0usize;
         // SAFETY (all blocks below): `links` indices as documented on
         // `Links`; `level` never exceeds the number of primary columns, the
         // length of `choices` minus one, as every level covers one of them.
@@ -911,6 +1086,16 @@ impl Dlx {
                         break;
                     }
                     level -= 1;
+                    if DEFER {
+                        let alternative = *self.alternatives.get_unchecked(level);
+                        open -= usize::from(alternative);
+                        if open == 0 && !alternative {
+                            // Nothing left to try at any level: the rest
+                            // would only undo. Leave it pending.
+                            level += 1;
+                            break;
+                        }
+                    }
                     let p = *self.choices.get_unchecked(level);
                     links.uncommit::<W>(p);
                     forced.len = self.marks.get_unchecked(level).1 as usize;
@@ -929,10 +1114,19 @@ impl Dlx {
                     break;
                 }
                 stats.nodes += 1;
+                if DEFER {
+                    let alternative = (*links.node(p)).down > columns;
+                    *self.alternatives.get_unchecked_mut(level) = alternative;
+                    open += usize::from(alternative);
+                }
                 *self.choices.get_unchecked_mut(level) = p;
                 updates += links.commit::<W>(p, &mut forced);
                 level += 1;
                 descend = true;
+            }
+            if DEFER {
+                self.pending = level;
+                level = 0;
             }
             // Unwind whatever is still committed (early stop).
             while level > 0 {
@@ -958,5 +1152,31 @@ impl Dlx {
         let flow = visit(&rows);
         self.solution = rows;
         flow
+    }
+}
+
+/// Bit `i` set when byte `i` of the 64 is nonzero (a [`Dlx::select_all`]
+/// mark, `0xff`).
+#[inline(always)]
+fn removed_bits(marks: &[u8]) -> u64 {
+    debug_assert_eq!(marks.len(), 64);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_loadu_si128, _mm_movemask_epi8};
+        let mut bits = 0u64;
+        for (i, chunk) in marks.chunks_exact(16).enumerate() {
+            // SAFETY: SSE2 is part of x86_64; the load reads the chunk's
+            // 16 bytes, unaligned.
+            let lanes = unsafe { _mm_movemask_epi8(_mm_loadu_si128(chunk.as_ptr().cast())) };
+            bits |= u64::from(lanes as u16) << (16 * i);
+        }
+        bits
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        marks
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (i, &m)| bits | u64::from(m != 0) << i)
     }
 }

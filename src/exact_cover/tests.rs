@@ -492,8 +492,8 @@ fn arena_size_for_sudoku_matches_the_docs() {
     assert_eq!(NODE_BYTES, 12);
     assert_eq!(dlx.node_count(), 3244);
     assert_eq!(dlx.arena_bytes(), 40_484);
-    assert_eq!(dlx.placement_bytes(), 27_508);
-    assert_eq!(dlx.heap_bytes(), 88_796);
+    assert_eq!(dlx.placement_bytes(), 13_732);
+    assert_eq!(dlx.heap_bytes(), 75_345);
 }
 
 #[test]
@@ -629,6 +629,62 @@ proptest::proptest! {
                 dlx.reset();
                 proptest::prop_assert_eq!(dlx.count(SearchOptions::default()), first);
             }
+        }
+    }
+}
+
+#[test]
+fn a_deferred_search_counts_the_same_and_settles_back() {
+    let mut next = lcg(23);
+    for case in 0..300 {
+        let width = 2 + case % 7;
+        let p = random_uniform(&mut next, width);
+        let rows: Vec<usize> = (0..next() as usize % 3)
+            .map(|_| next() as usize % p.rows())
+            .collect();
+        for spacers in [false, true] {
+            let mut dlx = if spacers {
+                Dlx::with_spacers(&p)
+            } else {
+                Dlx::new(&p)
+            };
+            let pristine = dlx.clone();
+            let limit = [1, 2, u64::MAX][case % 3];
+            let options = SearchOptions::with_limit(limit);
+            dlx.select_all(&rows);
+            let placed = dlx.clone();
+            let full = dlx.count(options);
+            let (deferred, found) = {
+                let mut found = Vec::new();
+                let stats = dlx.search_deferred(options, |r| {
+                    found.push(r.to_vec());
+                    ControlFlow::Continue(())
+                });
+                (stats, found)
+            };
+            assert_eq!(deferred, full, "{p:?} {rows:?}");
+            assert_eq!(found.len() as u64, full.solutions);
+            // Used again, the arena undoes what the search left first.
+            assert_eq!(dlx.count(options), full);
+            dlx.search_deferred(options, |_| ControlFlow::Continue(()));
+            dlx.settle();
+            assert_eq!(dlx, placed);
+            // A budget cut, then a selection on top, then a reset.
+            dlx.search_deferred(
+                SearchOptions {
+                    budget: Budget::nodes(1),
+                    ..options
+                },
+                |_| ControlFlow::Continue(()),
+            );
+            dlx.select(next() as usize % p.rows());
+            dlx.reset();
+            assert_eq!(dlx, pristine, "{p:?} {rows:?}");
+            // select_all after a deferred search starts over.
+            dlx.select_all(&rows);
+            dlx.search_deferred(options, |_| ControlFlow::Continue(()));
+            dlx.select_all(&rows);
+            assert_eq!(dlx.count(options), full);
         }
     }
 }

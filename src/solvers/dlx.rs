@@ -4,24 +4,28 @@
 //! seen and kept; every later puzzle of that shape reuses it, with no
 //! allocation. The clues are preset rows, placed before the search so that
 //! every candidate a clue rules out is gone when it starts; then Algorithm X
-//! runs with the minimum-remaining-values column choice. Between puzzles the
-//! arena goes back to its pristine state in one of two ways ([`Placement`]):
+//! runs with the minimum-remaining-values column choice
+//! ([`Dlx::search_deferred`]: the search stops when nothing is left to try,
+//! leaving its last path covered, since the next puzzle's placement replaces
+//! or undoes the arena anyway). The clues are placed in one of two ways
+//! ([`Placement`]):
 //!
-//! * [`Placement::Undo`] (the default): [`Dlx::reset`] uncovers the
-//!   previous puzzle's clues in reverse order (Knuth's undo), then
-//!   [`Dlx::select_rows`] covers the new ones. Its cost follows the clues,
-//!   not the arena's size.
-//! * [`Placement::Snapshot`]: [`Dlx::select_all`] copies the arena as built
-//!   back over the working one (27 KB for 9x9) and covers the clues'
-//!   columns; nothing needs undoing after the search.
+//! * [`Placement::Relink`] (the default): [`Dlx::select_all`] empties every
+//!   column list, marks the rows of the clues' columns as removed (a byte
+//!   per row) and links the other rows back in row order: the lists exactly
+//!   as covering the clues would leave them, at the cost of linking what
+//!   is kept (about 300 of 729 rows for a 17-clue 9x9) rather than unlinking
+//!   what is removed and relinking it after the search.
+//! * [`Placement::Undo`]: [`Dlx::reset`] undoes what the previous search
+//!   left and uncovers the previous puzzle's clues in reverse order
+//!   (Knuth's undo), then [`Dlx::select_rows`] covers the new ones.
 //!
 //! Both leave the arena in the same state, so the searches are the same
-//! node for node (a test checks it). On 9x9 they cost within a few
-//! percent of each other (`dlx` against `dlx-snapshot` in `cargo bench
-//! --bench solvers`: the snapshot 1-7% faster on 17-clue puzzles, from 1%
-//! slower to 5% faster on top1465; figures in the README); on large grids the snapshot copies the
-//! whole arena every puzzle (17 MB for 81x81), the undo only what the clues
-//! covered.
+//! node for node, with the same link updates (a test checks it). On the
+//! 17-clue list, relinking and the deferred undo together cut the time
+//! outside the search from about 28% of `dlx`'s profile (`select` and
+//! `reset`) to about 19% (`select_all`), and `dlx`'s mean time by about a
+//! quarter (figures in the README).
 
 use std::ops::ControlFlow;
 
@@ -41,13 +45,13 @@ pub const INFO: SolverInfo = SolverInfo {
 /// between puzzles (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Placement {
-    /// Uncover the previous puzzle's clues in reverse ([`Dlx::reset`]),
-    /// then cover the new ones ([`Dlx::select_rows`]).
-    #[default]
+    /// Undo the previous search and clues ([`Dlx::reset`]), then cover the
+    /// new clues' columns ([`Dlx::select_rows`]).
     Undo,
-    /// Copy the arena as built back, then cover the clues' columns
+    /// Relink the rows the clues leave into emptied lists
     /// ([`Dlx::select_all`]); nothing to undo.
-    Snapshot,
+    #[default]
+    Relink,
 }
 
 /// The Dancing Links Sudoku solver.
@@ -61,7 +65,7 @@ pub enum Placement {
 /// let mut puzzle = Grid::empty(BoxShape::NINE);
 /// sudoku::parse_line_into(line, ParseOptions::default(), &mut puzzle).unwrap();
 /// let mut solution = Grid::empty(BoxShape::NINE);
-/// for placement in [Placement::Undo, Placement::Snapshot] {
+/// for placement in [Placement::Relink, Placement::Undo] {
 ///     let mut solver = DlxSolver::new().with_placement(placement);
 ///     let outcome = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
 ///     assert_eq!(outcome.solutions, 1);
@@ -135,7 +139,7 @@ impl Solver for DlxSolver {
         let dlx = self.arena(shape);
         // Clues that clash leave the arena with no solution.
         match placement {
-            Placement::Snapshot => {
+            Placement::Relink => {
                 dlx.select_all(&rows);
             }
             Placement::Undo => {
@@ -144,7 +148,9 @@ impl Solver for DlxSolver {
             }
         }
         let mut first = true;
-        let stats = dlx.search(options, |rows| {
+        // The next puzzle's placement starts over (`select_all`) or undoes
+        // what this search left (`reset`), so it need not undo it itself.
+        let stats = dlx.search_deferred(options, |rows| {
             if std::mem::take(&mut first) {
                 solution.reset(shape);
                 let cells = solution.cells_mut();

@@ -25,11 +25,7 @@
 //! generic core, with the mask width ([`u32`], [`u64`], [`u128`]) picked
 //! once per solve so every side up to [`MAX_SIDE`](crate::sudoku::MAX_SIDE)
 //! fits. Both give the same nodes and guesses on 9x9 (tested). With the
-//! cell choice turned off the same cores are [`crate::solvers::naive`]; with
-//! hidden singles the generic core is [`crate::solvers::singles`], which
-//! keeps the older cell order of this solver (the chosen cell swapped to the
-//! back of the open cells, a dead one left in place): its solutions steer
-//! the generator, whose output for a seed should not change.
+//! cell choice turned off the same cores are [`crate::solvers::naive`].
 //!
 //! The search is iterative over an explicit stack; all working memory
 //! lives in the solver and is reused, so after the first puzzle of a given
@@ -50,8 +46,9 @@ pub const INFO: SolverInfo = SolverInfo {
     default_budget: Budget::SEARCH,
 };
 
-/// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`.
-trait Mask:
+/// A set of symbols as a bitmask: bit `s - 1` stands for symbol `s`
+/// (shared with [`singles`](super::singles)).
+pub(super) trait Mask:
     Copy
     + Eq
     + BitAnd<Output = Self>
@@ -72,7 +69,7 @@ trait Mask:
     fn count(self) -> u32;
     /// The lowest symbol of a non-empty set.
     fn lowest(self) -> u8;
-    /// The set without its lowest symbol.
+    /// The set without its lowest symbol (the empty set for the empty set).
     fn without_lowest(self) -> Self;
 }
 
@@ -103,12 +100,13 @@ macro_rules! impl_mask {
             }
             #[inline(always)]
             fn without_lowest(self) -> Self {
-                self & (self - 1)
+                self & self.wrapping_sub(1)
             }
         }
     };
 }
 
+impl_mask!(u16);
 impl_mask!(u32);
 impl_mask!(u64);
 impl_mask!(u128);
@@ -139,11 +137,6 @@ struct Core<M> {
     cols: [M; 256],
     boxes: [M; 256],
     stack: Vec<Frame<M>>,
-    /// Per unit (rows, then columns, then boxes): the symbols that are a
-    /// candidate in at least one open cell, and in at least two. Used only
-    /// when the search also branches on places (`PLACES`).
-    once: Vec<M>,
-    twice: Vec<M>,
 }
 
 impl<M: Mask> Default for Core<M> {
@@ -153,18 +146,15 @@ impl<M: Mask> Default for Core<M> {
             cols: [M::ZERO; 256],
             boxes: [M::ZERO; 256],
             stack: Vec::new(),
-            once: Vec::new(),
-            twice: Vec::new(),
         }
     }
 }
 
 impl<M: Mask> Core<M> {
-    /// Runs the whole solve (`PLACES`: branch on hidden singles too, see
-    /// [`crate::solvers::singles`]) with `slots` as the scratch list of open cells,
+    /// Runs the whole solve with `slots` as the scratch list of open cells,
     /// using the CPU's population-count instruction when `popcnt` says it
     /// has one.
-    fn solve<const MRV: bool, const PLACES: bool>(
+    fn solve<const MRV: bool>(
         &mut self,
         popcnt: bool,
         slots: &mut Vec<Slot>,
@@ -177,12 +167,10 @@ impl<M: Mask> Core<M> {
         if popcnt {
             // SAFETY: `popcnt` is true only when the CPU was found to
             // support POPCNT (see `HeuristicSolver::new`).
-            return unsafe {
-                self.search_popcnt::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
-            };
+            return unsafe { self.search_popcnt::<MRV>(slots, puzzle, limit, budget, solution) };
         }
         let _ = popcnt;
-        self.search::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
+        self.search::<MRV>(slots, puzzle, limit, budget, solution)
     }
 
     /// [`Core::search`] compiled with POPCNT: the minimum-remaining-values
@@ -190,7 +178,7 @@ impl<M: Mask> Core<M> {
     /// baseline x86-64 target has no population-count instruction.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const MRV: bool, const PLACES: bool>(
+    fn search_popcnt<const MRV: bool>(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -198,12 +186,12 @@ impl<M: Mask> Core<M> {
         budget: Budget,
         solution: &mut Grid,
     ) -> Outcome {
-        self.search::<MRV, PLACES>(slots, puzzle, limit, budget, solution)
+        self.search::<MRV>(slots, puzzle, limit, budget, solution)
     }
 
     /// The search itself.
     #[inline(always)]
-    fn search<const MRV: bool, const PLACES: bool>(
+    fn search<const MRV: bool>(
         &mut self,
         slots: &mut Vec<Slot>,
         puzzle: &Grid,
@@ -221,28 +209,18 @@ impl<M: Mask> Core<M> {
         let n = puzzle.side();
         debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
         let full = M::full(n);
-        if PLACES {
-            self.once.resize(3 * n, M::ZERO);
-            self.twice.resize(3 * n, M::ZERO);
-        }
         let Core {
             rows,
             cols,
             boxes,
             stack,
-            once,
-            twice,
         } = self;
         stack.clear();
         stack.reserve(slots.len());
         let slots = &mut slots[..];
-        // The open cells are slots[lo..hi]; the others are on the stack.
-        // heuristic and naive keep tdoku's order: slots[..depth] on the
-        // stack, shallowest first, the chosen cell swapped to the front of
-        // the open ones (a dead one too), the swaps never undone. singles
-        // keeps its own, older one, which the generator's output depends
-        // on: slots[len - depth..] on the stack, deepest first, the chosen
-        // cell swapped to the back of the open ones (a dead one not at all).
+        // The open cells are slots[depth..]; the others are on the stack,
+        // shallowest first. tdoku's order: the chosen cell is swapped to the
+        // front of the open ones (a dead one too), the swaps never undone.
         let len = slots.len();
         let mut depth = 0;
 
@@ -258,12 +236,8 @@ impl<M: Mask> Core<M> {
                     break;
                 }
             } else {
-                let (lo, hi) = if PLACES {
-                    (0, len - depth)
-                } else {
-                    (depth, len)
-                };
-                let dest = if PLACES { hi - 1 } else { lo };
+                let (lo, hi) = (depth, len);
+                let dest = lo;
                 let mut best = lo;
                 let mut best_count = u32::MAX;
                 let mut best_set = M::ZERO;
@@ -290,20 +264,7 @@ impl<M: Mask> Core<M> {
                             & full;
                     best_count = best_set.count();
                 }
-                if PLACES && best_count > 1 {
-                    match hidden_single(&slots[lo..hi], rows, cols, boxes, once, twice, full) {
-                        Places::Dead => best_count = 0,
-                        Places::Single(i, bit) => {
-                            best = lo + i;
-                            best_count = 1;
-                            best_set = bit;
-                        }
-                        Places::Open => {}
-                    }
-                }
-                if !PLACES || best_count > 0 {
-                    slots.swap(dest, best);
-                }
+                slots.swap(dest, best);
                 if best_count > 0 {
                     out.guesses += u64::from(best_count > 1);
                     stack.push(Frame {
@@ -614,74 +575,6 @@ fn write_nine(puzzle: &Grid, cells: &[[u8; 4]], placed: &[u32], solution: &mut G
     }
 }
 
-/// What the places of the unplaced symbols say about the open cells.
-enum Places<M> {
-    /// Some unit has a missing symbol that no open cell of it can take.
-    Dead,
-    /// Open cell `.0` is the only place of symbol `.1` in one of its units.
-    Single(usize, M),
-    /// Every missing symbol has two or more places in every unit.
-    Open,
-}
-
-/// Finds a unit in which a missing symbol has no place, or exactly one.
-///
-/// One pass over the open cells accumulates, per unit, the symbols that are
-/// a candidate at least once and at least twice; a second pass finds the
-/// cell of a hidden single. `once` and `twice` hold the rows, then the
-/// columns, then the boxes (`3n` entries).
-fn hidden_single<M: Mask>(
-    open: &[Slot],
-    rows: &[M; 256],
-    cols: &[M; 256],
-    boxes: &[M; 256],
-    once: &mut [M],
-    twice: &mut [M],
-    full: M,
-) -> Places<M> {
-    let n = once.len() / 3;
-    once.fill(M::ZERO);
-    twice.fill(M::ZERO);
-    for s in open {
-        let set = !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize]) & full;
-        for unit in [s.row as usize, n + s.col as usize, 2 * n + s.bx as usize] {
-            twice[unit] |= once[unit] & set;
-            once[unit] |= set;
-        }
-    }
-    for unit in 0..3 * n {
-        let placed = match unit / n {
-            0 => rows[unit],
-            1 => cols[unit - n],
-            _ => boxes[unit - 2 * n],
-        };
-        let missing = !placed & full;
-        if missing & !once[unit] != M::ZERO {
-            return Places::Dead;
-        }
-        let single = missing & once[unit] & !twice[unit];
-        if single == M::ZERO {
-            continue;
-        }
-        let bit = M::symbol(single.lowest());
-        let u = unit % n;
-        let i = open
-            .iter()
-            .position(|s| {
-                let here = match unit / n {
-                    0 => s.row as usize,
-                    1 => s.col as usize,
-                    _ => s.bx as usize,
-                } == u;
-                let set = !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize]);
-                here && set & bit != M::ZERO
-            })
-            .expect("a symbol counted once in a unit has a cell there");
-        return Places::Single(i, bit);
-    }
-    Places::Open
-}
-
 /// Writes the clues plus the placements on the stack into `solution`.
 #[cold]
 fn write_solution<M: Mask>(puzzle: &Grid, stack: &[Frame<M>], solution: &mut Grid) {
@@ -747,9 +640,9 @@ impl HeuristicSolver {
         macro_rules! go {
             ($core:expr) => {
                 if mrv {
-                    $core.solve::<true, false>(popcnt, slots, puzzle, limit, budget, solution)
+                    $core.solve::<true>(popcnt, slots, puzzle, limit, budget, solution)
                 } else {
-                    $core.solve::<false, false>(popcnt, slots, puzzle, limit, budget, solution)
+                    $core.solve::<false>(popcnt, slots, puzzle, limit, budget, solution)
                 }
             };
         }
@@ -773,10 +666,9 @@ impl HeuristicSolver {
 
 impl HeuristicSolver {
     /// Solves with the cell choice (`MRV`: fewest candidates first, else
-    /// reading order) and `PLACES` chosen by the caller: the `singles`
-    /// solver is this search with hidden singles, `naive` the one without
+    /// reading order) chosen by the caller: `naive` is the search without
     /// minimum remaining values.
-    pub(super) fn solve_mode<const MRV: bool, const PLACES: bool>(
+    pub(super) fn solve_mode<const MRV: bool>(
         &mut self,
         puzzle: &Grid,
         limit: u64,
@@ -788,18 +680,18 @@ impl HeuristicSolver {
         }
         let n = puzzle.side();
         let (slots, popcnt) = (&mut self.slots, self.popcnt);
-        if !PLACES && puzzle.shape() == BoxShape::NINE {
+        if puzzle.shape() == BoxShape::NINE {
             self.nine
                 .solve::<MRV>(popcnt, puzzle, limit, budget, solution)
         } else if n <= 32 {
             self.narrow
-                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV>(popcnt, slots, puzzle, limit, budget, solution)
         } else if n <= 64 {
             self.medium
-                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV>(popcnt, slots, puzzle, limit, budget, solution)
         } else {
             self.wide
-                .solve::<MRV, PLACES>(popcnt, slots, puzzle, limit, budget, solution)
+                .solve::<MRV>(popcnt, slots, puzzle, limit, budget, solution)
         }
     }
 }
@@ -812,6 +704,6 @@ impl Default for HeuristicSolver {
 
 impl Solver for HeuristicSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
-        self.solve_mode::<true, false>(puzzle, limit, budget, solution)
+        self.solve_mode::<true>(puzzle, limit, budget, solution)
     }
 }

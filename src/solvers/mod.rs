@@ -37,6 +37,7 @@
 pub mod dlx;
 pub mod foreign;
 pub mod heuristic;
+pub mod locked;
 pub mod naive;
 mod set;
 pub mod singles;
@@ -237,7 +238,13 @@ impl<P> std::fmt::Debug for SolverInfo<P> {
 }
 
 /// The built-in Sudoku solvers, in the order reports list them.
-pub const REGISTRY: &[SolverInfo] = &[dlx::INFO, heuristic::INFO, singles::INFO, naive::INFO];
+pub const REGISTRY: &[SolverInfo] = &[
+    dlx::INFO,
+    heuristic::INFO,
+    singles::INFO,
+    locked::INFO,
+    naive::INFO,
+];
 
 impl Builtin for Grid {
     const SOLVERS: &'static [SolverInfo<Grid>] = REGISTRY;

@@ -55,6 +55,6 @@ impl NaiveSolver {
 impl Solver for NaiveSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.inner
-            .solve_mode::<false, false>(puzzle, limit, budget, solution)
+            .solve_mode::<false>(puzzle, limit, budget, solution)
     }
 }
