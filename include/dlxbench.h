@@ -50,10 +50,14 @@ extern "C" {
 size_t dlxbench_dlx(const char *input, size_t limit, uint32_t flags,
                     char *solution, size_t *num_guesses);
 
-/* Bitmask backtracking, branching on hidden singles as well as
- * fewest-candidates cells. */
+/* Candidate bitmasks with naked and hidden singles propagated before
+ * each guess, fewest-candidates cell guessed. */
 size_t dlxbench_singles(const char *input, size_t limit, uint32_t flags,
                         char *solution, size_t *num_guesses);
+
+/* dlxbench_singles plus locked candidates (pointing and claiming). */
+size_t dlxbench_locked(const char *input, size_t limit, uint32_t flags,
+                       char *solution, size_t *num_guesses);
 
 /* Bitmask backtracking, fewest-candidates cell first. */
 size_t dlxbench_heuristic(const char *input, size_t limit, uint32_t flags,

@@ -14,8 +14,8 @@
 //!
 //! This module holds the logic; the `ffi/` crate of the workspace
 //! (`dlxbench-ffi`) builds `libdlxbench.so`, whose exported functions
-//! (`dlxbench_dlx`, `dlxbench_singles`, `dlxbench_heuristic`,
-//! `dlxbench_naive`, `dlxbench_over_budget`) are one-line wrappers around
+//! (`dlxbench_dlx`, `dlxbench_singles`, `dlxbench_locked`,
+//! `dlxbench_heuristic`, `dlxbench_naive`, `dlxbench_over_budget`) are one-line wrappers around
 //! [`solve_raw`] and [`last_over_budget`]. `include/dlxbench.h` declares
 //! them for C.
 //!
@@ -66,15 +66,18 @@ pub enum Export {
     Heuristic,
     /// `naive`, as `dlxbench_naive` (with its default node budget).
     Naive,
+    /// `locked`, as `dlxbench_locked`.
+    Locked,
 }
 
 impl Export {
     /// Every export, in the order of [`Export::index`].
-    pub const ALL: [Export; 4] = [
+    pub const ALL: [Export; 5] = [
         Export::Dlx,
         Export::Singles,
         Export::Heuristic,
         Export::Naive,
+        Export::Locked,
     ];
 
     /// The built-in solver's name (in [`solvers::REGISTRY`]).
@@ -84,6 +87,7 @@ impl Export {
             Export::Singles => "singles",
             Export::Heuristic => "heuristic",
             Export::Naive => "naive",
+            Export::Locked => "locked",
         }
     }
 
@@ -94,6 +98,7 @@ impl Export {
             Export::Singles => "dlxbench_singles",
             Export::Heuristic => "dlxbench_heuristic",
             Export::Naive => "dlxbench_naive",
+            Export::Locked => "dlxbench_locked",
         }
     }
 
@@ -179,7 +184,7 @@ pub fn parse_c81(text: &[u8; 81], grid: &mut Grid) -> bool {
 struct State {
     puzzle: Grid,
     solution: Grid,
-    solvers: [Option<Box<dyn Solver>>; 4],
+    solvers: [Option<Box<dyn Solver>>; Export::ALL.len()],
 }
 
 impl State {
@@ -187,7 +192,7 @@ impl State {
         State {
             puzzle: Grid::empty(BoxShape::NINE),
             solution: Grid::empty(BoxShape::NINE),
-            solvers: [None, None, None, None],
+            solvers: std::array::from_fn(|_| None),
         }
     }
 }

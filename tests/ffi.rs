@@ -112,7 +112,7 @@ fn loaded(export: Export) -> Box<dyn Solver> {
 /// The raw functions, for what the loader never passes (nulls, bad input).
 struct Raw {
     _library: libloading::Library,
-    solve: [SolveFn; 4],
+    solve: [SolveFn; Export::ALL.len()],
     over_budget: unsafe extern "C" fn() -> c_int,
 }
 
@@ -405,7 +405,12 @@ fn a_search_that_gives_up_is_reported() {
     assert!(raw.call(Export::Naive, &empty, usize::MAX, 0).3);
     assert!(!raw.call(Export::Naive, b"bad\0", 1, 0).3);
     // The other solvers stop at two solutions of the empty grid.
-    for export in [Export::Dlx, Export::Singles, Export::Heuristic] {
+    for export in [
+        Export::Dlx,
+        Export::Singles,
+        Export::Locked,
+        Export::Heuristic,
+    ] {
         let (found, _, _, over) = raw.call(export, &empty, 2, 0);
         assert_eq!((found, over), (2, false), "{export:?}");
     }

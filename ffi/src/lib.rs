@@ -40,9 +40,13 @@ export!(
     dlxbench_dlx => Export::Dlx
 );
 export!(
-    /// The `singles` solver (bitmask backtracking, branching on hidden singles
-    /// as well as fewest-candidates cells).
+    /// The `singles` solver (candidate bitmasks with naked and hidden singles,
+    /// fewest-candidates guesses).
     dlxbench_singles => Export::Singles
+);
+export!(
+    /// The `locked` solver (`singles` plus locked candidates).
+    dlxbench_locked => Export::Locked
 );
 export!(
     /// The `heuristic` solver (bitmask backtracking, fewest candidates first).
