@@ -281,20 +281,8 @@ fn a_merge_is_drawn_like_a_run() {
         .assert()
         .success();
     assert_eq!(svgs(&merged).len(), 8);
-    let benchmarks = benchmarks();
-    check_bmf(
-        &read_json(&bmf),
-        &benchmarks,
-        &["latency", "throughput", "nodes"],
-    );
     // The merged figures are the whole corpus's.
-    let doc = read_json(&bmf);
-    for row in common::read_csv(&merged.join("summary.csv")) {
-        let nodes: f64 = row["total_nodes"].parse().unwrap();
-        let puzzles: f64 = row["puzzles"].parse().unwrap();
-        let b = &doc[format!("{}/{}", row["corpus"], row["solver"])];
-        assert!((b["nodes"]["value"].as_f64().unwrap() - nodes / puzzles).abs() < 1e-6);
-    }
+    check_run_bmf(&bmf, &merged);
     check_page(&merged, "report.html");
     check_picture(&merged.join("gen_9x9_1000.cost.svg"), &SOLVERS);
 }
@@ -328,6 +316,19 @@ fn check_bmf(doc: &serde_json::Value, benchmarks: &[String], measures: &[&str]) 
                 assert!(x.is_number(), "{name} {m} {k}");
             }
         }
+    }
+}
+
+/// The BMF export of the run in `dir`: its shape, and each benchmark's
+/// nodes per puzzle those of `summary.csv`.
+fn check_run_bmf(bmf: &Path, dir: &Path) {
+    let doc = read_json(bmf);
+    check_bmf(&doc, &benchmarks(), &["latency", "throughput", "nodes"]);
+    for row in common::read_csv(&dir.join("summary.csv")) {
+        let nodes: f64 = row["total_nodes"].parse().unwrap();
+        let puzzles: f64 = row["puzzles"].parse().unwrap();
+        let b = &doc[format!("{}/{}", row["corpus"], row["solver"])];
+        assert!((b["nodes"]["value"].as_f64().unwrap() - nodes / puzzles).abs() < 1e-6);
     }
 }
 
@@ -370,23 +371,14 @@ fn exports_of_a_run_have_their_formats_shape() {
             gab.to_str().unwrap(),
         ],
     );
-    let benchmarks = benchmarks();
-    check_bmf(
-        &read_json(&bmf),
-        &benchmarks,
-        &["latency", "throughput", "nodes"],
-    );
+    check_run_bmf(&bmf, &out);
     let doc = read_json(&bmf);
-    let summary = common::read_csv(&out.join("summary.csv"));
-    for row in &summary {
+    for row in common::read_csv(&out.join("summary.csv")) {
         let b = &doc[format!("{}/{}", row["corpus"], row["solver"])];
         let mean: f64 = row["mean_ns"].parse().unwrap();
         assert!((b["latency"]["value"].as_f64().unwrap() - mean).abs() < 0.01 * mean);
-        let nodes: f64 = row["total_nodes"].parse().unwrap();
-        let puzzles: f64 = row["puzzles"].parse().unwrap();
-        assert!((b["nodes"]["value"].as_f64().unwrap() - nodes / puzzles).abs() < 1e-6);
     }
-    let names: Vec<String> = benchmarks
+    let names: Vec<String> = benchmarks()
         .iter()
         .flat_map(|b| [format!("{b} latency"), format!("{b} nodes")])
         .collect();

@@ -108,6 +108,16 @@ fn svg(
     Ok(out)
 }
 
+/// Every x of every series.
+fn xs(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
+    series.iter().flat_map(|s| s.points.iter().map(|p| p.0))
+}
+
+/// Every y of every series.
+fn ys(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
+    series.iter().flat_map(|s| s.points.iter().map(|p| p.1))
+}
+
 /// A log axis's range around `values` (positive ones), widened a little.
 fn log_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut lo, mut hi) = (f64::INFINITY, 0f64);
@@ -142,7 +152,7 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
         .flat_map(|s| s.points.iter().map(|p| p.0))
         .fold(1.0f64, f64::max)
         .ceil();
-    let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
+    let (y0, y1) = log_range(ys(series));
     svg(chart_name, |root| {
         let mut chart = frame(
             root,
@@ -175,7 +185,7 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
 /// are (ns, fraction from 0 to 1).
 pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
     let chart_name = "the latency distribution";
-    let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
+    let (x0, x1) = log_range(xs(series));
     svg(chart_name, |root| {
         let mut chart = frame(root, title, 60, (x0..x1).log_scale(), 0f64..1.0, chart_name)?;
         chart
@@ -200,8 +210,8 @@ pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
 /// outliers. `x_desc` says what the cost is.
 pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, DrawError> {
     let chart_name = "the cost scatter plot";
-    let (x0, x1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.0)));
-    let (y0, y1) = log_range(series.iter().flat_map(|s| s.points.iter().map(|p| p.1)));
+    let (x0, x1) = log_range(xs(series));
+    let (y0, y1) = log_range(ys(series));
     svg(chart_name, |root| {
         let mut chart = frame(
             root,

@@ -72,7 +72,7 @@ pub enum PlotError {
 pub struct Drawn {
     /// The files written (the SVGs, then `report.html`).
     pub files: Vec<PathBuf>,
-    /// `puzzles.csv` rows read, and points drawn in the scatter plots.
+    /// `puzzles.csv` rows read.
     pub rows_read: u64,
     /// Points drawn in the scatter plots, all corpora.
     pub points: usize,
