@@ -68,14 +68,27 @@
 //!    the row whose other columns hold the most rows between them (the rows
 //!    that choosing it rules out, roughly); the first in column order on
 //!    equal reach. The ties are gathered 64 columns at a time as a bit
-//!    mask. Nodes and link updates a puzzle, against taking the first tied
-//!    column and against summing the reach of all the column's rows:
+//!    mask, and only the first [`TIE_LIMIT`] (16) in column order are
+//!    weighed: a branch point can have dozens of ties, and weighing them
+//!    all cost 10% of the instructions on top1465 (cachegrind) to save 3%
+//!    of the nodes. Nodes and link updates a puzzle, against taking the
+//!    first tied column, summing the reach of all the column's rows, and
+//!    weighing every tie:
 //!
 //!    | tie-break | top1465 | forum hardest 1106 | `kr_16x16_100` | 17-clue |
 //!    |---|---:|---:|---:|---:|
 //!    | first tied column | 619.9 / 10,331 | 4,883 / 69,749 | 10,025 / 172,540 | 113.8 / 2,936 |
 //!    | sum over the rows | 465.2 / 8,093 | 3,732 / 54,484 | 3,259 / 64,026 | 109.8 / 2,903 |
-//!    | furthest row (this) | 461.3 / 8,133 | 3,470 / 50,862 | 2,229 / 46,792 | 104.2 / 2,818 |
+//!    | furthest row, every tie | 461.3 / 8,133 | 3,470 / 50,862 | 2,229 / 46,792 | 104.2 / 2,818 |
+//!    | furthest row, first 16 ties (this) | 474.5 / 8,329 | 3,514 / 51,342 | 1,823 / 40,503 | 103.6 / 2,804 |
+//!
+//!    Weighing the first 4, 8, 12 or 24 ties instead made 544.8, 491.4,
+//!    474.0 and 467.0 nodes a puzzle on top1465 (and 8,219, 2,362, 2,110 and
+//!    2,018 on `kr_16x16_100`). In time, against kudoku in the same run
+//!    (`dlx`/kudoku, single thread, limit 2), the first 16 gave 0.40 on
+//!    top1465, 0.40-0.41 on the 17-clue list and 0.31-0.32 on the forum's
+//!    hardest, where every tie gave 0.45, 0.44 and 0.36; 12 measured the
+//!    same as 16 and 4 less well (0.44, 0.41, 0.34).
 //!
 //! Any open column is a correct choice, so all this changes which minimal
 //! column is taken, never what is found.
@@ -116,6 +129,10 @@ const MAX_UNIFORM_WIDTH: usize = 8;
 
 /// How many of the newest forced-stack entries the column choice reads.
 const LOOKBACK: usize = 8;
+
+/// How many tied columns, the first in column order, a branch point's
+/// tie-break weighs (see the module docs).
+const TIE_LIMIT: u32 = 16;
 
 /// Set in the entry of every secondary column (see the module docs).
 const SECONDARY: u32 = super::scan::FLAGS;
@@ -597,10 +614,13 @@ impl Links {
         // A branch point. Break the tie for the column with the row that
         // reaches furthest (the first such column in column order). See the
         // module docs for what it saves.
+        // Only the first `TIE_LIMIT` ties are weighed: the rest are not
+        // worth their reach's loads.
         let mut best = 0;
         let mut best_reach = 0;
+        let mut left = TIE_LIMIT;
         let mut word = 1;
-        while word <= self.primary {
+        'words: while word <= self.primary {
             let mut ties = self.scanner.ties(self.lens, word, best_len);
             while ties != 0 {
                 let c = word + ties.trailing_zeros();
@@ -608,6 +628,10 @@ impl Links {
                 best = select_unpredictable((reach > best_reach) | (best == 0), c, best);
                 best_reach = best_reach.max(reach);
                 ties &= ties - 1;
+                left -= 1;
+                if left == 0 {
+                    break 'words;
+                }
             }
             word += SCAN_WORD as u32;
         }

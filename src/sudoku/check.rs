@@ -122,37 +122,46 @@ pub fn is_solution_of(solution: &Grid, puzzle: &Grid) -> bool {
 }
 
 /// [`is_solution_of`] for 9x9 grids with 3x3 boxes, which the harness
-/// validates millions of times. Every loop has a constant trip count, so
-/// the compiler unrolls the columns and keeps the nine column masks and the
-/// band's three box masks in registers: no mask goes through memory.
+/// validates millions of times. Each cell's symbol becomes one bit through
+/// a table (none for a symbol outside 1..=9), so a unit is complete exactly
+/// when the OR of its nine cells is `0x1FF`, and all 27 units are when the
+/// AND of their ORs is. The clue check is a separate pass over the bytes,
+/// which the compiler vectorises. No branch per cell, every loop of a
+/// constant trip count (unrolled, the masks in registers): about a third
+/// of the instructions of testing each cell's range and bits as it goes.
 fn fits_nine(cells: &[u8], clues: &[u8]) -> bool {
     const FULL: u16 = 0x1FF;
+    /// Symbol to bit: `1 << (v - 1)` for 1..=9, 0 for anything else.
+    static BIT: [u16; 256] = {
+        let mut table = [0u16; 256];
+        let mut v = 1;
+        while v <= 9 {
+            table[v] = 1 << (v - 1);
+            v += 1;
+        }
+        table
+    };
     let (Ok(cells), Ok(clues)) = (<&[u8; 81]>::try_from(cells), <&[u8; 81]>::try_from(clues))
     else {
         return false;
     };
-    let mut cols = [0u16; 9];
-    // Bitwise, not short-circuit: no branch per cell.
-    let mut bad = 0u16;
-    for band in 0..3 {
-        let mut boxes = [0u16; 3];
-        for r in band * 3..band * 3 + 3 {
-            let mut row = 0u16;
-            for c in 0..9 {
-                let (v, clue) = (cells[r * 9 + c], clues[r * 9 + c]);
-                // 1..=9 only; a clue must be kept.
-                bad |= u16::from(v.wrapping_sub(1) > 8)
-                    | (u16::from(clue != 0) & u16::from(clue != v));
-                let bit = 1u16 << (v.wrapping_sub(1) & 15);
-                row |= bit;
-                cols[c] |= bit;
-                boxes[c / 3] |= bit;
-            }
-            bad |= row ^ FULL;
-        }
-        bad |= (boxes[0] ^ FULL) | (boxes[1] ^ FULL) | (boxes[2] ^ FULL);
+    let mut lost = 0u8;
+    for (&v, &clue) in cells.iter().zip(clues) {
+        lost |= u8::from(clue != 0) & u8::from(clue != v);
     }
-    bad == 0 && cols.iter().all(|&m| m == FULL)
+    let bits: [u16; 81] = std::array::from_fn(|i| BIT[usize::from(cells[i])]);
+    let mut all = FULL;
+    for unit in 0..9 {
+        let (mut row, mut col, mut square) = (0, 0, 0);
+        let (band, stack) = (unit / 3 * 3, unit % 3 * 3);
+        for k in 0..9 {
+            row |= bits[unit * 9 + k];
+            col |= bits[k * 9 + unit];
+            square |= bits[(band + k / 3) * 9 + stack + k % 3];
+        }
+        all &= row & col & square;
+    }
+    lost == 0 && all == FULL
 }
 
 /// [`is_solution_of`] for sides up to 32, the common case, made cheap: the
