@@ -53,7 +53,7 @@ fn grid(line: &[u8]) -> Grid {
 }
 
 /// Rounds of the paired measurement.
-const ROUNDS: usize = 21;
+const ROUNDS: usize = 61;
 
 /// The puzzles, as text and as grids.
 fn puzzles() -> (Vec<u8>, Vec<Grid>) {
