@@ -151,42 +151,19 @@ impl<M: Mask> Default for Core<M> {
 }
 
 impl<M: Mask> Core<M> {
-    /// Runs the whole solve with `slots` as the scratch list of open cells,
-    /// using the CPU's population-count instruction when `popcnt` says it
-    /// has one.
-    fn solve<const MRV: bool>(
-        &mut self,
-        popcnt: bool,
-        slots: &mut Vec<Slot>,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if popcnt {
-            // SAFETY: `popcnt` is true only when the CPU was found to
-            // support POPCNT (see `HeuristicSolver::new`).
-            return unsafe { self.search_popcnt::<MRV>(slots, puzzle, limit, budget, solution) };
-        }
-        let _ = popcnt;
-        self.search::<MRV>(slots, puzzle, limit, budget, solution)
-    }
-
-    /// [`Core::search`] compiled with POPCNT: the minimum-remaining-values
-    /// scan counts candidates of every open cell at every node, and the
-    /// baseline x86-64 target has no population-count instruction.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const MRV: bool>(
-        &mut self,
-        slots: &mut Vec<Slot>,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        self.search::<MRV>(slots, puzzle, limit, budget, solution)
+    popcnt_dispatch! {
+        /// Runs the whole solve with `slots` as the scratch list of open
+        /// cells, using the CPU's population-count instruction when `popcnt`
+        /// says it has one (the minimum-remaining-values scan counts the
+        /// candidates of every open cell at every node).
+        fn solve<const MRV: bool>(
+            &mut self,
+            slots: &mut Vec<Slot>,
+            puzzle: &Grid,
+            limit: u64,
+            budget: Budget,
+            solution: &mut Grid,
+        ) -> Outcome => search
     }
 
     /// The search itself.
@@ -388,37 +365,16 @@ impl Default for Nine {
 }
 
 impl Nine {
-    /// Runs the whole solve, with the CPU's population-count instruction
-    /// when `popcnt` says it has one.
-    fn solve<const MRV: bool>(
-        &mut self,
-        popcnt: bool,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if popcnt {
-            // SAFETY: `popcnt` is true only when the CPU was found to
-            // support POPCNT (see `HeuristicSolver::new`).
-            return unsafe { self.search_popcnt::<MRV>(puzzle, limit, budget, solution) };
-        }
-        let _ = popcnt;
-        self.search::<MRV>(puzzle, limit, budget, solution)
-    }
-
-    /// [`Nine::search`] compiled with POPCNT.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const MRV: bool>(
-        &mut self,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        self.search::<MRV>(puzzle, limit, budget, solution)
+    popcnt_dispatch! {
+        /// Runs the whole solve, with the CPU's population-count
+        /// instruction when `popcnt` says it has one.
+        fn solve<const MRV: bool>(
+            &mut self,
+            puzzle: &Grid,
+            limit: u64,
+            budget: Budget,
+            solution: &mut Grid,
+        ) -> Outcome => search
     }
 
     /// Sets the free masks from the clues and lists the blank cells in

@@ -34,6 +34,41 @@
 //! trait, [`SolverSet`]) takes the puzzle type as a parameter; Sudoku is the
 //! default.
 
+/// Defines, in an `impl` block, `fn $solve<const K: bool>(&mut self,
+/// popcnt: bool, args...)`, which runs `self.$search::<K>(args...)`
+/// compiled with the CPU's population-count instruction when `popcnt` is
+/// true, and the private `search_popcnt` that is that build. The baseline
+/// x86-64 target has no POPCNT, and the bitmask solvers count candidates at
+/// every node; `$search` must be `#[inline(always)]` so that it is compiled
+/// into `search_popcnt`. Callers pass `popcnt` true only when
+/// `is_x86_feature_detected!("popcnt")` said so.
+macro_rules! popcnt_dispatch {
+    (
+        $(#[$attr:meta])*
+        fn $solve:ident<const $K:ident: bool>(&mut self, $($arg:ident: $ty:ty),* $(,)?)
+            -> $out:ty => $search:ident
+    ) => {
+        $(#[$attr])*
+        fn $solve<const $K: bool>(&mut self, popcnt: bool, $($arg: $ty),*) -> $out {
+            #[cfg(target_arch = "x86_64")]
+            if popcnt {
+                // SAFETY: `popcnt` is true only when the CPU was found to
+                // support POPCNT (see the macro's docs).
+                return unsafe { self.search_popcnt::<$K>($($arg),*) };
+            }
+            let _ = popcnt;
+            self.$search::<$K>($($arg),*)
+        }
+
+        /// The search compiled with POPCNT (see `popcnt_dispatch!`).
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt")]
+        fn search_popcnt<const $K: bool>(&mut self, $($arg: $ty),*) -> $out {
+            self.$search::<$K>($($arg),*)
+        }
+    };
+}
+
 pub mod dlx;
 pub mod foreign;
 pub mod heuristic;

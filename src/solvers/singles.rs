@@ -179,40 +179,17 @@ impl<M> Default for Core<M> {
 const RESERVE_MASKS: usize = 1 << 20;
 
 impl<M: Mask> Core<M> {
-    /// Runs the whole solve, compiled with POPCNT when `popcnt` says the
-    /// CPU has it (the guess counts every open cell's candidates).
-    fn solve<const LOCKED: bool>(
-        &mut self,
-        popcnt: bool,
-        layout: &Layout,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        #[cfg(target_arch = "x86_64")]
-        if popcnt {
-            // SAFETY: `popcnt` is true only when the CPU was found to
-            // support POPCNT (see `SinglesSolver::new`).
-            return unsafe {
-                self.search_popcnt::<LOCKED>(layout, puzzle, limit, budget, solution)
-            };
-        }
-        let _ = popcnt;
-        self.search_sized::<LOCKED>(layout, puzzle, limit, budget, solution)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "popcnt")]
-    fn search_popcnt<const LOCKED: bool>(
-        &mut self,
-        layout: &Layout,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        self.search_sized::<LOCKED>(layout, puzzle, limit, budget, solution)
+    popcnt_dispatch! {
+        /// Runs the whole solve, compiled with POPCNT when `popcnt` says
+        /// the CPU has it (the guess counts every open cell's candidates).
+        fn solve<const LOCKED: bool>(
+            &mut self,
+            layout: &Layout,
+            puzzle: &Grid,
+            limit: u64,
+            budget: Budget,
+            solution: &mut Grid,
+        ) -> Outcome => search_sized
     }
 
     /// [`Core::search`] with the side and peer count as constants for
