@@ -221,3 +221,98 @@ fn estimate_samples_a_small_corpus_once_per_puzzle() {
     .unwrap();
     assert_eq!(e.solves, 3);
 }
+
+/// Every solve call: the solver's lineup index and the puzzle's cells.
+type CallLog = std::sync::Arc<std::sync::Mutex<Vec<(usize, Vec<u8>)>>>;
+
+/// Logs every call before passing it to `dlx`.
+struct Logged {
+    index: usize,
+    log: CallLog,
+    inner: Box<dyn crate::solvers::Solver<Grid>>,
+}
+
+impl crate::solvers::Solver<Grid> for Logged {
+    fn solve(
+        &mut self,
+        puzzle: &Grid,
+        limit: u64,
+        budget: crate::budget::Budget,
+        solution: &mut Grid,
+    ) -> crate::solvers::Outcome {
+        let cells = puzzle.cells().to_vec();
+        self.log.lock().unwrap().push((self.index, cells));
+        self.inner.solve(puzzle, limit, budget, solution)
+    }
+}
+
+#[test]
+fn a_block_after_another_solvers_starts_with_one_untimed_solve_of_its_last_puzzle() {
+    let log = CallLog::default();
+    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+    let entries: Vec<_> = (0..3)
+        .map(|index| {
+            let (log, dlx) = (log.clone(), dlx.clone());
+            crate::solvers::SolverEntry::new(format!("s{index}"), "logged dlx", move || {
+                Box::new(Logged {
+                    index,
+                    log: log.clone(),
+                    inner: dlx.make(),
+                }) as Box<dyn crate::solvers::Solver<Grid>>
+            })
+        })
+        .collect();
+    let lineup = Lineup::new(entries);
+    let mut config = Config::new(&lineup);
+    config.threads = 1;
+    config.schedule = Schedule { block: 4 };
+    // 10 puzzles: one chunk, blocks of 4, 4 and 2.
+    let text: Vec<u8> = crate::datasets::DEFAULT_CORPUS
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| !l.starts_with(b"#"))
+        .take(10)
+        .flatten()
+        .copied()
+        .collect();
+    let puzzles: Vec<Grid> = text
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let mut g = Grid::blank();
+            Grid::parse_line(l, lineup.options, &mut g).unwrap();
+            g
+        })
+        .collect();
+    let corpus = Corpus::from_vec("ten", text).unwrap();
+    assert_eq!(corpus.chunk_count(), 1);
+    let run = run(&[corpus], &config, &lineup, None, None).unwrap();
+    assert!(run.discrepancies.is_empty());
+    assert!(run.corpora[0].solvers.iter().all(|s| s.timed() == 10));
+
+    let which = |cells: &[u8]| puzzles.iter().position(|p| p.cells() == cells).unwrap();
+    let calls: Vec<(usize, usize)> = log
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|(s, cells)| (*s, which(cells)))
+        .collect();
+    // Blocks 0..4, 4..8, 8..10; the first solver rotates 0, 1, 2; each
+    // block of a solver other than the last one run starts with its last
+    // puzzle, untimed, then every puzzle of the block in order.
+    let mut expected = Vec::new();
+    let mut last = None;
+    for (b, range) in [0..4, 4..8, 8..10].into_iter().enumerate() {
+        for k in 0..3 {
+            let solver = (b + k) % 3;
+            if last != Some(solver) {
+                expected.push((solver, range.end - 1));
+            }
+            expected.extend(range.clone().map(|p| (solver, p)));
+            last = Some(solver);
+        }
+    }
+    assert_eq!(calls, expected);
+    // With three solvers every step follows another solver's (the first
+    // of a block is never the last of the one before): 9 warm-up solves.
+    assert_eq!(calls.len(), 3 * 10 + 9);
+}

@@ -1,5 +1,6 @@
 //! One worker thread's state and loop.
 
+use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Instant;
@@ -111,6 +112,9 @@ pub(super) struct Worker<P: Puzzle> {
     parse_ns: u64,
     scan_ns: u64,
     discrepancies: Vec<Discrepancy>,
+    /// The solver this worker ran last: a block of another solver starts
+    /// with a warm-up solve ([`super::Step::warm_up`]).
+    last_solver: Option<usize>,
 }
 
 impl<P: Puzzle> Worker<P> {
@@ -137,6 +141,7 @@ impl<P: Puzzle> Worker<P> {
             parse_ns: 0,
             scan_ns: 0,
             discrepancies: Vec::new(),
+            last_solver: None,
         }
     }
 
@@ -201,6 +206,7 @@ impl<P: Puzzle> Worker<P> {
                     continue;
                 }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
+                self.last_solver = Some(i);
                 if out.solutions > 0
                     && solver.returns_solutions()
                     && !P::is_solution_of(&self.solution, grid)
@@ -304,6 +310,17 @@ impl<P: Puzzle> Worker<P> {
             {
                 let i = step.solver;
                 let solver = &mut self.solvers[i];
+                if let Some(j) = step.warm_up(self.last_solver) {
+                    let p = self.parsed[j];
+                    self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
+                    let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
+                    if solver.accepts(grid) {
+                        // Untimed: its timed solve comes later in the block.
+                        let budget = config.budgets[i];
+                        black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                    }
+                }
+                self.last_solver = Some(i);
                 for j in step.puzzles {
                     let p = self.parsed[j];
                     self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
