@@ -14,7 +14,14 @@
 //! the overhead. So before criterion's two groups, a paired measurement:
 //! [`ROUNDS`] rounds, each timing one bare pass and one harness pass over
 //! the same puzzles back to back, in alternating order; the overhead is the
-//! median of the rounds' ratios, printed with their range.
+//! median of the rounds' ratios, printed with their range, and beside it the
+//! fastest harness pass over the fastest bare pass (a shared machine's
+//! interference only ever adds time, so each side's fastest pass is its
+//! least disturbed one). Then the same for the two steps from the bare loop
+//! towards the harness that any harness must take: timing each solve, then
+//! also validating each solution. What remains between those and the
+//! harness is its own plumbing (finding and parsing lines, records,
+//! statistics).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -77,8 +84,74 @@ fn bare_pass(dlx: &SolverEntry<Grid>, grids: &[Grid], solution: &mut Grid) {
     }
 }
 
-/// The paired measurement: harness time over bare time, per round.
-fn paired() {
+/// The bare pass plus what no harness can skip: each solve timed as the
+/// harness times it (two clock reads), and, with `validate`, its solution
+/// checked as the harness checks it. The steps from the bare loop to the
+/// harness, so that its overhead can be told apart.
+fn timed_pass(dlx: &SolverEntry<Grid>, grids: &[Grid], solution: &mut Grid, validate: bool) {
+    let budget = dlx.default_budget();
+    let mut solver = dlx.make();
+    let (mut total, mut valid) = (0u128, 0usize);
+    for g in grids {
+        let (out, took) = solver.solve_timed(g, 2, budget, solution);
+        total += took.as_nanos();
+        if validate {
+            valid += usize::from(dlxbench::sudoku::is_solution_of(solution, g));
+        }
+        black_box(out);
+    }
+    black_box((total, valid));
+}
+
+/// The paired measurement of `candidate` against the bare loop: [`ROUNDS`]
+/// rounds of one pass each, back to back in alternating order; prints the
+/// median of the rounds' ratios, their range, and the fastest candidate
+/// pass over the fastest bare pass.
+fn paired(name: &str, what: &str, grids: &[Grid], candidate: &mut dyn FnMut()) {
+    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    let mut bare = || bare_pass(&dlx, grids, &mut solution);
+    // One of each first, untimed: page faults, pool start-up.
+    bare();
+    candidate();
+    let time = |f: &mut dyn FnMut()| {
+        let t = Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let mut ratios = Vec::with_capacity(ROUNDS);
+    let (mut fastest_bare, mut fastest) = (f64::INFINITY, f64::INFINITY);
+    for round in 0..ROUNDS {
+        let (b, c) = if round % 2 == 0 {
+            let b = time(&mut bare);
+            (b, time(candidate))
+        } else {
+            let c = time(candidate);
+            (time(&mut bare), c)
+        };
+        ratios.push(c / b);
+        fastest_bare = fastest_bare.min(b);
+        fastest = fastest.min(c);
+    }
+    ratios.sort_unstable_by(f64::total_cmp);
+    println!(
+        "dlx_over_corpus/{name}: {what} / bare loop over {} puzzles, {ROUNDS} rounds in \
+         alternating order: median {:.4} (range {:.4}-{:.4}, middle half {:.4}-{:.4}); \
+         fastest pass over fastest pass {:.4} ({:.2} ms / {:.2} ms)",
+        grids.len(),
+        ratios[ROUNDS / 2],
+        ratios[0],
+        ratios[ROUNDS - 1],
+        ratios[ROUNDS / 4],
+        ratios[3 * ROUNDS / 4],
+        fastest / fastest_bare,
+        fastest * 1e3,
+        fastest_bare * 1e3,
+    );
+}
+
+/// The paired measurements: the harness, and the two steps towards it.
+fn paired_all() {
     let (bytes, grids) = puzzles();
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let corpus = Corpus::from_vec("bench", bytes).unwrap();
@@ -86,40 +159,22 @@ fn paired() {
     let mut config = Config::new(&lineup);
     config.threads = 1;
     let mut solution = Grid::empty(BoxShape::NINE);
-    let mut harness_pass = || {
+    paired("paired", "harness", &grids, &mut || {
         black_box(
             harness::run(std::slice::from_ref(&corpus), &config, &lineup, None, None).unwrap(),
         );
-    };
-    // One of each first, untimed: page faults, pool start-up.
-    bare_pass(&dlx, &grids, &mut solution);
-    harness_pass();
-    let mut ratios = Vec::with_capacity(ROUNDS);
-    for round in 0..ROUNDS {
-        let time = |f: &mut dyn FnMut()| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        };
-        let (bare, through) = if round % 2 == 0 {
-            let b = time(&mut || bare_pass(&dlx, &grids, &mut solution));
-            (b, time(&mut harness_pass))
-        } else {
-            let h = time(&mut harness_pass);
-            (time(&mut || bare_pass(&dlx, &grids, &mut solution)), h)
-        };
-        ratios.push(through / bare);
-    }
-    ratios.sort_unstable_by(f64::total_cmp);
-    println!(
-        "dlx_over_corpus/paired: harness / bare loop over {} puzzles, {ROUNDS} rounds in \
-         alternating order: median {:.4} (range {:.4}-{:.4}, middle half {:.4}-{:.4})",
-        grids.len(),
-        ratios[ROUNDS / 2],
-        ratios[0],
-        ratios[ROUNDS - 1],
-        ratios[ROUNDS / 4],
-        ratios[3 * ROUNDS / 4],
+    });
+    paired(
+        "paired_timed",
+        "bare loop timing each solve",
+        &grids,
+        &mut || timed_pass(&dlx, &grids, &mut solution, false),
+    );
+    paired(
+        "paired_timed_validated",
+        "bare loop timing and validating each solve",
+        &grids,
+        &mut || timed_pass(&dlx, &grids, &mut solution, true),
     );
 }
 
@@ -169,7 +224,7 @@ fn overhead(c: &mut Criterion) {
 criterion_group!(benches, overhead);
 
 fn main() {
-    paired();
+    paired_all();
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

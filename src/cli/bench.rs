@@ -108,8 +108,9 @@ pub struct Args {
     #[arg(long, value_name = "SEED")]
     pub permute: Option<u64>,
     /// Puzzles each solver solves in a row before the next solver takes the same ones (the
-    /// first solver rotating from block to block). The default isolates the solvers' timings
-    /// from each other; 1 solves each puzzle with every solver back to back.
+    /// first solver rotating from block to block); a block after another solver's starts with
+    /// one untimed solve of its last puzzle. The default isolates the solvers' timings from
+    /// each other; 1 solves each puzzle with every solver back to back.
     #[arg(long, value_name = "N", default_value_t = harness::Schedule::DEFAULT_BLOCK as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub block: u64,

@@ -591,6 +591,13 @@ pub fn run<P: Puzzle>(
             lineup,
             progress,
         };
+        let merged = Mutex::new(
+            lineup
+                .solvers
+                .iter()
+                .map(|s| SolverStats::new(s.name()))
+                .collect::<Vec<_>>(),
+        );
         let t0 = Instant::now();
         let outputs = pool.broadcast(|ctx| {
             let mut slot = states[ctx.index()]
@@ -600,7 +607,9 @@ pub fn run<P: Puzzle>(
                 created.fetch_add(lineup.solvers.len() as u64, Ordering::Relaxed);
                 worker::Worker::new(lineup)
             });
-            w.run_corpus(&job)
+            let out = w.run_corpus(&job);
+            w.merge_stats(&mut merged.lock().unwrap_or_else(|e| e.into_inner()));
+            out
         });
         let wall = t0.elapsed();
         base += chunks;
@@ -616,11 +625,7 @@ pub fn run<P: Puzzle>(
             parse_ns: 0,
             scan_ns: 0,
             wall,
-            solvers: lineup
-                .solvers
-                .iter()
-                .map(|s| SolverStats::new(s.name()))
-                .collect(),
+            solvers: merged.into_inner().unwrap_or_else(|e| e.into_inner()),
             changed_on_disk: corpus.changed_on_disk(),
             workers: 0,
             lines_done: 0,
@@ -633,9 +638,6 @@ pub fn run<P: Puzzle>(
             result.scan_ns += out.scan_ns;
             result.lines_done += out.lines_done;
             result.workers += usize::from(out.chunks > 0);
-            for (merged, s) in result.solvers.iter_mut().zip(&out.stats) {
-                merged.merge(s);
-            }
             run.discrepancies.extend(out.discrepancies);
         }
         result.malformed_examples.sort();

@@ -68,7 +68,6 @@ pub(super) struct Output {
     /// Chunks this worker ran, and their lines.
     pub chunks: u64,
     pub lines_done: u64,
-    pub stats: Vec<SolverStats>,
     pub discrepancies: Vec<Discrepancy>,
 }
 
@@ -187,8 +186,15 @@ impl<P: Puzzle> Worker<P> {
             scan_ns: self.scan_ns,
             chunks: ran,
             lines_done,
-            stats: self.stats.clone(),
             discrepancies: std::mem::take(&mut self.discrepancies),
+        }
+    }
+
+    /// Adds this worker's statistics of the corpus just run to `into`, in
+    /// place: a histogram is a few hundred kilobytes, not worth a copy.
+    pub(super) fn merge_stats(&self, into: &mut [SolverStats]) {
+        for (merged, s) in into.iter_mut().zip(&self.stats) {
+            merged.merge(s);
         }
     }
 
