@@ -72,11 +72,11 @@ impl Step {
     /// (measured on the 17-clue list: 2.5 times its warm time for `dlx`, the
     /// next three solves 4-14% slower), which made its block mean depend on
     /// the company. After one untimed solve, the first timed solve measured
-    /// 1.14 times, the next ones within 6%. The block's *last* puzzle, not
-    /// its first: a solve repeated right away finds the predictors trained
-    /// on that very search and measured 21% faster than warm, as biased as
-    /// cold the other way; the last puzzle's timed solve comes after the
-    /// block's others.
+    /// 1.13-1.16 times in three runs, the next ones within 7%. The block's
+    /// *last* puzzle, not its first: a solve repeated right away finds the
+    /// predictors trained on that very search and measured 21% faster than
+    /// warm, as biased as cold the other way; the last puzzle's timed solve
+    /// comes after the block's others.
     ///
     /// ```
     /// use dlxbench::harness::Schedule;
