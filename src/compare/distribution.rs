@@ -117,6 +117,57 @@ impl RatioHistogram {
         Some(((bins[first].low, bins[last].high), seen + after))
     }
 
+    /// The range a chart draws: [`RatioHistogram::central`] `share`,
+    /// narrowed to the quartiles widened by three interquartile ranges (in
+    /// bins, at least [`BINS_PER_DOUBLING`] / 2, a ratio of 1.41) each side,
+    /// and how many puzzles lie outside it. On a small corpus the central
+    /// 99% is every puzzle, and one solve slowed tenfold by the machine
+    /// would stretch the axis until the others sat in a sliver at its edge.
+    ///
+    /// ```
+    /// use dlxbench::compare::RatioHistogram;
+    ///
+    /// // 59 puzzles within 3% of 1, one ten times slower.
+    /// let mut logs: Vec<f64> = (0..59).map(|i| (0.97f64 + 0.001 * i as f64).ln()).collect();
+    /// logs.push(10f64.ln());
+    /// let h = RatioHistogram::from_log_ratios(logs);
+    /// assert!(h.central(0.99).unwrap().0 .1 > 10.0);
+    /// let ((low, high), outside) = h.drawn(0.99).unwrap();
+    /// assert!(low <= 0.97 && 1.03 < high && high < 2.0, "{low} {high}");
+    /// assert_eq!(outside, 1);
+    /// ```
+    pub fn drawn(&self, share: f64) -> Option<((f64, f64), u64)> {
+        let ((low, high), _) = self.central(share)?;
+        let bins: Vec<Bin> = self.bins().collect();
+        let total = self.count();
+        // The bin holding the puzzle of rank `rank` (from 0), clamped to the bins.
+        let at_rank = |rank: u64| {
+            let mut seen = self.below;
+            for (i, b) in bins.iter().enumerate() {
+                seen += b.count;
+                if seen > rank {
+                    return i;
+                }
+            }
+            bins.len() - 1
+        };
+        let (q1, q3) = (at_rank(total / 4), at_rank(total * 3 / 4));
+        let reach = (3 * (q3 - q1)).max(BINS_PER_DOUBLING as usize / 2);
+        let first = bins
+            .iter()
+            .position(|b| b.high > low)
+            .unwrap_or(0)
+            .max(q1.saturating_sub(reach));
+        let last = bins
+            .iter()
+            .rposition(|b| b.low < high)
+            .unwrap_or(bins.len() - 1)
+            .min(q3 + reach)
+            .max(first);
+        let inside: u64 = bins[first..=last].iter().map(|b| b.count).sum();
+        Some(((bins[first].low, bins[last].high), total - inside))
+    }
+
     /// The bins that hold puzzles, widened by one empty bin each side:
     /// the range worth drawing (`None` when every ratio fell outside).
     pub fn occupied(&self) -> Option<(f64, f64)> {
@@ -164,6 +215,25 @@ mod tests {
         let ((lo, hi), outside) = h.central(1.0).unwrap();
         assert!(lo <= 0.125 && hi > 8.0);
         assert_eq!(outside, 0);
+    }
+
+    #[test]
+    fn the_drawn_range_trims_far_outliers_only() {
+        // A wide distribution (ratios 0.5 to 2) keeps its central 99%.
+        let wide: Vec<f64> = (0..1000)
+            .map(|i| (f64::from(i) / 500.0 - 1.0) * 2f64.ln())
+            .collect();
+        let h = RatioHistogram::from_log_ratios(wide);
+        assert_eq!(h.drawn(0.99), h.central(0.99));
+        // Two puzzles 8 and 12 times slower beside 200 near 1 are left out.
+        let mut logs: Vec<f64> = (0..200)
+            .map(|i| (1.0 + 0.0002 * f64::from(i)).ln())
+            .collect();
+        logs.extend([8f64.ln(), 12f64.ln()]);
+        let h = RatioHistogram::from_log_ratios(logs);
+        let ((low, high), outside) = h.drawn(0.99).unwrap();
+        assert!(low <= 1.0 && 1.04 < high && high < 2.0, "{low} {high}");
+        assert_eq!(outside, 2);
     }
 
     #[test]

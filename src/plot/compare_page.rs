@@ -16,8 +16,9 @@ use crate::compare::render::percent;
 use crate::compare::{Comparison, Interval, RatioHistogram, TimeVerdict};
 use crate::report::thousands;
 
-/// The share of the ratios a chart draws: the tails would stretch the
-/// axis until the shift that matters, a few percent, is invisible.
+/// The share of the ratios a chart draws at most ([`RatioHistogram::drawn`]
+/// also leaves out far outliers): the tails would stretch the axis until
+/// the shift that matters, a few percent, is invisible.
 const CENTRAL: f64 = 0.99;
 
 /// One ratio to draw.
@@ -43,7 +44,7 @@ fn draw(panels: &[Panel], threshold: f64, body: &mut String) -> Result<(), PlotE
     body.push_str("<div class=\"grid\">\n");
     for p in panels {
         let Some(h) = &p.histogram else { continue };
-        let Some((range, outside)) = h.central(CENTRAL) else {
+        let Some((range, outside)) = h.drawn(CENTRAL) else {
             continue;
         };
         let bins: Vec<(f64, f64, u64)> = h.bins().map(|b| (b.low, b.high, b.count)).collect();
@@ -64,7 +65,8 @@ fn draw(panels: &[Panel], threshold: f64, body: &mut String) -> Result<(), PlotE
         if outside > 0 {
             let _ = write!(
                 caption,
-                " Drawn: the central {}% of the ratios ({} puzzles outside).",
+                " Drawn: at most the central {}% of the ratios, without outliers beyond \
+                 three interquartile ranges ({} puzzles outside the axis).",
                 CENTRAL * 100.0,
                 thousands(outside)
             );
