@@ -79,14 +79,12 @@ struct LineRef {
     number: u64,
 }
 
-/// A parsed puzzle of the current chunk; its cells are in `Worker::cells`.
+/// A parsed puzzle of the current chunk: where it came from; the puzzle
+/// itself is in `Worker::grids` at the same index.
 #[derive(Clone, Copy)]
-struct Parsed<S> {
+struct Parsed {
     number: u64,
     offset: u64,
-    shape: S,
-    start: usize,
-    end: usize,
 }
 
 /// State owned by one worker thread for the whole run, for puzzles of
@@ -99,9 +97,11 @@ pub(super) struct Worker<P: Puzzle> {
     image: P,
     solution: P,
     lines: Vec<LineRef>,
-    /// The chunk's parsed puzzles, and their cells back to back.
-    parsed: Vec<Parsed<P::Shape>>,
-    cells: Vec<u8>,
+    /// The chunk's parsed puzzles: their lines, and the puzzles parsed in
+    /// place into a pool that grows to the largest chunk and is reused
+    /// (no copy between parsing and solving).
+    parsed: Vec<Parsed>,
+    grids: Vec<P>,
     /// Reused when records are not sent anywhere.
     records: Vec<Record>,
     stats: Vec<SolverStats>,
@@ -127,7 +127,7 @@ impl<P: Puzzle> Worker<P> {
             solution: P::blank(),
             lines: Vec::new(),
             parsed: Vec::new(),
-            cells: Vec::new(),
+            grids: Vec::new(),
             records: Vec::new(),
             stats: lineup
                 .solvers
@@ -255,21 +255,17 @@ impl<P: Puzzle> Worker<P> {
         // every pass solves the same grids without parsing again.
         let t = Instant::now();
         self.parsed.clear();
-        self.cells.clear();
         for line in &self.lines {
             let text = &bytes[line.start..line.end];
-            match P::parse_line(text, job.lineup.options, &mut self.puzzle) {
-                Ok(()) => {
-                    let start = self.cells.len();
-                    self.cells.extend_from_slice(self.puzzle.cells());
-                    self.parsed.push(Parsed {
-                        number: line.number,
-                        offset: line.start as u64,
-                        shape: self.puzzle.shape(),
-                        start,
-                        end: self.cells.len(),
-                    });
-                }
+            let n = self.parsed.len();
+            if self.grids.len() == n {
+                self.grids.push(P::blank());
+            }
+            match P::parse_line(text, job.lineup.options, &mut self.grids[n]) {
+                Ok(()) => self.parsed.push(Parsed {
+                    number: line.number,
+                    offset: line.start as u64,
+                }),
                 Err(e) => {
                     self.malformed += 1;
                     if self.malformed_examples.len() < MALFORMED_EXAMPLES {
@@ -317,9 +313,8 @@ impl<P: Puzzle> Worker<P> {
                 let i = step.solver;
                 let solver = &mut self.solvers[i];
                 if let Some(j) = step.warm_up(self.last_solver) {
-                    let p = self.parsed[j];
-                    self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
-                    let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
+                    let offset = self.parsed[j].offset;
+                    let grid = prepare(config, &self.grids[j], &mut self.image, offset);
                     if solver.accepts(grid) {
                         // Untimed: its timed solve comes later in the block.
                         let budget = config.budgets[i];
@@ -328,9 +323,8 @@ impl<P: Puzzle> Worker<P> {
                 }
                 self.last_solver = Some(i);
                 for j in step.puzzles {
-                    let p = self.parsed[j];
-                    self.puzzle.load(p.shape, &self.cells[p.start..p.end]);
-                    let grid = prepare(config, &self.puzzle, &mut self.image, p.offset);
+                    let offset = self.parsed[j].offset;
+                    let grid = prepare(config, &self.grids[j], &mut self.image, offset);
                     let r = &mut records[j * solver_count + i];
                     if !solver.accepts(grid) {
                         r.status = Status::NotApplicable;
