@@ -612,19 +612,21 @@ under their final names. Copy the corpus or pipe it through standard input.\n";
 mod tests {
     use super::*;
 
-    proptest::proptest! {
-        #[test]
-        fn count_newlines_counts_every_newline_byte(
-            bytes in proptest::collection::vec(
-                proptest::prop_oneof![proptest::strategy::Just(b'\n'), proptest::strategy::Just(b'\r'), proptest::num::u8::ANY],
-                0..300,
-            ),
-            skip in 0usize..40,
-        ) {
-            // Unaligned starts and lengths around the SIMD widths.
-            let tail = &bytes[skip.min(bytes.len())..];
-            let naive = tail.iter().filter(|&&b| b == b'\n').count() as u64;
-            proptest::prop_assert_eq!(count_newlines(tail), naive);
+    mod counting {
+        use super::count_newlines;
+        use proptest::prelude::*;
+
+        proptest! {
+            #[test]
+            fn count_newlines_counts_every_newline_byte(
+                bytes in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'\r'), any::<u8>()], 0..300),
+                skip in 0usize..40,
+            ) {
+                // Unaligned starts and lengths around the SIMD widths.
+                let tail = &bytes[skip.min(bytes.len())..];
+                let naive = tail.iter().filter(|&&b| b == b'\n').count() as u64;
+                prop_assert_eq!(count_newlines(tail), naive);
+            }
         }
     }
 

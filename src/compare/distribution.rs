@@ -12,6 +12,11 @@ pub const DOUBLINGS: u32 = 4;
 
 const BINS: usize = (2 * DOUBLINGS * BINS_PER_DOUBLING) as usize;
 
+/// The lower edge of bin `i` (the upper edge of bin `i - 1`).
+fn edge(i: usize) -> f64 {
+    ((i as f64 - f64::from(DOUBLINGS * BINS_PER_DOUBLING)) / f64::from(BINS_PER_DOUBLING)).exp2()
+}
+
 /// Per-puzzle ratios (current over baseline, or B over A) in log-spaced
 /// bins from 1/16 to 16.
 ///
@@ -80,11 +85,7 @@ impl RatioHistogram {
 
     /// The bins, from the smallest ratio up.
     pub fn bins(&self) -> impl Iterator<Item = Bin> + '_ {
-        let edge = |i: usize| {
-            ((i as f64 - f64::from(DOUBLINGS * BINS_PER_DOUBLING)) / f64::from(BINS_PER_DOUBLING))
-                .exp2()
-        };
-        self.counts.iter().enumerate().map(move |(i, &count)| Bin {
+        self.counts.iter().enumerate().map(|(i, &count)| Bin {
             low: edge(i),
             high: edge(i + 1),
             count,
@@ -95,26 +96,8 @@ impl RatioHistogram {
     /// all but the lowest and highest half percent), from bin edges, and
     /// how many puzzles lie outside it (`None` when there are none).
     pub fn central(&self, share: f64) -> Option<((f64, f64), u64)> {
-        let total = self.count();
-        if total == 0 || self.below + self.above == total {
-            return None;
-        }
-        let tail = ((1.0 - share) / 2.0 * total as f64).floor() as u64;
-        let bins: Vec<Bin> = self.bins().collect();
-        // First bin whose cumulative count (with those below) passes the tail.
-        let mut seen = self.below;
-        let mut first = 0;
-        while first + 1 < bins.len() && seen + bins[first].count <= tail {
-            seen += bins[first].count;
-            first += 1;
-        }
-        let mut after = self.above;
-        let mut last = bins.len() - 1;
-        while last > first && after + bins[last].count <= tail {
-            after += bins[last].count;
-            last -= 1;
-        }
-        Some(((bins[first].low, bins[last].high), seen + after))
+        let (first, last) = self.central_bins(share)?;
+        Some(self.span(first, last))
     }
 
     /// The range a chart draws: [`RatioHistogram::central`] `share`,
@@ -137,35 +120,52 @@ impl RatioHistogram {
     /// assert_eq!(outside, 1);
     /// ```
     pub fn drawn(&self, share: f64) -> Option<((f64, f64), u64)> {
-        let ((low, high), _) = self.central(share)?;
-        let bins: Vec<Bin> = self.bins().collect();
+        let (first, last) = self.central_bins(share)?;
         let total = self.count();
-        // The bin holding the puzzle of rank `rank` (from 0), clamped to the bins.
-        let at_rank = |rank: u64| {
-            let mut seen = self.below;
-            for (i, b) in bins.iter().enumerate() {
-                seen += b.count;
-                if seen > rank {
-                    return i;
-                }
-            }
-            bins.len() - 1
-        };
-        let (q1, q3) = (at_rank(total / 4), at_rank(total * 3 / 4));
+        let (q1, q3) = (self.bin_of_rank(total / 4), self.bin_of_rank(total * 3 / 4));
         let reach = (3 * (q3 - q1)).max(BINS_PER_DOUBLING as usize / 2);
-        let first = bins
-            .iter()
-            .position(|b| b.high > low)
-            .unwrap_or(0)
-            .max(q1.saturating_sub(reach));
-        let last = bins
-            .iter()
-            .rposition(|b| b.low < high)
-            .unwrap_or(bins.len() - 1)
-            .min(q3 + reach)
-            .max(first);
-        let inside: u64 = bins[first..=last].iter().map(|b| b.count).sum();
-        Some(((bins[first].low, bins[last].high), total - inside))
+        let first = first.max(q1.saturating_sub(reach));
+        let last = last.min(q3 + reach).max(first);
+        Some(self.span(first, last))
+    }
+
+    /// The first and last bin of the central `share` of the puzzles
+    /// (`None` when every puzzle lies outside the bins).
+    fn central_bins(&self, share: f64) -> Option<(usize, usize)> {
+        let total = self.count();
+        if total == 0 || self.below + self.above == total {
+            return None;
+        }
+        let tail = ((1.0 - share) / 2.0 * total as f64).floor() as u64;
+        // First bin whose cumulative count (with those below) passes the tail.
+        let first = self.bin_of_rank(tail);
+        let mut after = self.above;
+        let mut last = BINS - 1;
+        while last > first && after + self.counts[last] <= tail {
+            after += self.counts[last];
+            last -= 1;
+        }
+        Some((first, last))
+    }
+
+    /// The bin holding the puzzle of rank `rank` (from 0, the smallest
+    /// ratio first, those below the bins counted), clamped to the bins.
+    fn bin_of_rank(&self, rank: u64) -> usize {
+        let mut seen = self.below;
+        for (i, &count) in self.counts.iter().enumerate() {
+            seen += count;
+            if seen > rank {
+                return i;
+            }
+        }
+        BINS - 1
+    }
+
+    /// The ratios from bin `first` to bin `last`, and how many puzzles lie
+    /// outside them.
+    fn span(&self, first: usize, last: usize) -> ((f64, f64), u64) {
+        let inside: u64 = self.counts[first..=last].iter().sum();
+        ((edge(first), edge(last + 1)), self.count() - inside)
     }
 
     /// The bins that hold puzzles, widened by one empty bin each side:
