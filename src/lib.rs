@@ -31,6 +31,8 @@
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
+//! * [`clock`]: the clock solves are timed with (the time-stamp counter
+//!   where it is invariant).
 //! * [`budget`]: search budgets (nodes, and time as a safety net) and the
 //!   meter a search loop checks them with.
 //! * [`atomic`]: files and directories written under a temporary name and
@@ -48,6 +50,7 @@
 pub mod ab;
 pub mod atomic;
 pub mod budget;
+pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod datasets;

@@ -19,7 +19,7 @@
 //!   buffer (timed as a whole: the reader's cost is reported apart and
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
-//!   the `solve` call with [`Instant`]. Validation of a returned solution
+//!   the `solve` call with the [`crate::clock`]. Validation of a returned solution
 //!   ([`Puzzle::is_solution_of`]) and the cross-check of the solvers'
 //!   capped solution counts happen after the timed call.
 //! * A run holds one kind of puzzle: [`run`] and the worker loop are
@@ -40,8 +40,6 @@
 //!   last one written (it yields until the writer catches up), so at most
 //!   that many batches wait for reordering: memory does not grow with the
 //!   corpus, even when one chunk is much slower than its neighbours.
-//!
-//! [`Instant`]: std::time::Instant
 
 mod estimate;
 mod schedule;
@@ -470,18 +468,6 @@ struct Batch {
     records: Vec<Record>,
 }
 
-/// Median cost of one `Instant::now()` pair, in nanoseconds.
-pub fn clock_overhead_ns() -> f64 {
-    // 2,001 pairs: a stable median in about 50 µs.
-    let mut samples = [0u32; 2_001];
-    for s in samples.iter_mut() {
-        let t = Instant::now();
-        *s = t.elapsed().as_nanos() as u32;
-    }
-    samples.sort_unstable();
-    f64::from(samples[samples.len() / 2])
-}
-
 /// Runs every corpus through every solver of `lineup`.
 pub fn run<P: Puzzle>(
     corpora: &[Corpus],
@@ -511,7 +497,8 @@ pub fn run<P: Puzzle>(
         )));
     }
     let started = SystemTime::now();
-    let clock_overhead_ns = clock_overhead_ns();
+    // Also calibrates the clock, before anything is timed.
+    let clock_overhead_ns = crate::clock::overhead_ns();
     // No more workers than the largest corpus has chunks: an idle worker
     // only competes for the cores (on a one-chunk corpus `-j 64` measured
     // 30x slower solves than `-j 1`).

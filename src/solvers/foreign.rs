@@ -26,9 +26,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::{Budget, Outcome, Solver, SolverEntry};
+use crate::clock::Instant;
 use crate::puzzle::Puzzle;
 
 /// The C function: `size_t solve(const char *, size_t, uint32_t, char *,

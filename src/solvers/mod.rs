@@ -81,8 +81,9 @@ pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
 
 pub use crate::budget::{Budget, Meter};
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use crate::clock::Instant;
 use crate::sudoku::Grid;
 
 /// What one solve found and what it cost.
