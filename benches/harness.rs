@@ -21,7 +21,15 @@
 //! towards the harness that any harness must take: timing each solve, then
 //! also validating each solution. What remains between those and the
 //! harness is its own plumbing (finding and parsing lines, records,
-//! statistics).
+//! statistics). Each median is printed with its 95% confidence interval
+//! (distribution-free: the order statistics a binomial count puts around
+//! the middle rank).
+//!
+//! On Linux the bench first pins itself to the CPU it started on, and the
+//! harness's worker thread inherits that: otherwise the bare loop (on the
+//! main thread) and the harness (on a worker thread) may run on different
+//! cores, and on a shared machine two cores differ in speed by more than
+//! the overhead measured.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -60,7 +68,35 @@ fn grid(line: &[u8]) -> Grid {
 }
 
 /// Rounds of the paired measurement.
-const ROUNDS: usize = 61;
+const ROUNDS: usize = 101;
+
+/// The 95% confidence interval of the median of `sorted`, without
+/// assuming a distribution: the ranks `n/2 ± 0.98 √n` (a binomial count's
+/// 1.96 standard deviations around the middle).
+fn median_interval(sorted: &[f64]) -> (f64, f64) {
+    let n = sorted.len() as f64;
+    let j = ((n - 1.96 * n.sqrt()) / 2.0).floor().max(0.0) as usize;
+    (sorted[j], sorted[sorted.len() - 1 - j])
+}
+
+/// Pins this thread, and every thread it creates from now on, to the CPU
+/// it runs on (Linux only; elsewhere nothing). Returns that CPU.
+fn pin_to_current_cpu() -> Option<usize> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: plain system calls on this thread's own affinity, with a
+        // zeroed set of the size the call is told.
+        unsafe {
+            let cpu = usize::try_from(libc::sched_getcpu()).ok()?;
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(cpu, &mut set);
+            let size = std::mem::size_of::<libc::cpu_set_t>();
+            (libc::sched_setaffinity(0, size, &set) == 0).then_some(cpu)
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
 
 /// The puzzles, as text and as grids.
 fn puzzles() -> (Vec<u8>, Vec<Grid>) {
@@ -134,10 +170,11 @@ fn paired(name: &str, what: &str, grids: &[Grid], candidate: &mut dyn FnMut()) {
         fastest = fastest.min(c);
     }
     ratios.sort_unstable_by(f64::total_cmp);
+    let (low, high) = median_interval(&ratios);
     println!(
         "dlx_over_corpus/{name}: {what} / bare loop over {} puzzles, {ROUNDS} rounds in \
-         alternating order: median {:.4} (range {:.4}-{:.4}, middle half {:.4}-{:.4}); \
-         fastest pass over fastest pass {:.4} ({:.2} ms / {:.2} ms)",
+         alternating order: median {:.4} (95% CI {low:.4}-{high:.4}; range {:.4}-{:.4}, \
+         middle half {:.4}-{:.4}); fastest pass over fastest pass {:.4} ({:.2} ms / {:.2} ms)",
         grids.len(),
         ratios[ROUNDS / 2],
         ratios[0],
@@ -152,6 +189,10 @@ fn paired(name: &str, what: &str, grids: &[Grid], candidate: &mut dyn FnMut()) {
 
 /// The paired measurements: the harness, and the two steps towards it.
 fn paired_all() {
+    match pin_to_current_cpu() {
+        Some(cpu) => println!("dlx_over_corpus: pinned to CPU {cpu}"),
+        None => println!("dlx_over_corpus: not pinned to one CPU"),
+    }
     let (bytes, grids) = puzzles();
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let corpus = Corpus::from_vec("bench", bytes).unwrap();
