@@ -28,8 +28,7 @@
 //! On Linux the bench first pins itself to the CPU it started on, and the
 //! harness's worker thread inherits that: otherwise the bare loop (on the
 //! main thread) and the harness (on a worker thread) may run on different
-//! cores, and on a shared machine two cores differ in speed by more than
-//! the overhead measured.
+//! cores, which a shared machine's other tenants slow down unequally.
 
 use std::hint::black_box;
 use std::time::Instant;

@@ -4,7 +4,7 @@
 //! embedded corpus), [`Generate`]s puzzles and has [`Builtin`] solvers; the
 //! harness and every subcommand are written once, generic over it. To add
 //! a kind, write its module (see `src/hanidoku/` for a complete one) and add
-//! one line to the [`kinds!`] list below: `--kind NAME` then works in
+//! one line to the `kinds!` list below: `--kind NAME` then works in
 //! `bench`, `solve`, `check` and `generate`.
 //!
 //! ```

@@ -19,9 +19,9 @@
 //!   buffer (timed as a whole: the reader's cost is reported apart and
 //!   never inside a solve). Then per puzzle, optionally replace it by a
 //!   random symmetry image (`permute`), and for each solver time exactly
-//!   the `solve` call with the [`crate::clock`]. Validation of a returned solution
-//!   ([`Puzzle::is_solution_of`]) and the cross-check of the solvers'
-//!   capped solution counts happen after the timed call.
+//!   the `solve` call with the [`crate::clock`]. Validation of a returned
+//!   solution ([`Puzzle::is_solution_of`]) and the cross-check of the
+//!   solvers' capped solution counts happen after the timed call.
 //! * A run holds one kind of puzzle: [`run`] and the worker loop are
 //!   generic over the [`Puzzle`] type, which brings its parser, rule check
 //!   and symmetries, and the solvers are solvers of that type.

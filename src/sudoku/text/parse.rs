@@ -105,7 +105,7 @@ pub(crate) fn shape_for_cells(
 /// Parses one puzzle line into `grid`, reusing its buffer.
 ///
 /// The line is either `n*n` symbols without spaces or `n*n`
-/// whitespace-separated decimal numbers (see the [module docs](super)).
+/// whitespace-separated decimal numbers (the formats of [`crate::sudoku`]).
 /// Nothing is allocated when `grid` already has `n*n` cells; symbol lines
 /// are read in a single pass with one table look-up and one comparison per
 /// cell, and need not be valid UTF-8.
