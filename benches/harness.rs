@@ -25,6 +25,16 @@
 //! (distribution-free: the order statistics a binomial count puts around
 //! the middle rank).
 //!
+//! Instructions rather than time: with `DLXBENCH_BENCH_PASSES=bare:N` (or
+//! `harness:N`) the bench calibrates the clock, then makes N passes of that
+//! side in `counted_passes` and nothing else, to run under `valgrind
+//! --tool=callgrind --collect-atstart=no --toggle-collect='*counted_passes*'
+//! --toggle-collect='*StackJob*execute*'` (the second for the harness's
+//! worker thread, whose job is a rayon `StackJob`). Only the passes are
+//! counted: not the set-up, nor the clock's calibration, a loop bounded by
+//! time whose count valgrind's slowness makes vary. N+1 passes minus N is
+//! one pass, without first-pass costs.
+//!
 //! On Linux the bench first pins itself to the CPU it started on, and the
 //! harness's worker thread inherits that: otherwise the bare loop (on the
 //! main thread) and the harness (on a worker thread) may run on different
@@ -106,6 +116,40 @@ fn puzzles() -> (Vec<u8>, Vec<Grid>) {
         .map(grid)
         .collect();
     (bytes, grids)
+}
+
+/// What every measurement here runs: the puzzles as grids and as a
+/// corpus, `dlx`, and the harness configured for one thread.
+struct Setup {
+    grids: Vec<Grid>,
+    dlx: SolverEntry<Grid>,
+    corpus: Corpus,
+    lineup: Lineup<Grid>,
+    config: Config,
+}
+
+impl Setup {
+    fn new() -> Self {
+        let (bytes, grids) = puzzles();
+        let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+        let corpus = Corpus::from_vec("bench", bytes).unwrap();
+        let lineup = Lineup::new(vec![dlx.clone()]);
+        let mut config = Config::new(&lineup);
+        config.threads = 1;
+        Setup {
+            grids,
+            dlx,
+            corpus,
+            lineup,
+            config,
+        }
+    }
+
+    /// One pass of the harness over the corpus.
+    fn harness_pass(&self) {
+        let corpora = std::slice::from_ref(&self.corpus);
+        black_box(harness::run(corpora, &self.config, &self.lineup, None, None).unwrap());
+    }
 }
 
 /// One bare pass: a fresh solver (the harness makes one per run), every
@@ -192,51 +236,34 @@ fn paired_all() {
         Some(cpu) => println!("dlx_over_corpus: pinned to CPU {cpu}"),
         None => println!("dlx_over_corpus: not pinned to one CPU"),
     }
-    let (bytes, grids) = puzzles();
-    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
-    let corpus = Corpus::from_vec("bench", bytes).unwrap();
-    let lineup = Lineup::new(vec![dlx.clone()]);
-    let mut config = Config::new(&lineup);
-    config.threads = 1;
+    let setup = Setup::new();
+    let (dlx, grids) = (&setup.dlx, &setup.grids);
     let mut solution = Grid::empty(BoxShape::NINE);
-    paired("paired", "harness", &grids, &mut || {
-        black_box(
-            harness::run(std::slice::from_ref(&corpus), &config, &lineup, None, None).unwrap(),
-        );
-    });
+    paired("paired", "harness", grids, &mut || setup.harness_pass());
     paired(
         "paired_timed",
         "bare loop timing each solve",
-        &grids,
-        &mut || timed_pass(&dlx, &grids, &mut solution, false),
+        grids,
+        &mut || timed_pass(dlx, grids, &mut solution, false),
     );
     paired(
         "paired_timed_validated",
         "bare loop timing and validating each solve",
-        &grids,
-        &mut || timed_pass(&dlx, &grids, &mut solution, true),
+        grids,
+        &mut || timed_pass(dlx, grids, &mut solution, true),
     );
 }
 
 fn overhead(c: &mut Criterion) {
-    let (bytes, grids) = puzzles();
-    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+    let setup = Setup::new();
+    let grids = &setup.grids;
     let mut group = c.benchmark_group("dlx_over_corpus");
     group.sample_size(10);
     group.bench_function("bare_loop", |b| {
         let mut solution = Grid::empty(BoxShape::NINE);
-        b.iter(|| bare_pass(&dlx, &grids, &mut solution))
+        b.iter(|| bare_pass(&setup.dlx, grids, &mut solution))
     });
-    let corpus = Corpus::from_vec("bench", bytes).unwrap();
-    let lineup = Lineup::new(vec![dlx]);
-    let mut config = Config::new(&lineup);
-    config.threads = 1;
-    group.bench_function("harness_1_thread", |b| {
-        b.iter(|| {
-            let corpora = std::slice::from_ref(&corpus);
-            black_box(harness::run(corpora, &config, &lineup, None, None).unwrap())
-        })
-    });
+    group.bench_function("harness_1_thread", |b| b.iter(|| setup.harness_pass()));
     group.finish();
 
     // The validation every timed solve is followed by, on the same grids:
@@ -254,7 +281,7 @@ fn overhead(c: &mut Criterion) {
         b.iter(|| {
             solved
                 .iter()
-                .zip(&grids)
+                .zip(grids)
                 .filter(|(s, g)| dlxbench::sudoku::is_solution_of(black_box(s), black_box(g)))
                 .count()
         })
@@ -263,7 +290,37 @@ fn overhead(c: &mut Criterion) {
 
 criterion_group!(benches, overhead);
 
+/// `DLXBENCH_BENCH_PASSES=SIDE:N`: N passes of one side (`bare` or
+/// `harness`), for an instruction count; nothing else.
+fn passes_only(spec: &str) {
+    let (side, n) = spec
+        .split_once(':')
+        .and_then(|(side, n)| Some((side, n.parse::<usize>().ok()?)))
+        .expect("DLXBENCH_BENCH_PASSES is SIDE:N, SIDE bare or harness");
+    let setup = Setup::new();
+    let mut solution = Grid::empty(BoxShape::NINE);
+    dlxbench::clock::calibrate();
+    let mut pass = || match side {
+        "bare" => bare_pass(&setup.dlx, &setup.grids, &mut solution),
+        "harness" => setup.harness_pass(),
+        _ => panic!("DLXBENCH_BENCH_PASSES: the side is bare or harness, not {side}"),
+    };
+    counted_passes(n, &mut pass);
+}
+
+/// `n` calls of `pass`: what callgrind counts (see the module docs).
+#[inline(never)]
+fn counted_passes(n: usize, pass: &mut dyn FnMut()) {
+    for _ in 0..n {
+        pass();
+    }
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var("DLXBENCH_BENCH_PASSES") {
+        passes_only(&spec);
+        return;
+    }
     paired_all();
     benches();
     Criterion::default().configure_from_args().final_summary();
