@@ -118,8 +118,8 @@ pub struct Meter {
     checkpoint: u64,
     max_nodes: u64,
     max_time: Option<Duration>,
-    /// Set at the first checkpoint, when there is a time bound.
-    deadline: Option<Instant>,
+    /// When the time bound started: at the first checkpoint.
+    started: Option<Instant>,
 }
 
 impl Meter {
@@ -142,7 +142,7 @@ impl Meter {
             checkpoint,
             max_nodes: budget.max_nodes,
             max_time: budget.max_time,
-            deadline: None,
+            started: None,
         }
     }
 
@@ -152,7 +152,7 @@ impl Meter {
             checkpoint: u64::MAX,
             max_nodes: u64::MAX,
             max_time: None,
-            deadline: None,
+            started: None,
         }
     }
 
@@ -169,25 +169,19 @@ impl Meter {
         if nodes >= self.max_nodes {
             return true;
         }
-        if let (None, Some(t)) = (self.deadline, self.max_time) {
-            // The first checkpoint: the time bound starts now. A deadline
-            // too far to represent is no deadline.
-            self.deadline = Instant::now().checked_add(t);
-            self.max_time = None;
+        let Some(max_time) = self.max_time else {
+            self.checkpoint = self.max_nodes;
+            return false;
+        };
+        // The first checkpoint starts the time bound.
+        let started = *self.started.get_or_insert_with(Instant::now);
+        if started.elapsed() >= max_time {
+            return true;
         }
-        match self.deadline {
-            Some(deadline) if Instant::now() >= deadline => true,
-            Some(_) => {
-                self.checkpoint = nodes
-                    .saturating_add(Self::CLOCK_INTERVAL)
-                    .min(self.max_nodes);
-                false
-            }
-            None => {
-                self.checkpoint = self.max_nodes;
-                false
-            }
-        }
+        self.checkpoint = nodes
+            .saturating_add(Self::CLOCK_INTERVAL)
+            .min(self.max_nodes);
+        false
     }
 }
 

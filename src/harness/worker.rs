@@ -1,9 +1,9 @@
 //! One worker thread's state and loop.
 
+use crate::clock::Instant;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
-use std::time::Instant;
 
 use super::stats::SolverStats;
 use super::{
