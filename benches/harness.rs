@@ -13,17 +13,16 @@
 //! in their difference, and on a shared machine that drift is as large as
 //! the overhead. So before criterion's two groups, a paired measurement:
 //! [`ROUNDS`] rounds, each timing one bare pass and one harness pass over
-//! the same puzzles back to back, in alternating order; the overhead is the
-//! median of the rounds' ratios, printed with their range, and beside it the
-//! fastest harness pass over the fastest bare pass (a shared machine's
-//! interference only ever adds time, so each side's fastest pass is its
-//! least disturbed one). Then the same for the two steps from the bare loop
-//! towards the harness that any harness must take: timing each solve, then
-//! also validating each solution. What remains between those and the
-//! harness is its own plumbing (finding and parsing lines, records,
-//! statistics). Each median is printed with its 95% confidence interval
-//! (distribution-free: the order statistics a binomial count puts around
-//! the middle rank).
+//! the same puzzles back to back, in alternating order; a process's
+//! overhead is the median of the rounds' ratios, with its 95% confidence
+//! interval (distribution-free: the order statistics a binomial count puts
+//! around the middle rank), and beside it the fastest harness pass over the
+//! fastest bare pass (a shared machine's interference only ever adds time,
+//! so each side's fastest pass is its least disturbed one). Then the same
+//! for the two steps from the bare loop towards the harness that any
+//! harness must take: timing each solve, then also validating each
+//! solution. What remains between those and the harness is its own
+//! plumbing (finding and parsing lines, records, statistics).
 //!
 //! Instructions rather than time: with `DLXBENCH_BENCH_PASSES=bare:N` (or
 //! `harness:N`) the bench calibrates the clock, then makes N passes of that
@@ -39,6 +38,19 @@
 //! harness's worker thread inherits that: otherwise the bare loop (on the
 //! main thread) and the harness (on a worker thread) may run on different
 //! cores, which a shared machine's other tenants slow down unequally.
+//!
+//! One process's ratio is not the overhead either: within a process the
+//! rounds agree closely, but two processes differ by more than their
+//! confidence intervals (medians of 1.023 and 0.997 in two runs a minute
+//! apart), most likely because where the solver's arena, the grids and the
+//! harness's buffers land in memory (and so in the caches' sets) changes
+//! from process to process and stays put within one. So the paired
+//! measurement runs in
+//! [`PROCESSES`] fresh processes one after the other (the bench runs itself
+//! again, `DLXBENCH_BENCH_PROCESSES=N` to change how many) and reports the
+//! median of their medians, with each process's, as layout-randomising
+//! benchmark methods do (Mytkowicz et al., "Producing Wrong Data Without
+//! Doing Anything Obviously Wrong!", ASPLOS 2009).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -76,8 +88,14 @@ fn grid(line: &[u8]) -> Grid {
     Grid::from_cells(BoxShape::NINE, cells).unwrap()
 }
 
-/// Rounds of the paired measurement.
-const ROUNDS: usize = 101;
+/// Rounds of the paired measurement, per process.
+const ROUNDS: usize = 51;
+
+/// Processes of the paired measurement (see the module docs).
+const PROCESSES: usize = 5;
+
+/// Set in the processes the paired measurement runs in.
+const CHILD: &str = "DLXBENCH_BENCH_PAIRED_CHILD";
 
 /// The 95% confidence interval of the median of `sorted`, without
 /// assuming a distribution: the ranks `n/2 ± 0.98 √n` (a binomial count's
@@ -182,11 +200,45 @@ fn timed_pass(dlx: &SolverEntry<Grid>, grids: &[Grid], solution: &mut Grid, vali
     black_box((total, valid));
 }
 
+/// One process's paired measurement of a candidate against the bare loop.
+struct Paired {
+    /// Median of the rounds' ratios, with its 95% confidence interval.
+    median: f64,
+    low: f64,
+    high: f64,
+    /// The fastest candidate pass over the fastest bare pass.
+    fastest: f64,
+}
+
+impl Paired {
+    /// The line a child process prints for its parent.
+    fn to_line(&self, name: &str) -> String {
+        format!(
+            "{CHILD} {name} {} {} {} {}",
+            self.median, self.low, self.high, self.fastest
+        )
+    }
+
+    /// Reads a [`Paired::to_line`] line: the name and the measurement.
+    fn from_line(line: &str) -> Option<(String, Paired)> {
+        let mut words = line.strip_prefix(CHILD)?.split_whitespace();
+        let name = words.next()?.to_string();
+        let mut number = || words.next()?.parse::<f64>().ok();
+        let paired = Paired {
+            median: number()?,
+            low: number()?,
+            high: number()?,
+            fastest: number()?,
+        };
+        Some((name, paired))
+    }
+}
+
 /// The paired measurement of `candidate` against the bare loop: [`ROUNDS`]
-/// rounds of one pass each, back to back in alternating order; prints the
-/// median of the rounds' ratios, their range, and the fastest candidate
-/// pass over the fastest bare pass.
-fn paired(name: &str, what: &str, grids: &[Grid], candidate: &mut dyn FnMut()) {
+/// rounds of one pass each, back to back in alternating order; the median
+/// of the rounds' ratios and the fastest candidate pass over the fastest
+/// bare pass.
+fn paired(grids: &[Grid], candidate: &mut dyn FnMut()) -> Paired {
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
     let mut solution = Grid::empty(BoxShape::NINE);
     let mut bare = || bare_pass(&dlx, grids, &mut solution);
@@ -214,44 +266,89 @@ fn paired(name: &str, what: &str, grids: &[Grid], candidate: &mut dyn FnMut()) {
     }
     ratios.sort_unstable_by(f64::total_cmp);
     let (low, high) = median_interval(&ratios);
-    println!(
-        "dlx_over_corpus/{name}: {what} / bare loop over {} puzzles, {ROUNDS} rounds in \
-         alternating order: median {:.4} (95% CI {low:.4}-{high:.4}; range {:.4}-{:.4}, \
-         middle half {:.4}-{:.4}); fastest pass over fastest pass {:.4} ({:.2} ms / {:.2} ms)",
-        grids.len(),
-        ratios[ROUNDS / 2],
-        ratios[0],
-        ratios[ROUNDS - 1],
-        ratios[ROUNDS / 4],
-        ratios[3 * ROUNDS / 4],
-        fastest / fastest_bare,
-        fastest * 1e3,
-        fastest_bare * 1e3,
-    );
+    Paired {
+        median: ratios[ROUNDS / 2],
+        low,
+        high,
+        fastest: fastest / fastest_bare,
+    }
 }
 
-/// The paired measurements: the harness, and the two steps towards it.
-fn paired_all() {
-    match pin_to_current_cpu() {
-        Some(cpu) => println!("dlx_over_corpus: pinned to CPU {cpu}"),
-        None => println!("dlx_over_corpus: not pinned to one CPU"),
-    }
+/// The candidates of the paired measurement: name, and what it is.
+const CANDIDATES: [(&str, &str); 3] = [
+    ("paired", "harness"),
+    ("paired_timed", "bare loop timing each solve"),
+    (
+        "paired_timed_validated",
+        "bare loop timing and validating each solve",
+    ),
+];
+
+/// In a child process: the paired measurements of the harness and of the
+/// two steps towards it, printed for the parent.
+fn paired_child() {
+    let cpu = pin_to_current_cpu();
     let setup = Setup::new();
     let (dlx, grids) = (&setup.dlx, &setup.grids);
     let mut solution = Grid::empty(BoxShape::NINE);
-    paired("paired", "harness", grids, &mut || setup.harness_pass());
-    paired(
-        "paired_timed",
-        "bare loop timing each solve",
-        grids,
-        &mut || timed_pass(dlx, grids, &mut solution, false),
-    );
-    paired(
-        "paired_timed_validated",
-        "bare loop timing and validating each solve",
-        grids,
-        &mut || timed_pass(dlx, grids, &mut solution, true),
-    );
+    for (name, _) in CANDIDATES {
+        let measured = match name {
+            "paired" => paired(grids, &mut || setup.harness_pass()),
+            "paired_timed" => paired(grids, &mut || timed_pass(dlx, grids, &mut solution, false)),
+            _ => paired(grids, &mut || timed_pass(dlx, grids, &mut solution, true)),
+        };
+        println!("{}", measured.to_line(name));
+    }
+    let pinned = cpu.map_or("not pinned".to_string(), |cpu| {
+        format!("pinned to CPU {cpu}")
+    });
+    println!("{CHILD} {} puzzles, {pinned}", grids.len());
+}
+
+/// The paired measurements, each in `processes` fresh processes one after
+/// the other: per candidate, the median of the processes' medians, their
+/// range, and each process's median with its confidence interval.
+fn paired_all(processes: usize) {
+    let exe = std::env::current_exe().expect("the bench's own executable");
+    let mut by_candidate: Vec<Vec<Paired>> = CANDIDATES.iter().map(|_| Vec::new()).collect();
+    for process in 0..processes {
+        let out = std::process::Command::new(&exe)
+            .arg("--bench")
+            .env(CHILD, "1")
+            .output()
+            .expect("the bench runs itself");
+        assert!(out.status.success(), "a paired-measurement process failed");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for line in text.lines() {
+            if let Some((name, paired)) = Paired::from_line(line) {
+                let i = CANDIDATES.iter().position(|(n, _)| *n == name).unwrap();
+                by_candidate[i].push(paired);
+            } else if let Some(pinning) = line.strip_prefix(CHILD) {
+                println!("dlx_over_corpus: process {}:{pinning}", process + 1);
+            }
+        }
+    }
+    for ((name, what), measured) in CANDIDATES.iter().zip(&by_candidate) {
+        let mut medians: Vec<f64> = measured.iter().map(|p| p.median).collect();
+        medians.sort_unstable_by(f64::total_cmp);
+        let mut fastest: Vec<f64> = measured.iter().map(|p| p.fastest).collect();
+        fastest.sort_unstable_by(f64::total_cmp);
+        let each: Vec<String> = measured
+            .iter()
+            .map(|p| format!("{:.4} ({:.4}-{:.4})", p.median, p.low, p.high))
+            .collect();
+        println!(
+            "dlx_over_corpus/{name}: {what} / bare loop, {processes} \
+             processes of {ROUNDS} rounds in alternating order: median of the processes' \
+             medians {:.4} (range {:.4}-{:.4}); fastest pass over fastest pass, median {:.4}; \
+             each process's median (95% CI): {}",
+            medians[medians.len() / 2],
+            medians[0],
+            medians[medians.len() - 1],
+            fastest[fastest.len() / 2],
+            each.join(", "),
+        );
+    }
 }
 
 fn overhead(c: &mut Criterion) {
@@ -321,7 +418,19 @@ fn main() {
         passes_only(&spec);
         return;
     }
-    paired_all();
+    if std::env::var_os(CHILD).is_some() {
+        paired_child();
+        return;
+    }
+    let processes = std::env::var("DLXBENCH_BENCH_PROCESSES")
+        .map(|n| {
+            n.parse::<usize>()
+                .expect("DLXBENCH_BENCH_PROCESSES is a number")
+        })
+        .unwrap_or(PROCESSES);
+    if processes > 0 {
+        paired_all(processes);
+    }
     benches();
     Criterion::default().configure_from_args().final_summary();
 }

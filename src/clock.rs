@@ -24,7 +24,9 @@
 //! `quanta`'s per-read check for a thread's mock clock (which
 //! `quanta::Instant::now` makes on every read) lands inside a timed region.
 //! Under callgrind, a timed solve's clock work (two reads, the scaling)
-//! went from 86 instructions with `quanta::Instant` to 33.
+//! went from 86 instructions with `quanta::Instant` to 33. A pair of reads
+//! in a tight loop costs the same either way, 19.1 ns here (10,000,000
+//! pairs, three times): the counter's own latency.
 //!
 //! ```
 //! use dlxbench::clock::{self, Instant};
