@@ -106,6 +106,12 @@ fn median_interval(sorted: &[f64]) -> (f64, f64) {
     (sorted[j], sorted[sorted.len() - 1 - j])
 }
 
+/// The median of `sorted` (the mean of the middle two for an even count).
+fn median(sorted: &[f64]) -> f64 {
+    let n = sorted.len();
+    (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0
+}
+
 /// Pins this thread, and every thread it creates from now on, to the CPU
 /// it runs on (Linux only; elsewhere nothing). Returns that CPU.
 fn pin_to_current_cpu() -> Option<usize> {
@@ -274,35 +280,62 @@ fn paired(grids: &[Grid], candidate: &mut dyn FnMut()) -> Paired {
     }
 }
 
-/// The candidates of the paired measurement: name, and what it is.
-const CANDIDATES: [(&str, &str); 3] = [
-    ("paired", "harness"),
-    ("paired_timed", "bare loop timing each solve"),
-    (
-        "paired_timed_validated",
-        "bare loop timing and validating each solve",
-    ),
-];
+/// What the paired measurement sets against the bare loop.
+#[derive(Debug, Clone, Copy)]
+enum Candidate {
+    Harness,
+    Timed,
+    TimedValidated,
+}
+
+impl Candidate {
+    const ALL: [Candidate; 3] = [
+        Candidate::Harness,
+        Candidate::Timed,
+        Candidate::TimedValidated,
+    ];
+
+    /// The name printed, as criterion would.
+    fn name(self) -> &'static str {
+        match self {
+            Candidate::Harness => "paired",
+            Candidate::Timed => "paired_timed",
+            Candidate::TimedValidated => "paired_timed_validated",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Candidate::Harness => "harness",
+            Candidate::Timed => "bare loop timing each solve",
+            Candidate::TimedValidated => "bare loop timing and validating each solve",
+        }
+    }
+
+    /// One pass of the candidate over the puzzles.
+    fn pass(self, setup: &Setup, solution: &mut Grid) {
+        match self {
+            Candidate::Harness => setup.harness_pass(),
+            Candidate::Timed => timed_pass(&setup.dlx, &setup.grids, solution, false),
+            Candidate::TimedValidated => timed_pass(&setup.dlx, &setup.grids, solution, true),
+        }
+    }
+}
 
 /// In a child process: the paired measurements of the harness and of the
 /// two steps towards it, printed for the parent.
 fn paired_child() {
     let cpu = pin_to_current_cpu();
     let setup = Setup::new();
-    let (dlx, grids) = (&setup.dlx, &setup.grids);
     let mut solution = Grid::empty(BoxShape::NINE);
-    for (name, _) in CANDIDATES {
-        let measured = match name {
-            "paired" => paired(grids, &mut || setup.harness_pass()),
-            "paired_timed" => paired(grids, &mut || timed_pass(dlx, grids, &mut solution, false)),
-            _ => paired(grids, &mut || timed_pass(dlx, grids, &mut solution, true)),
-        };
-        println!("{}", measured.to_line(name));
+    for candidate in Candidate::ALL {
+        let measured = paired(&setup.grids, &mut || candidate.pass(&setup, &mut solution));
+        println!("{}", measured.to_line(candidate.name()));
     }
     let pinned = cpu.map_or("not pinned".to_string(), |cpu| {
         format!("pinned to CPU {cpu}")
     });
-    println!("{CHILD} {} puzzles, {pinned}", grids.len());
+    println!("{CHILD} {} puzzles, {pinned}", setup.grids.len());
 }
 
 /// The paired measurements, each in `processes` fresh processes one after
@@ -310,7 +343,7 @@ fn paired_child() {
 /// range, and each process's median with its confidence interval.
 fn paired_all(processes: usize) {
     let exe = std::env::current_exe().expect("the bench's own executable");
-    let mut by_candidate: Vec<Vec<Paired>> = CANDIDATES.iter().map(|_| Vec::new()).collect();
+    let mut by_candidate: Vec<Vec<Paired>> = Candidate::ALL.iter().map(|_| Vec::new()).collect();
     for process in 0..processes {
         let out = std::process::Command::new(&exe)
             .arg("--bench")
@@ -321,14 +354,18 @@ fn paired_all(processes: usize) {
         let text = String::from_utf8_lossy(&out.stdout);
         for line in text.lines() {
             if let Some((name, paired)) = Paired::from_line(line) {
-                let i = CANDIDATES.iter().position(|(n, _)| *n == name).unwrap();
+                let i = Candidate::ALL
+                    .iter()
+                    .position(|c| c.name() == name)
+                    .expect("a candidate's name");
                 by_candidate[i].push(paired);
             } else if let Some(pinning) = line.strip_prefix(CHILD) {
                 println!("dlx_over_corpus: process {}:{pinning}", process + 1);
             }
         }
     }
-    for ((name, what), measured) in CANDIDATES.iter().zip(&by_candidate) {
+    for (candidate, measured) in Candidate::ALL.iter().zip(&by_candidate) {
+        let (name, what) = (candidate.name(), candidate.what());
         let mut medians: Vec<f64> = measured.iter().map(|p| p.median).collect();
         medians.sort_unstable_by(f64::total_cmp);
         let mut fastest: Vec<f64> = measured.iter().map(|p| p.fastest).collect();
@@ -342,10 +379,10 @@ fn paired_all(processes: usize) {
              processes of {ROUNDS} rounds in alternating order: median of the processes' \
              medians {:.4} (range {:.4}-{:.4}); fastest pass over fastest pass, median {:.4}; \
              each process's median (95% CI): {}",
-            medians[medians.len() / 2],
+            median(&medians),
             medians[0],
             medians[medians.len() - 1],
-            fastest[fastest.len() / 2],
+            median(&fastest),
             each.join(", "),
         );
     }

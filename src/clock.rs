@@ -83,8 +83,8 @@ pub fn calibrate() {
 
 /// Median cost of one [`Instant::now`] and [`Instant::elapsed`] pair, in
 /// nanoseconds: what the clock adds to each timed solve. Measured once per
-/// process, after calibrating the clock (about 60 µs: a harness run would
-/// otherwise pay that each time, and `ab` makes dozens).
+/// process, after calibrating the clock (tens of microseconds that a
+/// harness run would otherwise pay each time, and `ab` makes dozens).
 pub fn overhead_ns() -> f64 {
     static OVERHEAD: OnceLock<f64> = OnceLock::new();
     *OVERHEAD.get_or_init(|| {

@@ -1,6 +1,5 @@
 //! One worker thread's state and loop.
 
-use crate::clock::Instant;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
@@ -10,6 +9,7 @@ use super::{
     Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, Record,
     MALFORMED_EXAMPLES,
 };
+use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;

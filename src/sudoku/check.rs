@@ -137,7 +137,7 @@ pub fn is_solution_of(solution: &Grid, puzzle: &Grid) -> bool {
 /// bytes, which the compiler vectorises. No branch, no store but the
 /// weights'. `cargo bench --bench harness -- is_solution_of_9x9` measured
 /// 31.3-32.1 ns a grid with `pshufb` (three runs), 35-38 ns with the table
-/// (three runs earlier that day), 52-53 ns for the version before those,
+/// alone (three runs of that version), 52-53 ns for the version before,
 /// which ORed a bit per cell into 27 unit masks; callgrind counts 427
 /// instructions a call with `pshufb`, 560 with the table.
 fn fits_nine(cells: &[u8], clues: &[u8]) -> bool {
