@@ -9,6 +9,9 @@
 //! cargo bench --bench harness
 //! ```
 //!
+//! (`cargo test --bench harness` runs each criterion function once, as a
+//! test, and skips the paired measurement.)
+//!
 //! Two measurements taken one after the other carry the machine's drift
 //! in their difference, and on a shared machine that drift is as large as
 //! the overhead. So before criterion's two groups, a paired measurement:
@@ -465,7 +468,9 @@ fn main() {
                 .expect("DLXBENCH_BENCH_PROCESSES is a number")
         })
         .unwrap_or(PROCESSES);
-    if processes > 0 {
+    // `cargo bench` passes `--bench`; `cargo test --benches` does not, and
+    // then criterion runs each function once, as a test: no paired minutes.
+    if processes > 0 && std::env::args().any(|a| a == "--bench") {
         paired_all(processes);
     }
     benches();
