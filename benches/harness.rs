@@ -60,6 +60,7 @@ use std::time::Instant;
 
 use criterion::{criterion_group, Criterion};
 
+use dlxbench::compare::bootstrap::quantile;
 use dlxbench::corpus::Corpus;
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::solvers::{SolverEntry, SolverSet};
@@ -107,12 +108,6 @@ fn median_interval(sorted: &[f64]) -> (f64, f64) {
     let n = sorted.len() as f64;
     let j = ((n - 1.96 * n.sqrt()) / 2.0).floor().max(0.0) as usize;
     (sorted[j], sorted[sorted.len() - 1 - j])
-}
-
-/// The median of `sorted` (the mean of the middle two for an even count).
-fn median(sorted: &[f64]) -> f64 {
-    let n = sorted.len();
-    (sorted[(n - 1) / 2] + sorted[n / 2]) / 2.0
 }
 
 /// Pins this thread, and every thread it creates from now on, to the CPU
@@ -247,10 +242,9 @@ impl Paired {
 /// rounds of one pass each, back to back in alternating order; the median
 /// of the rounds' ratios and the fastest candidate pass over the fastest
 /// bare pass.
-fn paired(grids: &[Grid], candidate: &mut dyn FnMut()) -> Paired {
-    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+fn paired(setup: &Setup, candidate: &mut dyn FnMut()) -> Paired {
     let mut solution = Grid::empty(BoxShape::NINE);
-    let mut bare = || bare_pass(&dlx, grids, &mut solution);
+    let mut bare = || bare_pass(&setup.dlx, &setup.grids, &mut solution);
     // One of each first, untimed: page faults, pool start-up.
     bare();
     candidate();
@@ -276,7 +270,7 @@ fn paired(grids: &[Grid], candidate: &mut dyn FnMut()) -> Paired {
     ratios.sort_unstable_by(f64::total_cmp);
     let (low, high) = median_interval(&ratios);
     Paired {
-        median: ratios[ROUNDS / 2],
+        median: quantile(&ratios, 0.5),
         low,
         high,
         fastest: fastest / fastest_bare,
@@ -332,7 +326,7 @@ fn paired_child() {
     let setup = Setup::new();
     let mut solution = Grid::empty(BoxShape::NINE);
     for candidate in Candidate::ALL {
-        let measured = paired(&setup.grids, &mut || candidate.pass(&setup, &mut solution));
+        let measured = paired(&setup, &mut || candidate.pass(&setup, &mut solution));
         println!("{}", measured.to_line(candidate.name()));
     }
     let pinned = cpu.map_or("not pinned".to_string(), |cpu| {
@@ -353,7 +347,11 @@ fn paired_all(processes: usize) {
             .env(CHILD, "1")
             .output()
             .expect("the bench runs itself");
-        assert!(out.status.success(), "a paired-measurement process failed");
+        assert!(
+            out.status.success(),
+            "a paired-measurement process failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let text = String::from_utf8_lossy(&out.stdout);
         for line in text.lines() {
             if let Some((name, paired)) = Paired::from_line(line) {
@@ -382,10 +380,10 @@ fn paired_all(processes: usize) {
              processes of {ROUNDS} rounds in alternating order: median of the processes' \
              medians {:.4} (range {:.4}-{:.4}); fastest pass over fastest pass, median {:.4}; \
              each process's median (95% CI): {}",
-            median(&medians),
+            quantile(&medians, 0.5),
             medians[0],
             medians[medians.len() - 1],
-            median(&fastest),
+            quantile(&fastest, 0.5),
             each.join(", "),
         );
     }
@@ -405,7 +403,7 @@ fn overhead(c: &mut Criterion) {
 
     // The validation every timed solve is followed by, on the same grids:
     // its cost per call beside a solve's.
-    let mut solver = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().make();
+    let mut solver = setup.dlx.make();
     let solved: Vec<Grid> = grids
         .iter()
         .map(|g| {
