@@ -143,24 +143,29 @@ fn header_shape(body: &[u8]) -> Option<BoxShape> {
     BoxShape::new(r, c).ok()
 }
 
-/// How the cells of a row are written and how many there are.
-fn classify_row(line: &[u8]) -> (Cells, usize) {
-    let (start, end) = trim(line);
-    let mut symbols = 0;
-    let mut tokens = 0usize;
-    let mut numeric = true;
-    let mut long_token = false;
-    let mut i = start;
-    while i < end {
-        if is_row_space(line[i]) {
+/// The whitespace- (or `|`-) separated tokens of a row, as byte ranges.
+fn row_tokens(line: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let (mut i, end) = trim(line);
+    std::iter::from_fn(move || {
+        while i < end && is_row_space(line[i]) {
             i += 1;
-            continue;
         }
         let from = i;
         while i < end && !is_row_space(line[i]) {
             i += 1;
         }
-        let token = &line[from..i];
+        (from < i).then_some(from..i)
+    })
+}
+
+/// How the cells of a row are written and how many there are.
+fn classify_row(line: &[u8]) -> (Cells, usize) {
+    let mut symbols = 0;
+    let mut tokens = 0usize;
+    let mut numeric = true;
+    let mut long_token = false;
+    for range in row_tokens(line) {
+        let token = &line[range];
         tokens += 1;
         symbols += token.len();
         long_token |= token.len() > 1;
@@ -183,48 +188,43 @@ fn parse_row(
     out: &mut [u8],
 ) -> Result<(), GridError> {
     let n = out.len();
-    let (start, end) = trim(line);
     let mut count = 0;
-    let mut i = start;
-    while i < end {
-        if is_row_space(line[i]) {
-            i += 1;
-            continue;
-        }
-        let from = i;
-        match cells {
-            Cells::Symbols => i += 1,
-            Cells::Numbers => {
-                while i < end && !is_row_space(line[i]) {
-                    i += 1;
-                }
-            }
-        }
-        if count < n {
-            let v = match cells {
+    for token in row_tokens(line) {
+        let mut at = token.start;
+        while at < token.end {
+            // A cell: the whole token for numbers, one character for symbols.
+            let from = at;
+            at = match cells {
+                Cells::Numbers => token.end,
+                Cells::Symbols if line[from].is_ascii() => from + 1,
+                // Step over the rest of a multi-byte character.
                 Cells::Symbols => {
-                    let v = alphabet.table()[line[from] as usize];
-                    if v as usize > n {
-                        return Err(symbol_error(line, from, v, n, alphabet));
-                    }
-                    v
-                }
-                Cells::Numbers => {
-                    let v = number_at(line, from, &line[from..i])?;
-                    if v as usize > n {
-                        return Err(value_error(line, from, &line[from..i], n));
-                    }
-                    v as u8
+                    from + 1
+                        + line[from + 1..token.end]
+                            .iter()
+                            .take_while(|&&b| b & 0xC0 == 0x80)
+                            .count()
                 }
             };
-            out[count] = v;
-        }
-        count += 1;
-        if cells == Cells::Symbols && !line[from].is_ascii() {
-            // Step over the rest of a multi-byte character.
-            while i < end && line[i] & 0xC0 == 0x80 {
-                i += 1;
+            if count < n {
+                out[count] = match cells {
+                    Cells::Symbols => {
+                        let v = alphabet.table()[line[from] as usize];
+                        if v as usize > n {
+                            return Err(symbol_error(line, from, v, n, alphabet));
+                        }
+                        v
+                    }
+                    Cells::Numbers => {
+                        let v = number_at(line, from, &line[from..at])?;
+                        if v as usize > n {
+                            return Err(value_error(line, from, &line[from..at], n));
+                        }
+                        v as u8
+                    }
+                };
             }
+            count += 1;
         }
     }
     if count != n {
