@@ -1070,3 +1070,55 @@ fn pages_with_rust_blocks_are_doctests() {
     }
     assert!(included >= 1, "no page with a Rust code block");
 }
+
+/// The `sh` blocks of the pages (recipes with placeholders, commands on
+/// corpora or libraries not at hand) are not run, but every `dlxbench`
+/// command in them names only options its subcommand has.
+#[test]
+fn recipe_commands_name_existing_options() {
+    let mut commands = Vec::new();
+    for (page, text) in pages() {
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            match (&mut block, line.trim_start()) {
+                (None, "```sh") => block = Some(String::new()),
+                (Some(b), "```") => {
+                    commands.extend(
+                        common::dlxbench_commands(b)
+                            .into_iter()
+                            // `datasets` takes its options after `fetch`;
+                            // `DLXBENCH=.../dlxbench JOBS=2 script` sets a
+                            // variable, it does not call dlxbench.
+                            .filter(|(sub, _)| {
+                                sub != "datasets" && sub.chars().all(|c| c.is_ascii_lowercase())
+                            })
+                            .map(|c| (page.clone(), c)),
+                    );
+                    block = None;
+                }
+                (Some(b), _) => {
+                    // Without its trailing `# comment`.
+                    b.push_str(line.split(" #").next().unwrap());
+                    b.push('\n');
+                }
+                (None, _) => {}
+            }
+        }
+    }
+    assert!(
+        commands.len() >= 20,
+        "only {} commands found",
+        commands.len()
+    );
+    let subcommands: BTreeSet<&str> = commands.iter().map(|(_, (s, _))| s.as_str()).collect();
+    for needed in ["bench", "ab", "compare", "merge", "plot"] {
+        assert!(
+            subcommands.contains(needed),
+            "no `dlxbench {needed}` recipe"
+        );
+    }
+    for (page, command) in &commands {
+        eprintln!("{page}: dlxbench {} {:?}", command.0, command.1);
+    }
+    common::assert_options_exist(&commands.into_iter().map(|(_, c)| c).collect::<Vec<_>>());
+}
