@@ -1,4 +1,4 @@
-//! The cluster recipes under `examples/cluster/` (README, "Running on a
+//! The cluster recipes under `examples/cluster/` (docs/cluster.md, "Running on a
 //! cluster"): shell scripts pass `bash -n`, YAML files parse, each names
 //! only dlxbench options that exist, the Kubernetes shard count matches its
 //! completions, and the GNU parallel script runs (an ignored test: it needs

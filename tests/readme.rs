@@ -1,11 +1,14 @@
-//! The README's examples are real: every `$ COMMAND` line in it is run (or
-//! skipped for a reason given in [`skip_reason`]), and what it prints must
-//! be what the README shows under it.
+//! The examples of the README and of the manual in `docs/` are real: every
+//! `$ COMMAND` line in `README.md` and in each `docs/*.md` page (a "page"
+//! below) is run (or skipped for a reason given in [`skip_reason`]), and
+//! what it prints must be what the page shows under it. Every relative
+//! link of a page leads to a file that exists, and its `#anchor` to a
+//! heading of that file.
 //!
 //! - **What is compared.** The lines under the command, up to the next
 //!   `$ ` line or the end of the block, are its standard output, except
 //!   lines marked `(stderr)`, which are its standard error (compared when
-//!   the README shows any), and an `exit N` line after `; echo "exit $?"`,
+//!   the page shows any), and an `exit N` line after `; echo "exit $?"`,
 //!   which is its exit status (without one it must be 0). A `...` line
 //!   stands for any number of lines; trailing blank lines are not compared,
 //!   nor is the report of `time` (`real ...`).
@@ -23,13 +26,13 @@
 //! - **Inputs.** Commands run from the repository's root: `echo`,
 //!   `printf '...'`, `cat FILE` and `head -N FILE` before `|` feed standard
 //!   input; `cat FILE` and `head -N FILE` alone print the file, so the
-//!   README shows it as it is; `cargo run --release --example NAME -- ARGS`
+//!   page shows it as it is; `cargo run --release --example NAME -- ARGS`
 //!   runs the example that `cargo test` built (skipped, with a note, when
 //!   only this test was built; never in CI); `> FILE` means the output must
 //!   be FILE's content. `bench` runs in an empty directory, as on a fresh
 //!   clone: no fetched corpora there, so a bench without corpus runs the
 //!   embedded one, and its results are written there. The `/tmp/readme-*`
-//!   directories are made as the README says they were ([`Fixtures`]).
+//!   directories are made as the pages say they were ([`Fixtures`]).
 //! - Examples on the **fetched corpora** (`datasets/*.txt` outside
 //!   `datasets/generated/`) run in an ignored test, like
 //!   `tests/real_corpora.rs`: `cargo test -- --include-ignored` after
@@ -50,10 +53,12 @@ use regex::Regex;
 use common::{copy_dir, repo_path};
 use dlxbench::kinds::PuzzleKind;
 
-/// One `$ COMMAND` line of the README and what it shows under it.
+/// One `$ COMMAND` line of a page and what it shows under it.
 #[derive(Debug)]
 struct Example {
-    /// 1-based line of the `$` in the README.
+    /// The page, relative to the repository (`README.md`, `docs/bench.md`).
+    page: String,
+    /// 1-based line of the `$` in the page.
     line: usize,
     /// The command, without `$ `, a trailing `# comment` and
     /// `; echo "exit $?"`.
@@ -63,8 +68,8 @@ struct Example {
     exit: Option<i32>,
 }
 
-fn examples(readme: &str) -> Vec<Example> {
-    let lines: Vec<&str> = readme.lines().collect();
+fn examples(page: &str, text: &str) -> Vec<Example> {
+    let lines: Vec<&str> = text.lines().collect();
     let mut found = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let Some(command) = line.strip_prefix("$ ") else {
@@ -100,12 +105,13 @@ fn examples(readme: &str) -> Vec<Example> {
                 last.strip_prefix("exit ")
                     .and_then(|n| n.parse().ok())
                     .unwrap_or_else(|| {
-                        panic!("README line {}: `exit N` expected, found {last:?}", i + 1)
+                        panic!("{page} line {}: `exit N` expected, found {last:?}", i + 1)
                     }),
             );
             trim_blank_end(&mut stdout);
         }
         found.push(Example {
+            page: page.to_string(),
             line: i + 1,
             command: command.to_string(),
             stdout,
@@ -131,7 +137,7 @@ fn skip_reason(command: &str) -> Option<&'static str> {
     None
 }
 
-/// A README path under `datasets/` that is fetched, not committed.
+/// A path in a page under `datasets/` that is fetched, not committed.
 fn is_fetched(path: &str) -> bool {
     path.starts_with("datasets/") && !path.starts_with("datasets/generated/")
 }
@@ -200,8 +206,8 @@ fn printf(format: &str) -> Vec<u8> {
 fn parse(example: &Example) -> Run {
     let at = |what: &str| {
         format!(
-            "README line {}: {what}: `{}`",
-            example.line, example.command
+            "{} line {}: {what}: `{}`",
+            example.page, example.line, example.command
         )
     };
     let mut command = example.command.as_str();
@@ -433,7 +439,7 @@ fn matches(expected: &[String], actual: &[String]) -> bool {
 fn assert_lines(what: &str, expected: &[String], actual: &[String]) {
     assert!(
         matches(expected, actual),
-        "{what}\n--- the README shows:\n{}\n--- the command printed:\n{}\n",
+        "{what}\n--- the page shows:\n{}\n--- the command printed:\n{}\n",
         expected.join("\n"),
         actual.join("\n")
     );
@@ -448,8 +454,8 @@ fn text_lines(bytes: &[u8]) -> Vec<String> {
     lines
 }
 
-/// The `/tmp/readme-*` directories of the README's `compare` examples,
-/// made in a temporary directory as the README says they were.
+/// The `/tmp/readme-*` directories of the pages' `compare` examples,
+/// made in a temporary directory as the pages say they were.
 struct Fixtures {
     dir: tempfile::TempDir,
 }
@@ -495,12 +501,15 @@ impl Fixtures {
             }
             // `bench --mode first` on gen_9x9_1000.txt.
             "/tmp/readme-first" => bench(&path, &["--mode", "first"], &corpus),
-            // The C example solver, compiled as the README says.
+            // The C example solver, compiled as `docs/own-solver.md` says.
             "/tmp/readme-lib" => {
                 std::fs::create_dir_all(&path).unwrap();
                 common::shared_library(&path, "example", &repo_path("examples/c-solver/solver.c"));
             }
-            _ => panic!("README line {}: no fixture for {name}", example.line),
+            _ => panic!(
+                "{} line {}: no fixture for {name}",
+                example.page, example.line
+            ),
         }
         path
     }
@@ -528,7 +537,7 @@ fn edit_baseline_row(puzzles: &Path, example: &Example) {
             .stdout
             .iter()
             .find_map(|l| re.captures(l))
-            .unwrap_or_else(|| panic!("README line {}: no `{re}` line", example.line))
+            .unwrap_or_else(|| panic!("{} line {}: no `{re}` line", example.page, example.line))
     };
     let (group, change) = (find(&group), find(&change));
     let number = |i: usize| change[i].replace(',', "");
@@ -548,7 +557,8 @@ fn edit_baseline_row(puzzles: &Path, example: &Example) {
     assert_eq!(
         (row[nodes].as_str(), row[updates].as_str()),
         (number(2).as_str(), number(4).as_str()),
-        "README line {}: the counts before are not the committed baseline's",
+        "{} line {}: the counts before are not the committed baseline's",
+        example.page,
         example.line
     );
     row[nodes] = number(3);
@@ -586,7 +596,10 @@ fn newest_change(path: &Path) -> std::time::SystemTime {
 /// Runs `example`; `false` when it was skipped.
 fn check(example: &Example, mask: &Mask, fixtures: &Fixtures) -> bool {
     let run = parse(example);
-    let at = format!("README line {}: `{}`", example.line, example.command);
+    let at = format!(
+        "{} line {}: `{}`",
+        example.page, example.line, example.command
+    );
     let repo = repo_path("");
     let workdir = tempfile::tempdir().unwrap();
     let mut substitutions: Vec<(String, String)> = Vec::new();
@@ -683,22 +696,41 @@ fn check(example: &Example, mask: &Mask, fixtures: &Fixtures) -> bool {
     true
 }
 
-fn readme() -> String {
-    std::fs::read_to_string(repo_path("README.md")).unwrap()
+/// The pages: `README.md`, then every `docs/*.md` by name, each as its
+/// path relative to the repository and its text.
+fn pages() -> Vec<(String, String)> {
+    let mut names: Vec<String> = std::fs::read_dir(repo_path("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".md"))
+        .map(|n| format!("docs/{n}"))
+        .collect();
+    names.sort();
+    names.insert(0, "README.md".to_string());
+    names
+        .into_iter()
+        .map(|n| {
+            let text = std::fs::read_to_string(repo_path(&n)).unwrap();
+            (n, text)
+        })
+        .collect()
 }
 
-/// Runs the README's examples that `wanted` selects by whether they read
+/// Runs the pages' examples that `fetched` selects by whether they read
 /// fetched corpora; returns the commands run.
 fn run_examples(fetched: bool) -> Vec<String> {
-    let readme = readme();
     let mask = Mask::new();
     let fixtures = Fixtures::new();
     let mut ran = Vec::new();
-    for example in examples(&readme) {
+    let all: Vec<Example> = pages()
+        .iter()
+        .flat_map(|(page, text)| examples(page, text))
+        .collect();
+    for example in all {
         if let Some(reason) = skip_reason(&example.command) {
             eprintln!(
-                "README line {}: `{}` not run: {reason}",
-                example.line, example.command
+                "{} line {}: `{}` not run: {reason}",
+                example.page, example.line, example.command
             );
             continue;
         }
@@ -788,67 +820,68 @@ fn help_values(text: &str) -> (bool, BTreeSet<String>) {
 
 #[test]
 fn readme_synopses_match_the_help() {
-    let readme = readme();
-    let lines: Vec<&str> = readme.lines().collect();
     let flag = Regex::new(r"--([a-z][a-z-]*)").unwrap();
     let valued = Regex::new(r"--([a-z][a-z-]*) ([^\s\[\]]*\|[^\s\[\]]*)").unwrap();
     let mut checked = Vec::new();
-    for (i, pair) in lines.windows(2).enumerate() {
-        let Some(rest) = pair[1].strip_prefix("dlxbench ") else {
-            continue;
-        };
-        if pair[0] != "```text" {
-            continue;
-        }
-        let subcommand = rest.split_whitespace().next().unwrap();
-        let block = lines[i + 1..]
-            .iter()
-            .take_while(|l| !l.starts_with("```"))
-            .copied()
-            .collect::<Vec<_>>()
-            .join("\n");
-        let at = format!("README line {}: the synopsis of `{subcommand}`", i + 2);
-        let options = help_options(subcommand);
-        let shown: BTreeSet<String> = flag
-            .captures_iter(&block)
-            .map(|c| c[1].to_string())
-            .collect();
-        for name in &shown {
-            assert!(
-                options
-                    .iter()
-                    .any(|(o, aliases, _)| o == name || aliases.contains(name)),
-                "{at}: --{name} is not an option of `dlxbench {subcommand}`"
-            );
-        }
-        for (name, ..) in &options {
-            assert!(
-                shown.contains(name),
-                "{at}: --{name} (in `dlxbench {subcommand} --help`) is missing"
-            );
-        }
-        for c in valued.captures_iter(&block) {
-            let name = &c[1];
-            let values: BTreeSet<String> = c[2].split('|').map(String::from).collect();
-            if name == "kind" {
-                let kinds: BTreeSet<String> = PuzzleKind::ALL
-                    .iter()
-                    .map(|k| k.name().to_string())
-                    .collect();
-                assert_eq!(values, kinds, "{at}: --kind");
+    for (page, text) in pages() {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, pair) in lines.windows(2).enumerate() {
+            let Some(rest) = pair[1].strip_prefix("dlxbench ") else {
+                continue;
+            };
+            if pair[0] != "```text" {
+                continue;
             }
-            let (_, _, text) = options.iter().find(|(o, ..)| o == name).unwrap();
-            let (exact, accepted) = help_values(text);
-            if exact {
-                assert_eq!(values, accepted, "{at}: the values of --{name}");
-            } else {
+            let subcommand = rest.split_whitespace().next().unwrap();
+            let block = lines[i + 1..]
+                .iter()
+                .take_while(|l| !l.starts_with("```"))
+                .copied()
+                .collect::<Vec<_>>()
+                .join("\n");
+            let at = format!("{page} line {}: the synopsis of `{subcommand}`", i + 2);
+            let options = help_options(subcommand);
+            let shown: BTreeSet<String> = flag
+                .captures_iter(&block)
+                .map(|c| c[1].to_string())
+                .collect();
+            for name in &shown {
                 assert!(
-                    values.is_subset(&accepted),
-                    "{at}: --{name} {values:?}, the help names {accepted:?}"
+                    options
+                        .iter()
+                        .any(|(o, aliases, _)| o == name || aliases.contains(name)),
+                    "{at}: --{name} is not an option of `dlxbench {subcommand}`"
                 );
             }
+            for (name, ..) in &options {
+                assert!(
+                    shown.contains(name),
+                    "{at}: --{name} (in `dlxbench {subcommand} --help`) is missing"
+                );
+            }
+            for c in valued.captures_iter(&block) {
+                let name = &c[1];
+                let values: BTreeSet<String> = c[2].split('|').map(String::from).collect();
+                if name == "kind" {
+                    let kinds: BTreeSet<String> = PuzzleKind::ALL
+                        .iter()
+                        .map(|k| k.name().to_string())
+                        .collect();
+                    assert_eq!(values, kinds, "{at}: --kind");
+                }
+                let (_, _, text) = options.iter().find(|(o, ..)| o == name).unwrap();
+                let (exact, accepted) = help_values(text);
+                if exact {
+                    assert_eq!(values, accepted, "{at}: the values of --{name}");
+                } else {
+                    assert!(
+                        values.is_subset(&accepted),
+                        "{at}: --{name} {values:?}, the help names {accepted:?}"
+                    );
+                }
+            }
+            checked.push(subcommand.to_string());
         }
-        checked.push(subcommand.to_string());
     }
     for needed in [
         "solve", "bench", "compare", "generate", "convert", "rate", "merge",
@@ -882,4 +915,210 @@ fn time_outs_are_told_from_node_budget_outs() {
         let found: Vec<String> = timed_out_solvers(dir.path()).into_iter().collect();
         assert_eq!(found, expected, "{budget:?}");
     }
+}
+
+/// The lines of `text` outside fenced code blocks, with their 1-based
+/// numbers.
+fn prose_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut code = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            code = !code;
+            continue;
+        }
+        if !code {
+            out.push((i + 1, line));
+        }
+    }
+    out
+}
+
+/// GitHub's anchor for a heading: lowercase, punctuation other than `-`
+/// and `_` dropped, spaces turned into `-`.
+fn slug(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a Markdown file's headings, as GitHub makes them (a
+/// repeated heading's anchor gets `-1`, `-2`, ...).
+fn anchors(text: &str) -> BTreeSet<String> {
+    let heading = Regex::new(r"^#{1,6} +(.*?)#*\s*$").unwrap();
+    let mut found = BTreeSet::new();
+    for (_, line) in prose_lines(text) {
+        let Some(c) = heading.captures(line) else {
+            continue;
+        };
+        let base = slug(&c[1]);
+        let mut anchor = base.clone();
+        let mut n = 0;
+        while found.contains(&anchor) {
+            n += 1;
+            anchor = format!("{base}-{n}");
+        }
+        found.insert(anchor);
+    }
+    found
+}
+
+#[test]
+fn slugs_are_githubs() {
+    assert_eq!(slug("`dlxbench bench`"), "dlxbench-bench");
+    assert_eq!(
+        slug("The published solvers, measured here"),
+        "the-published-solvers-measured-here"
+    );
+    assert_eq!(slug("Time, in one run: `ab`"), "time-in-one-run-ab");
+    assert_eq!(slug("file_formats and x-y"), "file_formats-and-x-y");
+    let text = "# A\n```\n# not a heading\n```\n## A\n";
+    let expected: BTreeSet<String> = ["a", "a-1"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(anchors(text), expected);
+}
+
+/// Every relative link of README.md and docs/*.md (`[text](docs/x.md)`,
+/// `[text](x.md#anchor)`, `[text](#anchor)`, images too) leads to a file
+/// or directory that exists and, with an anchor, to a heading of that
+/// Markdown file.
+#[test]
+fn links_between_pages_resolve() {
+    let link = Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let mut checked = 0;
+    for (page, text) in pages() {
+        let dir = Path::new(&page).parent().unwrap().to_path_buf();
+        for (line, prose) in prose_lines(&text) {
+            for c in link.captures_iter(prose) {
+                let target = &c[1];
+                if target.contains("://") || target.starts_with("mailto:") {
+                    continue;
+                }
+                let at = format!("{page} line {line}: link `{target}`");
+                let (path, anchor) = match target.split_once('#') {
+                    Some((p, a)) => (p, Some(a)),
+                    None => (target, None),
+                };
+                let file = if path.is_empty() {
+                    PathBuf::from(&page)
+                } else {
+                    dir.join(path)
+                };
+                let full = repo_path(file.to_str().unwrap());
+                assert!(full.exists(), "{at}: {} does not exist", file.display());
+                if let Some(anchor) = anchor {
+                    assert!(
+                        file.extension().is_some_and(|e| e == "md"),
+                        "{at}: an anchor into a file that is not Markdown"
+                    );
+                    let target_text = std::fs::read_to_string(&full).unwrap();
+                    let known = anchors(&target_text);
+                    assert!(
+                        known.contains(anchor),
+                        "{at}: no heading `#{anchor}` in {}; its anchors: {known:?}",
+                        file.display()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 30, "only {checked} links checked");
+}
+
+/// The README is the front door: short, with the two set-up commands in
+/// its first screen and a table of contents that names every page of
+/// `docs/`.
+#[test]
+fn the_readme_is_a_front_door() {
+    let readme = std::fs::read_to_string(repo_path("README.md")).unwrap();
+    let lines: Vec<&str> = readme.lines().collect();
+    assert!(lines.len() <= 500, "README.md has {} lines", lines.len());
+    let first_screen = lines[..lines.len().min(60)].join("\n");
+    for command in ["cargo install --path .", "dlxbench bench"] {
+        assert!(
+            first_screen.contains(command),
+            "`{command}` is not in the README's first screen"
+        );
+    }
+    for (page, _) in pages().iter().skip(1) {
+        let name = page.trim_start_matches("docs/");
+        assert!(
+            readme.contains(&format!("(docs/{name})")),
+            "the README's table of contents does not link {page}"
+        );
+    }
+}
+
+/// Every page with a Rust code block is compiled as doctests: `src/lib.rs`
+/// includes it (`#[doc = include_str!("../docs/PAGE.md")]`).
+#[test]
+fn pages_with_rust_blocks_are_doctests() {
+    let lib = std::fs::read_to_string(repo_path("src/lib.rs")).unwrap();
+    let mut included = 0;
+    for (page, text) in pages() {
+        if text.lines().any(|l| l.trim_start() == "```rust") {
+            assert!(
+                lib.contains(&format!("include_str!(\"../{page}\")")),
+                "{page} has Rust code blocks, but src/lib.rs does not include it as doctests"
+            );
+            included += 1;
+        }
+    }
+    assert!(included >= 1, "no page with a Rust code block");
+}
+
+/// The `sh` blocks of the pages (recipes with placeholders, commands on
+/// corpora or libraries not at hand) are not run, but every `dlxbench`
+/// command in them names only options its subcommand has.
+#[test]
+fn recipe_commands_name_existing_options() {
+    let mut commands = Vec::new();
+    for (page, text) in pages() {
+        let mut block: Option<String> = None;
+        for line in text.lines() {
+            match (&mut block, line.trim_start()) {
+                (None, "```sh") => block = Some(String::new()),
+                (Some(b), "```") => {
+                    commands.extend(
+                        common::dlxbench_commands(b)
+                            .into_iter()
+                            // `datasets` takes its options after `fetch`;
+                            // `DLXBENCH=.../dlxbench JOBS=2 script` sets a
+                            // variable, it does not call dlxbench.
+                            .filter(|(sub, _)| {
+                                sub != "datasets" && sub.chars().all(|c| c.is_ascii_lowercase())
+                            })
+                            .map(|c| (page.clone(), c)),
+                    );
+                    block = None;
+                }
+                (Some(b), _) => {
+                    // Without its trailing `# comment`.
+                    b.push_str(line.split(" #").next().unwrap());
+                    b.push('\n');
+                }
+                (None, _) => {}
+            }
+        }
+    }
+    assert!(
+        commands.len() >= 20,
+        "only {} commands found",
+        commands.len()
+    );
+    let subcommands: BTreeSet<&str> = commands.iter().map(|(_, (s, _))| s.as_str()).collect();
+    for needed in ["bench", "ab", "compare", "merge", "plot"] {
+        assert!(
+            subcommands.contains(needed),
+            "no `dlxbench {needed}` recipe"
+        );
+    }
+    for (page, command) in &commands {
+        eprintln!("{page}: dlxbench {} {:?}", command.0, command.1);
+    }
+    common::assert_options_exist(&commands.into_iter().map(|(_, c)| c).collect::<Vec<_>>());
 }

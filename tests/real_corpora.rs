@@ -248,7 +248,7 @@ fn hanidoku_corpus_is_unique_for_both_solvers_and_the_solutions_pass_the_rules()
     );
 }
 
-/// The bound the README gives for a no-argument `bench` with every
+/// The bound docs/bench.md gives for a no-argument `bench` with every
 /// catalogued corpus fetched, on a 2-core machine.
 const DEFAULT_RUN_BOUND: std::time::Duration = std::time::Duration::from_secs(20 * 60);
 
