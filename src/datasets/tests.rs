@@ -510,3 +510,60 @@ fn download_concatenates_parts_in_other_layouts() {
         want
     );
 }
+
+/// Every public corpus downloaded through the catalogue's own URLs, layouts
+/// and parts, from a local copy of the files laid out as
+/// `raw.githubusercontent.com` serves them (`$DLXBENCH_RAW_MIRROR/OWNER/REPO/COMMIT/PATH`,
+/// made from clones of the repositories at those commits), so that no
+/// external host is contacted. How the sources were checked for the docs.
+#[test]
+#[ignore = "needs $DLXBENCH_RAW_MIRROR, a local copy of the catalogue's source files"]
+fn public_sources_normalise_to_the_catalogue_checksums() {
+    let Some(raw) = std::env::var_os("DLXBENCH_RAW_MIRROR") else {
+        eprintln!("DLXBENCH_RAW_MIRROR not set: nothing checked");
+        return;
+    };
+    if !have("curl") {
+        return;
+    }
+    let raw = Path::new(&raw).canonicalize().unwrap();
+    let dest = tempfile::tempdir().unwrap();
+    let mut downloader = Downloader::new(dest.path());
+    let mut checked = 0;
+    for c in CATALOGUE {
+        let Origin::Public { parts, verified } = c.origin else {
+            continue;
+        };
+        assert!(verified, "{}", c.name);
+        let local: Vec<Download> = parts
+            .iter()
+            .map(|p| {
+                let rest = p
+                    .url
+                    .strip_prefix("https://raw.githubusercontent.com/")
+                    .unwrap();
+                let url = format!("file://{}/{rest}", raw.display());
+                Download {
+                    url: Box::leak(url.into_boxed_str()),
+                    ..*p
+                }
+            })
+            .collect();
+        let corpus = Corpus {
+            origin: Origin::Public {
+                parts: Box::leak(local.into_boxed_slice()),
+                verified,
+            },
+            ..*c
+        };
+        let fetched = downloader.download(&corpus, dest.path());
+        assert_eq!(
+            fetched.unwrap_or_else(|e| panic!("{}: {e}", c.name)),
+            Fetched::Installed { replaced: false },
+            "{}",
+            c.name
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 24);
+}
