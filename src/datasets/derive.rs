@@ -79,8 +79,8 @@ fn solve(puzzle: &Cells) -> Option<Cells> {
         boxes: &mut [u16; 9],
     ) -> bool {
         let mut best: Option<(usize, u16)> = None;
-        for cell in 0..81 {
-            if grid[cell] != 0 {
+        for (cell, &digit) in grid.iter().enumerate() {
+            if digit != 0 {
                 continue;
             }
             let (r, c, b) = (cell / 9, cell % 9, cell / 27 * 3 + cell % 9 / 3);
