@@ -3,14 +3,14 @@
 //!
 //! The project does not ship copies of third-party corpora. [`CATALOGUE`]
 //! names each known corpus with its size, kind, provenance, the SHA-256 of
-//! its normalised file and, where one exists, a public download location.
-//! Each corpus has an [`Origin`]: public URLs, a derivation from another
-//! corpus of the catalogue (rebuilt locally by [`derive`]), or none but a
-//! mirror. [`install_from_dir`] copies a corpus from a local mirror and
-//! [`Downloader::download`] fetches it from its public source or derives it;
-//! both write a temporary
-//! file next to the destination, verify its checksum, and only then rename
-//! it into place, so a bad download never replaces a good file.
+//! its normalised file and its [`Origin`]: public URLs pinned to a commit, a
+//! derivation from another corpus of the catalogue (rebuilt locally by
+//! [`derive`]), or none but a mirror. [`install_from_dir`] copies a corpus
+//! from a local mirror and [`Downloader::download`] downloads or derives it;
+//! both write a temporary file next to the destination, verify its checksum,
+//! and only then rename it into place, so a bad download never replaces a
+//! good file. `docs/datasets-sources.md` lists every source and what was
+//! verified.
 //!
 //! Facts (counts, solution counts, checksums, provenance) are from the
 //! corpus mirror's README and `SHA256SUMS` (`../shared/datasets` in the
