@@ -189,8 +189,35 @@ fn datasets_list_shows_the_catalogue() {
     let fields: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(
         fields,
-        ["magictour_top1465", "9x9", "1465", "hard", "no", "-"]
+        [
+            "magictour_top1465",
+            "9x9",
+            "1465",
+            "hard",
+            "download",
+            "no",
+            "-"
+        ]
     );
+    // Where each corpus comes from: a download, a derivation, or a mirror.
+    let source = |name: &str| {
+        let row = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap();
+        row.split_whitespace().nth(4).unwrap().to_string()
+    };
+    assert_eq!(
+        source("derived_nosolution_17clue_2000"),
+        "derived:sudoku17_all_49158"
+    );
+    assert_eq!(
+        source("derived_changedclue_top1465"),
+        "derived:magictour_top1465"
+    );
+    assert_eq!(source("acs_general_25x25_2100"), "mirror-only");
+    assert_eq!(source("hanidoku_172"), "download");
+    assert!(out.lines().next().unwrap().contains(" source "));
     // A corrupted file is reported and fails the listing.
     write_file(dir.path(), "top91.txt", "junk\n");
     dlxbench()
@@ -247,12 +274,16 @@ fn datasets_fetch_never_installs_a_bad_copy() {
 fn datasets_fetch_without_a_url_says_what_to_do() {
     let dir = tempfile::tempdir().unwrap();
     dlxbench()
-        .args(["datasets", "fetch", "top870", "--dir"])
+        .args(["datasets", "fetch", "acs_general_9x9_2100", "--dir"])
         .arg(dir.path())
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("no public download location"))
-        .stdout(predicate::str::contains("--from DIR"));
+        .stdout(predicate::str::contains(
+            "no public source: ask the project for a copy of its corpus mirror",
+        ))
+        .stdout(predicate::str::contains("--from DIR"))
+        .stderr(predicate::str::contains("`mirror-only` in `datasets list`"));
+    assert!(dir_entries(dir.path()).is_empty());
 }
 
 /// The corpus mirror: `$DLXBENCH_MIRROR`, or `../shared/datasets`.
@@ -294,4 +325,45 @@ fn datasets_fetch_from_the_mirror() {
         .map(|l| l.split(' ').next().unwrap())
         .collect();
     assert_eq!(ok, ["norvig_hardest11", "plb_hard20"]);
+}
+
+#[test]
+#[ignore = "needs the corpus mirror ../shared/datasets"]
+fn datasets_fetch_derives_from_a_present_source() {
+    // With top1465 in the datasets directory, its derived corpora are rebuilt
+    // locally (no download) with the catalogue's checksums.
+    let dir = tempfile::tempdir().unwrap();
+    let mut copy = dlxbench();
+    copy.args(["datasets", "fetch", "magictour_top1465", "--from"])
+        .arg(shared_mirror())
+        .arg("--dir")
+        .arg(dir.path());
+    stdout_of(&mut copy);
+    let derived = ["derived_nosolution_top1465", "derived_changedclue_top1465"];
+    let out = stdout_of(
+        dlxbench()
+            .args(["datasets", "fetch"])
+            .args(derived)
+            .arg("--dir")
+            .arg(dir.path()),
+    );
+    for name in derived {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(name) && l.ends_with("  fetched")),
+            "{out}"
+        );
+        assert_eq!(
+            fs::read(dir.path().join(format!("{name}.txt"))).unwrap(),
+            fs::read(shared_mirror().join(format!("{name}.txt"))).unwrap()
+        );
+    }
+    assert_eq!(
+        dir_entries(dir.path()),
+        [
+            "derived_changedclue_top1465.txt",
+            "derived_nosolution_top1465.txt",
+            "magictour_top1465.txt"
+        ]
+    );
 }

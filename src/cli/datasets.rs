@@ -17,10 +17,15 @@ pub struct Args {
 
 #[derive(Debug, clap::Subcommand)]
 enum Command {
-    /// Fetch corpora into the datasets directory, verifying each SHA-256
-    /// before moving it into place.
+    /// Fetch corpora into the datasets directory: download them from their
+    /// public sources, rebuild derived ones from their source corpora, or copy
+    /// them from a mirror with --from; each SHA-256 is verified before the
+    /// file is moved into place.
     Fetch(FetchArgs),
-    /// List the known corpora: size, kind, whether present and verified.
+    /// List the known corpora: size, kind, where each can be had from
+    /// (`download`: a public URL; `derived:NAME`: rebuilt from corpus NAME;
+    /// `mirror-only`: no public source, copy it from a mirror with --from),
+    /// whether present and verified.
     List(ListArgs),
 }
 
@@ -97,8 +102,8 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
             "dlxbench datasets fetch: {failed} of {} corpora failed{}",
             chosen.len(),
             if args.from.is_none() {
-                "; corpora without a public URL, or on a machine without internet access, \
-                 can be copied from a mirror with --from DIR"
+                "; corpora without a public source (`mirror-only` in `datasets list`), or on a \
+                 machine without internet access, can be copied from a mirror with --from DIR"
             } else {
                 ""
             }
@@ -110,14 +115,16 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
 
 fn list(dir: &Path) -> anyhow::Result<ExitCode> {
     let width = CATALOGUE.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let sources: Vec<String> = CATALOGUE.iter().map(|c| c.origin.label()).collect();
+    let source_width = sources.iter().map(String::len).max().unwrap_or(0);
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
-        "{:width$}  {:>11}  {:>7}  {:14}  {:7}  checksum",
-        "name", "grid", "puzzles", "kind", "present"
+        "{:width$}  {:>11}  {:>7}  {:14}  {:source_width$}  {:7}  checksum",
+        "name", "grid", "puzzles", "kind", "source", "present"
     )?;
     let mut code = EXIT_OK;
-    for c in CATALOGUE {
+    for (c, source) in CATALOGUE.iter().zip(&sources) {
         let (present, checksum) = match datasets::presence(c, dir) {
             Ok(Presence::Missing) => ("no", "-".to_string()),
             Ok(Presence::Verified) => ("yes", "ok".to_string()),
@@ -132,7 +139,7 @@ fn list(dir: &Path) -> anyhow::Result<ExitCode> {
         };
         writeln!(
             out,
-            "{:width$}  {:>11}  {:>7}  {:14}  {:7}  {checksum}",
+            "{:width$}  {:>11}  {:>7}  {:14}  {source:source_width$}  {:7}  {checksum}",
             c.name,
             c.grid,
             c.puzzles,
