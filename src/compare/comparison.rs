@@ -29,10 +29,10 @@ impl Side {
         Side {
             path: run.source.display().to_string(),
             per_puzzle: run.has_per_puzzle(),
-            version: j.and_then(|j| j.version.clone()),
-            git_revision: j.and_then(|j| j.git_revision.clone()),
-            cpu_model: j.and_then(|j| j.cpu_model.clone()),
-            started: j.and_then(|j| j.started.clone()),
+            version: j.and_then(|j| j.dlxbench_version.clone()),
+            git_revision: j.and_then(|j| j.facts.git_revision.clone()),
+            cpu_model: j.and_then(|j| j.facts.cpu_model.clone()),
+            started: j.and_then(|j| j.facts.started.clone()),
             threads: run.threads(),
         }
     }

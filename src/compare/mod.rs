@@ -133,6 +133,9 @@ pub enum CompareError {
         /// there).
         counted: Option<u64>,
     },
+    /// A `run.json` is not what a run writes (the file and field named).
+    #[error(transparent)]
+    Result(#[from] crate::results::ResultError),
     /// `run.json` does not parse.
     #[error("{}: invalid JSON: {message}", path.display())]
     Json {
