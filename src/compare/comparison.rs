@@ -4,8 +4,9 @@
 
 use super::{Interval, Options, PuzzleRow, RatioHistogram, Run, SummaryRow};
 
-/// One side of a comparison, for the report header.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One side of a comparison, for the report header (and, serialized, the
+/// `baseline` and `current` objects of `compare --format json`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Side {
     /// The path given.
     pub path: String,
@@ -39,7 +40,7 @@ impl Side {
 }
 
 /// Outcome counts of one corpus x solver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Counts {
     /// Puzzles run.
     pub puzzles: u64,

@@ -482,19 +482,10 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
     let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
     columns(path, &headers, SUMMARY_REQUIRED)?;
     let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    let mut last_line = 1;
-    loop {
-        match r.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(read_error(path, e)),
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
+    each_record(path, &mut r, |record, line| {
         let row: SummaryRow = record
             .deserialize(Some(&headers))
-            .map_err(|e| field_error(path, line, &headers, &record, e))?;
+            .map_err(|e| field_error(path, line, &headers, record, e))?;
         if out
             .iter()
             .any(|(oc, os, _)| *oc == row.corpus && *os == row.solver)
@@ -509,9 +500,29 @@ fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, Compar
             ));
         }
         out.push((row.corpus.clone(), row.solver.clone(), row));
-    }
-    check_complete(path, last_line)?;
+        Ok(())
+    })?;
     Ok(out)
+}
+
+/// Calls `row` with each record of `r` and its line in the file, then
+/// checks that the file ends with a line end (it was not cut short).
+fn each_record<R: std::io::Read>(
+    path: &Path,
+    r: &mut csv::Reader<R>,
+    mut row: impl FnMut(&csv::ByteRecord, u64) -> Result<(), CompareError>,
+) -> Result<(), CompareError> {
+    let mut record = csv::ByteRecord::new();
+    let mut last_line = 1;
+    while r
+        .read_byte_record(&mut record)
+        .map_err(|e| read_error(path, e))?
+    {
+        let line = record.position().map_or(0, |p| p.line());
+        last_line = line;
+        row(&record, line)?;
+    }
+    check_complete(path, last_line)
 }
 
 /// A field of `record` that is not what its column holds.
@@ -609,16 +620,7 @@ pub fn for_each_puzzle(
         .enumerate()
         .map(|(i, g)| ((g.corpus.clone(), g.solver.clone()), i))
         .collect();
-    let mut record = csv::ByteRecord::new();
-    let mut last_line = 1;
-    loop {
-        match r.read_byte_record(&mut record) {
-            Ok(true) => {}
-            Ok(false) => break,
-            Err(e) => return Err(read_error(path, e)),
-        }
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
+    each_record(path, &mut r, |record, line| {
         if record[corpus] != current[..] {
             current.clear();
             current.extend_from_slice(&record[corpus]);
@@ -657,7 +659,7 @@ pub fn for_each_puzzle(
             }
         };
         let int = |i: usize| {
-            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, &record, i))
+            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, record, i))
         };
         let status_text = &record[status];
         let status = std::str::from_utf8(status_text)
@@ -677,7 +679,7 @@ pub fn for_each_puzzle(
         if status == Status::NotApplicable {
             // Not run (a later writer may list such puzzles): nothing to
             // compare.
-            continue;
+            return Ok(());
         }
         visit(
             slot,
@@ -698,8 +700,8 @@ pub fn for_each_puzzle(
                 status,
             },
         );
-    }
-    check_complete(path, last_line)
+        Ok(())
+    })
 }
 
 fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {

@@ -136,14 +136,6 @@ pub enum CompareError {
     /// A `run.json` is not what a run writes (the file and field named).
     #[error(transparent)]
     Result(#[from] crate::results::ResultError),
-    /// `run.json` does not parse.
-    #[error("{}: invalid JSON: {message}", path.display())]
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        message: String,
-    },
     /// The runs measured different things.
     #[error("the runs cannot be compared: {}", join(.0))]
     Incompatible(Vec<Difference>),

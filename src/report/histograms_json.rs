@@ -92,44 +92,29 @@ mod tests {
     }
 
     #[test]
-    fn entries_read_back_exactly() {
-        let mut s = SolverStats::new("dlx");
-        for (ns, guesses) in [(1_000u64, 0u64), (2_500, 3), (777_777, 40)] {
-            s.puzzles += 1;
-            s.solved += 1;
-            s.sum_ns += u128::from(ns);
-            s.sum_sq_ns += (ns as f64).powi(2);
-            s.total_guesses += guesses;
-            s.histogram.record(ns).unwrap();
-        }
-        s.total_nodes = Some(123);
-        let doc = serde_json::json!({"histograms": [{
-            "corpus": "c", "solver": "dlx", "count": 3,
-            "data": encode(&s.histogram), "stats": serde_json::to_value(&s).unwrap(),
-        }]});
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.json");
-        std::fs::write(&path, doc.to_string()).unwrap();
-        let back = read(&path).unwrap();
-        assert_eq!(back.len(), 1);
-        let b = &back[0].stats;
-        assert_eq!((back[0].corpus.as_str(), b.name.as_str()), ("c", "dlx"));
+    fn entries_read_back_with_their_place_named() {
+        let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baseline");
+        let path = baseline.join(schema::HISTOGRAMS_JSON);
+        let entries = read(&path).unwrap();
+        assert_eq!(entries.len(), 15);
         assert_eq!(
-            (b.puzzles, b.sum_ns, b.total_nodes, b.total_updates),
-            (3, 781_277, Some(123), None)
+            (entries[0].corpus.as_str(), entries[0].stats.name.as_str()),
+            ("gen_9x9_1000", "dlx")
         );
-        assert_eq!(b.sum_sq_ns, s.sum_sq_ns);
-        assert_eq!(b.histogram, s.histogram);
+        assert_eq!(entries[0].stats.histogram.len(), entries[0].stats.timed());
         // A histogram that does not hold the counted solves is refused.
-        let mut wrong = serde_json::to_value(&s).unwrap();
-        wrong["puzzles"] = 4.into();
-        let doc = serde_json::json!({"histograms": [{
-            "corpus": "c", "solver": "dlx", "data": encode(&s.histogram), "stats": wrong,
-        }]});
-        std::fs::write(&path, doc.to_string()).unwrap();
-        assert!(read(&path)
-            .unwrap_err()
-            .to_string()
-            .contains("`histograms[0]`"));
+        let dir = tempfile::tempdir().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let copy = dir.path().join(schema::HISTOGRAMS_JSON);
+        std::fs::write(
+            &copy,
+            text.replacen("\"puzzles\": 1000", "\"puzzles\": 1001", 1),
+        )
+        .unwrap();
+        let e = read(&copy).unwrap_err().to_string();
+        assert!(
+            e.contains("`histograms[0]`") && e.contains("holds 1000"),
+            "{e}"
+        );
     }
 }

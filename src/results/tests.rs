@@ -246,6 +246,15 @@ fn a_malformed_field_is_named_with_its_file() {
     );
 }
 
+/// `rows` as a CSV file with its header.
+fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
 /// The committed baseline reads, and its files are what these types
 /// write, byte for byte: no key, column or number format changed.
 #[test]
@@ -271,11 +280,7 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(rows.len(), 15);
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for r in &rows {
-        w.serialize(r).unwrap();
-    }
-    assert_eq!(String::from_utf8(w.into_inner().unwrap()).unwrap(), text);
+    assert_eq!(csv_text(&rows), text);
     assert_eq!(
         text.lines().next().unwrap(),
         schema::summary::COLUMNS.join(",")
@@ -287,12 +292,8 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
         r.headers().unwrap().iter().collect::<Vec<_>>(),
         schema::puzzles::COLUMNS
     );
-    let mut w = csv::Writer::from_writer(Vec::new());
-    for row in r.deserialize::<PuzzleRecord>().take(1000) {
-        w.serialize(row.unwrap()).unwrap();
-    }
-    let written = String::from_utf8(w.into_inner().unwrap()).unwrap();
-    assert!(text.starts_with(&written));
+    let rows: Vec<PuzzleRecord> = r.deserialize().take(1000).map(Result::unwrap).collect();
+    assert!(text.starts_with(&csv_text(&rows)));
 }
 
 #[test]
