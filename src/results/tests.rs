@@ -224,22 +224,18 @@ fn a_malformed_field_is_named_with_its_file() {
     // histograms.json: an entry that does not hold its counted solves.
     let path = dir.path().join(schema::HISTOGRAMS_JSON);
     let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, text.replacen("\"puzzles\": 3", "\"puzzles\": 4", 1)).unwrap();
-    let e = ResultDir::open(dir.path())
-        .unwrap()
-        .stats()
-        .unwrap_err()
-        .to_string();
+    // The message of reading the statistics of `text`.
+    let stats_error = |text: String| {
+        std::fs::write(&path, text).unwrap();
+        let read = ResultDir::open(dir.path()).unwrap();
+        read.stats().unwrap_err().to_string()
+    };
+    let e = stats_error(text.replacen("\"puzzles\": 3", "\"puzzles\": 4", 1));
     assert!(
         e.contains("histograms.json") && e.contains("`histograms[0]`") && e.contains("holds 3"),
         "{e}"
     );
-    std::fs::write(&path, text.replacen("\"no_guess\"", "\"no_guesses\"", 1)).unwrap();
-    let e = ResultDir::open(dir.path())
-        .unwrap()
-        .stats()
-        .unwrap_err()
-        .to_string();
+    let e = stats_error(text.replacen("\"no_guess\"", "\"no_guesses\"", 1));
     assert!(
         e.contains("histograms[0].stats") && e.contains("no_guess"),
         "{e}"
