@@ -67,6 +67,7 @@ pub mod plot;
 pub mod puzzle;
 pub mod rate;
 pub mod report;
+pub mod results;
 pub mod rng;
 pub mod shard;
 pub mod solvers;

@@ -31,19 +31,12 @@ use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
-
-use serde_json::{json, Value};
 
 use crate::atomic::AtomicFile;
-use crate::budget::Budget;
-use crate::harness::{
-    self, Config, CorpusResult, Discrepancy, Mode, Record, RunResult, SolverStats,
-};
-use crate::kinds::PuzzleKind;
-use crate::report::histograms_json::{self, Entry};
+use crate::harness::{self, Config, Discrepancy, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
+use crate::results::{PartFacts, ResultDir, ResultError, RunInfo, Throughput};
 use crate::solvers::Status;
 
 /// How to merge.
@@ -111,6 +104,10 @@ pub enum MergeError {
     /// Nothing to merge.
     #[error("no part to merge")]
     Empty,
+    /// A part's `run.json` or `histograms.json` is missing or is not what
+    /// a run writes.
+    #[error(transparent)]
+    Read(#[from] ResultError),
 }
 
 /// A merged run: what the reports were written from.
@@ -131,10 +128,10 @@ pub struct Merge {
 /// One part: a result directory.
 struct Part {
     dir: PathBuf,
-    run: Value,
+    result: ResultDir,
     count: u32,
     indices: Vec<u32>,
-    entries: Vec<Entry>,
+    stats: Vec<(String, SolverStats)>,
 }
 
 impl Part {
@@ -142,19 +139,13 @@ impl Part {
     /// shard must run again).
     fn load(dir: &Path) -> Result<Part, MergeError> {
         let part = Part::read(dir)?;
-        let run = &part.run;
-        if run["interrupted"].as_bool() != Some(false) {
-            let partial: Vec<String> = corpora(run)
+        let run = &part.result.run;
+        if run.interrupted {
+            let partial: Vec<String> = run
+                .corpora
                 .iter()
-                .filter(|c| c["complete"].as_bool() != Some(true))
-                .map(|c| {
-                    format!(
-                        "{}: {} of {} lines",
-                        c["name"].as_str().unwrap_or("?"),
-                        c["lines_done"],
-                        c["lines"]
-                    )
-                })
+                .filter(|c| !c.complete)
+                .map(|c| format!("{}: {} of {} lines", c.name, c.lines_done, c.lines))
                 .collect();
             return Err(MergeError::Part {
                 dir: dir.to_path_buf(),
@@ -175,73 +166,40 @@ impl Part {
 
     /// A run's directory, finished or not.
     fn read(dir: &Path) -> Result<Part, MergeError> {
-        let bad = |what: String| MergeError::Part {
-            dir: dir.to_path_buf(),
-            what,
-        };
-        let run_path = dir.join(schema::RUN_JSON);
-        let text = match std::fs::read_to_string(&run_path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(bad(format!(
-                    "no {}: not the result directory of a run (or of a run killed before its \
-                     first corpus ended)",
-                    schema::RUN_JSON
-                )))
-            }
-            Err(source) => {
-                return Err(MergeError::Io {
-                    path: run_path,
-                    source,
-                })
-            }
-        };
-        let run: Value = serde_json::from_str(&text)
-            .map_err(|e| bad(format!("{}: not JSON: {e}", schema::RUN_JSON)))?;
-        let (count, indices) = match &run["shard"] {
-            Value::Null => (1, vec![1]),
-            s => {
-                let count = s["count"].as_u64().and_then(|n| u32::try_from(n).ok());
-                let indices: Option<Vec<u32>> = s["indices"].as_array().and_then(|a| {
-                    a.iter()
-                        .map(|v| v.as_u64().and_then(|n| u32::try_from(n).ok()))
-                        .collect()
-                });
-                match (count, indices) {
-                    (Some(c), Some(i)) if !i.is_empty() && i.iter().all(|&k| k >= 1 && k <= c) => {
-                        (c, i)
-                    }
-                    _ => return Err(bad(format!("{}: `shard` is malformed", schema::RUN_JSON))),
+        let result = ResultDir::open(dir)?;
+        let (count, indices) = match &result.run.facts.shard {
+            None => (1, vec![1]),
+            Some(s) => {
+                if s.indices.is_empty() || s.indices.iter().any(|&k| k < 1 || k > s.count) {
+                    return Err(MergeError::Part {
+                        dir: dir.to_path_buf(),
+                        what: format!("{}: `shard` is malformed", schema::RUN_JSON),
+                    });
                 }
+                (s.count, s.indices.clone())
             }
         };
-        let entries =
-            histograms_json::read(&dir.join(schema::HISTOGRAMS_JSON)).map_err(|e| match e {
-                histograms_json::ReadError::Io { path, source } => MergeError::Io { path, source },
-                histograms_json::ReadError::Format { what, .. } => {
-                    bad(format!("{}: {what}", schema::HISTOGRAMS_JSON))
-                }
-            })?;
+        let stats = result.stats()?;
         Ok(Part {
             dir: dir.to_path_buf(),
-            run,
+            result,
             count,
             indices,
-            entries,
+            stats,
         })
     }
 
     /// Whether the run wrote `puzzles.csv`.
     fn per_puzzle(&self) -> bool {
-        self.run["per_puzzle"].as_bool() == Some(true)
+        self.result.run.per_puzzle
     }
 
     /// The part's statistics of `corpus` x `solver`.
     fn stats(&self, corpus: &str, solver: &str) -> Result<&SolverStats, MergeError> {
-        self.entries
+        self.stats
             .iter()
-            .find(|e| e.corpus == corpus && e.stats.name == solver)
-            .map(|e| &e.stats)
+            .find(|(c, s)| c == corpus && s.name == solver)
+            .map(|(_, s)| s)
             .ok_or_else(|| MergeError::Part {
                 dir: self.dir.clone(),
                 what: format!(
@@ -252,88 +210,69 @@ impl Part {
     }
 
     /// The part's own facts, for the merged `run.json`.
-    fn facts(&self) -> Value {
-        let r = &self.run;
-        let throughput: Vec<Value> = corpora(r)
+    fn facts(&self) -> PartFacts {
+        let r = &self.result.run;
+        let throughput = r
+            .corpora
             .iter()
             .flat_map(|c| {
-                let name = c["name"].as_str().unwrap_or_default();
-                let workers = c["workers"].as_u64().unwrap_or(1) as usize;
-                self.entries
+                self.stats
                     .iter()
-                    .filter(move |e| e.corpus == name)
-                    .map(move |e| {
-                        json!({
-                            "corpus": name,
-                            "solver": e.stats.name,
-                            "puzzles": e.stats.puzzles,
-                            "puzzles_per_s": e.stats.puzzles_per_s(workers),
-                            "mean_ns": e.stats.mean_ns(),
-                            "p50_ns": e.stats.quantile_ns(0.5),
-                        })
+                    .filter(move |(corpus, _)| *corpus == c.name)
+                    .map(move |(_, s)| Throughput {
+                        corpus: c.name.clone(),
+                        solver: s.name.clone(),
+                        puzzles: s.puzzles,
+                        puzzles_per_s: s.puzzles_per_s(c.workers),
+                        mean_ns: s.mean_ns(),
+                        p50_ns: s.quantile_ns(0.5),
                     })
             })
             .collect();
-        json!({
-            "dir": self.dir.display().to_string(),
-            "shard": r["shard"],
-            "git_revision": r["git_revision"],
-            "cpu_model": r["cpu_model"],
-            "cores": r["cores"],
-            "threads": r["threads"],
-            "started": r["started"],
-            "finished": r["finished"],
-            "duration_s": r["duration_s"],
-            "command_line": r["command_line"],
-            "throughput": throughput,
-            "merged_from": r["merged_from"],
-        })
+        PartFacts {
+            dir: self.dir.display().to_string(),
+            facts: r.facts.clone(),
+            throughput,
+        }
     }
 }
 
-/// The `corpora` array of a `run.json`.
-fn corpora(run: &Value) -> &[Value] {
-    run["corpora"].as_array().map_or(&[], Vec::as_slice)
+/// `value` as JSON text, for messages (`"unique"`, `null`).
+fn json_text<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// The settings that must agree between parts, each as text.
-fn settings(run: &Value) -> Vec<(&'static str, String)> {
-    let field = |key: &str| run[key].to_string();
-    let solvers: Vec<String> = run["solvers"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice)
+fn settings(run: &RunInfo) -> Vec<(&'static str, String)> {
+    let solvers: Vec<String> = run
+        .solvers
         .iter()
         .map(|s| {
             format!(
                 "{} (budget {} nodes, {} s)",
-                s["name"].as_str().unwrap_or("?"),
-                s["budget_nodes"],
-                s["budget_time_s"]
+                s.name,
+                json_text(&s.budget_nodes),
+                json_text(&s.budget_time_s)
             )
         })
         .collect();
-    let corpora: Vec<String> = corpora(run)
+    let corpora: Vec<String> = run
+        .corpora
         .iter()
-        .map(|c| {
-            format!(
-                "{} (sha256 {})",
-                c["name"].as_str().unwrap_or("?"),
-                c["sha256"].as_str().unwrap_or("?")
-            )
-        })
+        .map(|c| format!("{} (sha256 {})", c.name, c.sha256.as_deref().unwrap_or("?")))
         .collect();
     vec![
-        ("dlxbench version", field("dlxbench_version")),
+        ("dlxbench version", json_text(&run.dlxbench_version)),
         ("corpora", corpora.join(", ")),
-        ("kind", field("kind")),
-        ("mode", field("mode")),
-        ("limit", field("limit")),
+        ("kind", json_text(&run.kind)),
+        ("mode", json_text(&run.mode)),
+        ("limit", json_text(&run.limit)),
         ("solvers", solvers.join(", ")),
-        ("passes", field("passes")),
-        ("warm-up", field("warmup")),
-        ("shuffle seed", field("shuffle_seed")),
-        ("permute seed", field("permute_seed")),
-        ("schedule block", field("schedule_block")),
+        ("passes", json_text(&run.passes)),
+        ("warm-up", json_text(&run.warmup)),
+        ("shuffle seed", json_text(&run.shuffle_seed)),
+        ("permute seed", json_text(&run.permute_seed)),
+        ("schedule block", json_text(&run.schedule_block)),
     ]
 }
 
@@ -341,9 +280,9 @@ fn settings(run: &Value) -> Vec<(&'static str, String)> {
 /// returns the shard count and the indices covered, ascending.
 fn check_parts(parts: &[Part], partial: bool) -> Result<(u32, Vec<u32>), MergeError> {
     let first = &parts[0];
-    let expected = settings(&first.run);
+    let expected = settings(&first.result.run);
     for p in &parts[1..] {
-        for ((what, a), (_, b)) in expected.iter().zip(settings(&p.run)) {
+        for ((what, a), (_, b)) in expected.iter().zip(settings(&p.result.run)) {
             if *a != b {
                 return Err(MergeError::Mismatch {
                     what,
@@ -419,8 +358,10 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         .collect::<Result<_, _>>()?;
     let (shard_count, indices) = check_parts(&parts, options.partial)?;
     let first = &parts[0];
-    let config = config_of(first)?;
-    let mut result = run_result(&parts, &config)?;
+    let mut config = first.result.config()?;
+    config.threads = 0;
+    let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
+    let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();
     let mut written = Vec::new();
     let mut rows = 0;
@@ -435,21 +376,13 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     ordered.sort_by_key(|p| p.indices[0]);
     let meta = RunMeta {
         command_line: options.command_line.clone(),
-        reference: first.run["reference"]
-            .as_str()
-            .unwrap_or(&config.solvers[0])
-            .to_string(),
-        sha256: corpora(&first.run)
-            .iter()
-            .map(|c| c["sha256"].as_str().unwrap_or_default().to_string())
-            .collect(),
         out_dir: options.out_dir.clone(),
-        per_puzzle,
         merged: Some(Merged {
             shard_count,
             indices,
             parts: ordered.iter().map(|p| p.facts()).collect(),
         }),
+        ..RunMeta::of_dir(&first.result, &config)
     };
     written.extend(
         report::write_all(&result, &config, &meta, into).map_err(|source| MergeError::Io {
@@ -464,197 +397,6 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         rows,
         written,
     })
-}
-
-/// One result directory read back as the run it records, from its
-/// `run.json` and `histograms.json` alone (no `puzzles.csv`): what
-/// `dlxbench plot` draws from. An interrupted run reads too, with its
-/// partial corpus as recorded. Discrepancies are not in those files: the
-/// result has none.
-#[derive(Debug)]
-pub struct ResultDir {
-    /// The statistics, exactly as the run accumulated them.
-    pub result: RunResult,
-    /// The run's settings.
-    pub config: Config,
-    /// Its metadata (command line, reference, checksums, shards).
-    pub meta: RunMeta,
-    /// `run.json` as written.
-    pub run_json: Value,
-}
-
-/// Reads the result directory `dir` ([`ResultDir`]).
-pub fn read_result_dir(dir: &Path) -> Result<ResultDir, MergeError> {
-    let part = Part::read(dir)?;
-    let mut config = config_of(&part)?;
-    let mut result = run_result(std::slice::from_ref(&part), &config)?;
-    config.threads = result.threads;
-    let r = &part.run;
-    result.interrupted = r["interrupted"].as_bool() == Some(true);
-    let meta = RunMeta {
-        command_line: r["command_line"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        reference: r["reference"]
-            .as_str()
-            .unwrap_or(&config.solvers[0])
-            .to_string(),
-        sha256: corpora(r)
-            .iter()
-            .map(|c| c["sha256"].as_str().unwrap_or_default().to_string())
-            .collect(),
-        out_dir: dir.to_path_buf(),
-        per_puzzle: part.per_puzzle(),
-        merged: None,
-    };
-    Ok(ResultDir {
-        result,
-        config,
-        meta,
-        run_json: part.run,
-    })
-}
-
-/// The parts' settings (all equal: [`check_parts`]) as a [`Config`].
-fn config_of(part: &Part) -> Result<Config, MergeError> {
-    let r = &part.run;
-    let bad = |what: &str| MergeError::Part {
-        dir: part.dir.clone(),
-        what: format!("{}: {what}", schema::RUN_JSON),
-    };
-    let kind = PuzzleKind::ALL
-        .iter()
-        .find(|k| Some(k.name()) == r["kind"].as_str())
-        .ok_or_else(|| bad("unknown `kind`"))?;
-    let mode = r["mode"]
-        .as_str()
-        .and_then(Mode::from_name)
-        .ok_or_else(|| bad("unknown `mode`"))?;
-    let solvers = r["solvers"]
-        .as_array()
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| bad("no `solvers`"))?;
-    let names = solvers
-        .iter()
-        .map(|s| s["name"].as_str().map(str::to_string))
-        .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| bad("a solver without a name"))?;
-    let seed = |key: &str| r[key].as_u64();
-    Ok(Config {
-        kind: kind.name(),
-        descriptions: solvers
-            .iter()
-            .map(|s| s["description"].as_str().unwrap_or_default().to_string())
-            .collect(),
-        budgets: solvers
-            .iter()
-            .map(|s| Budget {
-                max_nodes: s["budget_nodes"].as_u64().unwrap_or(u64::MAX),
-                max_time: s["budget_time_s"].as_f64().map(Duration::from_secs_f64),
-            })
-            .collect(),
-        solvers: names,
-        threads: 0,
-        mode,
-        limit: r["limit"].as_u64().unwrap_or(u64::MAX),
-        warmup: seed("warmup").unwrap_or(0) as usize,
-        passes: seed("passes").unwrap_or(1) as u32,
-        shuffle: seed("shuffle_seed"),
-        permute: seed("permute_seed"),
-        schedule: harness::Schedule {
-            block: seed("schedule_block")
-                .map_or(harness::Schedule::default().block, |b| b as usize),
-        },
-        shard: None,
-    })
-}
-
-/// A `run.json` time, or `fallback`.
-fn time(value: &Value, fallback: SystemTime) -> SystemTime {
-    value
-        .as_str()
-        .and_then(|t| humantime::parse_rfc3339(t).ok())
-        .unwrap_or(fallback)
-}
-
-/// The merged statistics (no discrepancies yet: [`merge_rows`] finds them).
-fn run_result(parts: &[Part], config: &Config) -> Result<RunResult, MergeError> {
-    let first = &parts[0];
-    let mut result = RunResult {
-        corpora: Vec::new(),
-        discrepancies: Vec::new(),
-        states_created: 0,
-        threads: 0,
-        clock_overhead_ns: 0.0,
-        started: SystemTime::now(),
-        finished: SystemTime::UNIX_EPOCH,
-        interrupted: false,
-        records_error: None,
-    };
-    for p in parts {
-        let r = &p.run;
-        result.states_created += r["states_created"].as_u64().unwrap_or(0);
-        result.threads += r["threads"].as_u64().unwrap_or(0) as usize;
-        result.clock_overhead_ns = result
-            .clock_overhead_ns
-            .max(r["clock_overhead_ns"].as_f64().unwrap_or(0.0));
-        result.started = result.started.min(time(&r["started"], result.started));
-        result.finished = result.finished.max(time(&r["finished"], result.finished));
-    }
-    for (i, c) in corpora(&first.run).iter().enumerate() {
-        let name = c["name"].as_str().unwrap_or_default().to_string();
-        let sum = |key: &str| {
-            parts
-                .iter()
-                .map(|p| corpora(&p.run)[i][key].as_u64().unwrap_or(0))
-                .sum::<u64>()
-        };
-        let lines = c["lines"].as_u64().unwrap_or(0);
-        let mut solvers = Vec::with_capacity(config.solvers.len());
-        for s in &config.solvers {
-            let mut merged = SolverStats::new(s.clone());
-            for p in parts {
-                merged.merge(p.stats(&name, s)?);
-            }
-            solvers.push(merged);
-        }
-        result.corpora.push(CorpusResult {
-            name,
-            path: c["path"].as_str().map(PathBuf::from),
-            bytes: c["bytes"].as_u64().unwrap_or(0),
-            lines,
-            allow_zero: c["allow_zero"].as_bool().unwrap_or(false),
-            puzzles: sum("puzzles"),
-            malformed: sum("malformed"),
-            malformed_examples: Vec::new(),
-            parse_ns: sum("parse_ns"),
-            scan_ns: sum("scan_ns"),
-            // Machine time: the parts' wall times added.
-            wall: Duration::from_secs_f64(
-                parts
-                    .iter()
-                    .map(|p| corpora(&p.run)[i]["wall_s"].as_f64().unwrap_or(0.0))
-                    .sum(),
-            ),
-            solvers,
-            changed_on_disk: parts
-                .iter()
-                .any(|p| corpora(&p.run)[i]["changed_on_disk"].as_bool() == Some(true)),
-            workers: sum("workers") as usize,
-            // A merge is of finished parts; one directory read back may
-            // hold a corpus an interrupt cut short.
-            lines_done: match parts {
-                [one] => corpora(&one.run)[i]["lines_done"].as_u64().unwrap_or(lines),
-                _ => lines,
-            },
-        });
-    }
-    Ok(result)
 }
 
 /// One part's `puzzles.csv` being read.

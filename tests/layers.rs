@@ -43,16 +43,18 @@ const LAYERS: &[(&str, u32)] = &[
     ("kinds", 7),
     // Measuring.
     ("harness", 8),
-    // Reporting and comparing measurements.
-    ("report", 9),
-    ("compare", 10),
+    // The result directory as types, and its one reader.
+    ("results", 9),
+    // Writing result files; comparing measurements.
+    ("report", 10),
+    ("compare", 11),
     // Merging shards' result directories.
-    ("merge", 10),
+    ("merge", 11),
     // Paired A/B: the harness and compare's bootstrap.
-    ("ab", 11),
+    ("ab", 12),
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
-    ("plot", 12),
-    ("export", 12),
+    ("plot", 13),
+    ("export", 13),
 ];
 
 fn layer(module: &str) -> u32 {

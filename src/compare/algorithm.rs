@@ -7,7 +7,7 @@ use super::{
     Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading, Run, Scope,
     Side, SummaryRow, TimeCheck, TimeVerdict,
 };
-use crate::report::schema;
+use crate::results::schema;
 
 /// Checks that two runs measured the same thing.
 pub fn check_compatible(baseline: &Run, current: &Run) -> Result<(), CompareError> {
@@ -107,7 +107,7 @@ pub fn compare(
         }
     }
     if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
-        if let (Some(bc), Some(cc)) = (&b.cpu_model, &c.cpu_model) {
+        if let (Some(bc), Some(cc)) = (&b.facts.cpu_model, &c.facts.cpu_model) {
             if bc != cc {
                 notes.push(format!(
                     "different CPUs (baseline {bc}, current {cc}): time ratios compare machines as well as code"
@@ -117,8 +117,8 @@ pub fn compare(
         if b.passes != c.passes {
             notes.push(format!(
                 "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
-                or_none(b.passes, "?"),
-                or_none(c.passes, "?")
+                or_none(b.passes.map(u64::from), "?"),
+                or_none(c.passes.map(u64::from), "?")
             ));
         }
         if b.shuffle_seed != c.shuffle_seed {
@@ -198,8 +198,8 @@ fn compare_pair(
         }
     } else {
         let moments = |s: &SummaryRow| bootstrap::Moments {
-            mean: s.mean_ns,
-            stddev: s.stddev_ns,
+            mean: s.mean_ns.unwrap_or(0.0),
+            stddev: s.stddev_ns.unwrap_or(0.0),
             count: s.timed(),
         };
         let interval = bootstrap::normal(moments(&bs), moments(&cs), options.confidence);
@@ -210,7 +210,10 @@ fn compare_pair(
             verdict: verdict(interval, options.threshold),
         }
     };
-    let ratio = |x: f64, y: f64| (x > 0.0 && y > 0.0).then(|| y / x);
+    let ratio = |x: Option<f64>, y: Option<f64>| {
+        let (x, y) = (x.unwrap_or(0.0), y.unwrap_or(0.0));
+        (x > 0.0 && y > 0.0).then(|| y / x)
+    };
     PairResult {
         corpus: b.corpus.clone(),
         solver: b.solver.clone(),

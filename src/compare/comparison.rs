@@ -4,8 +4,9 @@
 
 use super::{Interval, Options, PuzzleRow, RatioHistogram, Run, SummaryRow};
 
-/// One side of a comparison, for the report header.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One side of a comparison, for the report header (and, serialized, the
+/// `baseline` and `current` objects of `compare --format json`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Side {
     /// The path given.
     pub path: String,
@@ -29,17 +30,17 @@ impl Side {
         Side {
             path: run.source.display().to_string(),
             per_puzzle: run.has_per_puzzle(),
-            version: j.and_then(|j| j.version.clone()),
-            git_revision: j.and_then(|j| j.git_revision.clone()),
-            cpu_model: j.and_then(|j| j.cpu_model.clone()),
-            started: j.and_then(|j| j.started.clone()),
+            version: j.and_then(|j| j.dlxbench_version.clone()),
+            git_revision: j.and_then(|j| j.facts.git_revision.clone()),
+            cpu_model: j.and_then(|j| j.facts.cpu_model.clone()),
+            started: j.and_then(|j| j.facts.started.clone()),
             threads: run.threads(),
         }
     }
 }
 
 /// Outcome counts of one corpus x solver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Counts {
     /// Puzzles run.
     pub puzzles: u64,

@@ -133,14 +133,9 @@ pub enum CompareError {
         /// there).
         counted: Option<u64>,
     },
-    /// `run.json` does not parse.
-    #[error("{}: invalid JSON: {message}", path.display())]
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong.
-        message: String,
-    },
+    /// A `run.json` is not what a run writes (the file and field named).
+    #[error(transparent)]
+    Result(#[from] crate::results::ResultError),
     /// The runs measured different things.
     #[error("the runs cannot be compared: {}", join(.0))]
     Incompatible(Vec<Difference>),

@@ -590,27 +590,9 @@ pub fn markdown(c: &Comparison) -> String {
     out
 }
 
-fn side_json(s: &Side) -> Value {
-    json!({
-        "path": s.path,
-        "per_puzzle": s.per_puzzle,
-        "version": s.version,
-        "git_revision": s.git_revision,
-        "cpu_model": s.cpu_model,
-        "started": s.started,
-        "threads": s.threads,
-    })
-}
-
-fn counts_json(c: &super::Counts) -> Value {
-    json!({
-        "puzzles": c.puzzles,
-        "solved": c.solved,
-        "unsolvable": c.unsolvable,
-        "multiple": c.multiple,
-        "budget": c.budget,
-        "invalid": c.invalid,
-    })
+/// A side or a count set as JSON: its fields, named as in the type.
+fn to_json(value: &impl serde::Serialize) -> Value {
+    serde_json::to_value(value).expect("plain data serializes")
 }
 
 fn pairs_json(pairs: &[(String, String)]) -> Value {
@@ -649,7 +631,7 @@ pub fn json(c: &Comparison) -> Value {
                     "changed": k.changed(),
                     "nodes": k.nodes.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
-                    "counts": {"baseline": counts_json(&k.counts.0), "current": counts_json(&k.counts.1)},
+                    "counts": {"baseline": to_json(&k.counts.0), "current": to_json(&k.counts.1)},
                     "compared": k.compared,
                     "puzzles_changed": k.puzzles_changed,
                     "nodes_changed": k.nodes_changed,
@@ -677,8 +659,8 @@ pub fn json(c: &Comparison) -> Value {
         .collect();
     json!({
         "format": "dlxbench-compare/1",
-        "baseline": side_json(&c.baseline),
-        "current": side_json(&c.current),
+        "baseline": to_json(&c.baseline),
+        "current": to_json(&c.current),
         "settings": {
             "threshold_pct": c.options.threshold * 100.0,
             "metric": c.options.metric.as_str(),

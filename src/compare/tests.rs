@@ -14,7 +14,7 @@ fn row(line: u64, ns: u64, nodes: u64) -> PuzzleRow {
     }
 }
 
-fn run(rows: Vec<PuzzleRow>, json: Option<load::RunJson>) -> Run {
+fn run(rows: Vec<PuzzleRow>, json: Option<crate::results::RunInfo>) -> Run {
     Run {
         source: PathBuf::from("x"),
         summary_path: None,
@@ -99,14 +99,18 @@ fn updates_are_compared_only_when_both_sides_recorded_them() {
 
 #[test]
 fn incompatible_runs_list_every_difference() {
-    let json = |mode: &str, limit, sha: &str, budget| load::RunJson {
+    let json = |mode: &str, limit, sha: &str, budget| crate::results::RunInfo {
         mode: Some(mode.into()),
         limit,
-        solvers: vec![("dlx".into(), budget)],
-        corpora: vec![load::CorpusInfo {
+        solvers: vec![crate::results::SolverInfo {
+            name: "dlx".into(),
+            budget_nodes: budget,
+            ..Default::default()
+        }],
+        corpora: vec![crate::results::CorpusInfo {
             name: "c".into(),
             sha256: Some(sha.into()),
-            path: None,
+            ..Default::default()
         }],
         ..Default::default()
     };

@@ -1,6 +1,7 @@
 //! Per corpus x solver statistics, accumulated per worker and merged.
 
 use hdrhistogram::Histogram;
+use serde::{Deserialize, Serialize};
 
 use super::Record;
 use crate::solvers::Status;
@@ -11,9 +12,15 @@ const HIST_HIGH: u64 = 60_000_000_000;
 pub const HIST_SIGFIG: u8 = 3;
 
 /// Statistics of one solver on one corpus.
-#[derive(Debug, Clone)]
+///
+/// Serialized, these are the exact accumulators of a `histograms.json`
+/// entry (its `stats`; [`crate::results::HistogramSet`]): the counters,
+/// sums and totals, without the name and the histogram, which the entry
+/// holds beside them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SolverStats {
     /// Solver name.
+    #[serde(skip)]
     pub name: String,
     /// Puzzles run.
     pub puzzles: u64,
@@ -31,10 +38,12 @@ pub struct SolverStats {
     /// Puzzles for which the solver returned an invalid solution.
     pub invalid: u64,
     /// Sum of solve times of puzzles within budget, ns.
+    #[serde(with = "as_u64")]
     pub sum_ns: u128,
     /// Sum of squared solve times within budget, ns^2 (for the deviation).
     pub sum_sq_ns: f64,
     /// Sum of solve times of over-budget puzzles, ns.
+    #[serde(with = "as_u64")]
     pub budget_ns: u128,
     /// Total search nodes, over the puzzles whose solver reports them
     /// (`None` when none does).
@@ -47,15 +56,36 @@ pub struct SolverStats {
     /// Puzzles solved without any branch point.
     pub no_guess: u64,
     /// Latencies (ns) of puzzles within budget, 3 significant figures.
+    #[serde(skip, default = "empty_histogram")]
     pub histogram: Histogram<u64>,
+}
+
+/// A nanosecond sum in a file: a `u64` (which holds 584 years of solving;
+/// more is written as `u64::MAX`).
+mod as_u64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u64(u64::try_from(*v).unwrap_or(u64::MAX))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        u64::deserialize(d).map(u128::from)
+    }
+}
+
+/// An empty latency histogram, as every [`SolverStats`] starts with.
+fn empty_histogram() -> Histogram<u64> {
+    let mut histogram =
+        Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG).expect("valid histogram bounds");
+    histogram.auto(true);
+    histogram
 }
 
 impl SolverStats {
     /// Empty statistics.
     pub fn new(name: impl Into<String>) -> Self {
-        let mut histogram =
-            Histogram::new_with_bounds(1, HIST_HIGH, HIST_SIGFIG).expect("valid histogram bounds");
-        histogram.auto(true);
+        let histogram = empty_histogram();
         SolverStats {
             name: name.into(),
             puzzles: 0,

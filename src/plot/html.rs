@@ -3,11 +3,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::Value;
-
-use super::{picture_file, CorpusPictures, MAX_POINTS, PICTURES};
-use crate::merge::ResultDir;
+use super::{picture_file, CorpusPictures, Recorded, MAX_POINTS, PICTURES};
 use crate::report::{table, thousands};
+use crate::results::RunInfo;
 
 /// `text` with `&`, `<`, `>` and quotes escaped, for HTML text and
 /// attribute values.
@@ -100,125 +98,107 @@ pub fn figure(out: &mut String, svg: &str, caption: &str, file: Option<&str>) {
     out.push_str("</figcaption>\n</figure>\n");
 }
 
-fn text(v: &Value) -> Option<String> {
-    match v {
-        Value::Null => None,
-        Value::String(s) => Some(s.clone()),
-        other => Some(other.to_string()),
-    }
-}
-
 /// The run's facts from `run.json`, as rows of a two-column table.
-fn metadata(run: &Value) -> Vec<Vec<String>> {
+fn metadata(run: &RunInfo) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     let mut add = |name: &str, value: Option<String>| {
         if let Some(v) = value {
             rows.push(vec![name.to_string(), v]);
         }
     };
+    let facts = &run.facts;
     add(
         "dlxbench",
-        text(&run["dlxbench_version"]).map(|v| match text(&run["git_revision"]) {
-            Some(rev) => format!("{v} ({rev})"),
-            None => v,
-        }),
+        run.dlxbench_version
+            .clone()
+            .map(|v| match &facts.git_revision {
+                Some(rev) => format!("{v} ({rev})"),
+                None => v,
+            }),
     );
-    add(
-        "command line",
-        run["command_line"].as_array().map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .collect::<Vec<_>>()
-                .join(" ")
-        }),
-    );
-    add("machine", text(&run["cpu_model"]));
+    add("command line", Some(facts.command_line.join(" ")));
+    add("machine", facts.cpu_model.clone());
     add(
         "cores, threads",
-        match (text(&run["cores"]), text(&run["threads"])) {
+        match (facts.cores, facts.threads) {
             (Some(c), Some(t)) => Some(format!("{c} cores, {t} threads")),
             (None, Some(t)) => Some(format!("{t} threads")),
             _ => None,
         },
     );
-    add("rustc", text(&run["rustc_version"]));
+    add("rustc", Some(run.rustc_version.clone()));
     add("kind, mode", {
-        let limit = text(&run["limit"]).map_or("no limit".into(), |l| format!("limit {l}"));
+        let limit = run
+            .limit
+            .map_or("no limit".into(), |l| format!("limit {l}"));
         Some(format!(
             "{}, {} ({limit})",
-            text(&run["kind"]).unwrap_or_default(),
-            text(&run["mode"]).unwrap_or_default()
+            run.kind,
+            run.mode.as_deref().unwrap_or_default()
         ))
     });
     add(
         "passes, warm-up, block",
         Some(format!(
             "{} passes, {} warm-up puzzles, blocks of {}",
-            text(&run["passes"]).unwrap_or("1".into()),
-            text(&run["warmup"]).unwrap_or("0".into()),
-            text(&run["schedule_block"]).unwrap_or("?".into())
+            run.passes.unwrap_or(1),
+            run.warmup.unwrap_or(0),
+            run.schedule_block.map_or("?".into(), |b| b.to_string())
         )),
     );
-    add("shuffle seed", text(&run["shuffle_seed"]));
-    add("permute seed", text(&run["permute_seed"]));
+    add("shuffle seed", run.shuffle_seed.map(|s| s.to_string()));
+    add("permute seed", run.permute_seed.map(|s| s.to_string()));
     add(
         "shard",
-        match &run["shard"] {
-            Value::Null => None,
-            s => Some(format!(
+        facts.shard.as_ref().map(|s| {
+            format!(
                 "{} of {}",
-                s["indices"]
-                    .as_array()
-                    .map(|a| a
-                        .iter()
-                        .map(|v| v.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "))
-                    .unwrap_or_default(),
-                text(&s["count"]).unwrap_or_default()
-            )),
-        },
+                s.indices
+                    .iter()
+                    .map(|k| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                s.count
+            )
+        }),
     );
     add(
         "merged from",
-        run["merged_from"]
-            .as_array()
+        facts
+            .merged_from
+            .as_ref()
             .map(|a| format!("{} parts", a.len())),
     );
     add(
         "solvers",
-        run["solvers"].as_array().map(|a| {
-            a.iter()
-                .map(|s| {
-                    format!(
-                        "{} ({})",
-                        s["name"].as_str().unwrap_or("?"),
-                        s["description"].as_str().unwrap_or("")
-                    )
-                })
+        Some(
+            run.solvers
+                .iter()
+                .map(|s| format!("{} ({})", s.name, s.description))
                 .collect::<Vec<_>>()
-                .join("; ")
-        }),
+                .join("; "),
+        ),
     );
-    add("reference", text(&run["reference"]));
+    add("reference", run.reference.clone());
     add(
         "corpora",
-        run["corpora"].as_array().map(|a| {
-            a.iter()
+        Some(
+            run.corpora
+                .iter()
                 .map(|c| {
                     format!(
                         "{} (SHA-256 {})",
-                        c["path"].as_str().or(c["name"].as_str()).unwrap_or("?"),
-                        c["sha256"].as_str().unwrap_or("?")
+                        c.path.as_deref().unwrap_or(&c.name),
+                        c.sha256.as_deref().unwrap_or("?")
                     )
                 })
                 .collect::<Vec<_>>()
-                .join("; ")
-        }),
+                .join("; "),
+        ),
     );
     add(
         "time",
-        match (text(&run["started"]), text(&run["finished"])) {
+        match (&facts.started, &facts.finished) {
             (Some(s), Some(f)) => Some(format!("{s} to {f}")),
             _ => None,
         },
@@ -227,7 +207,7 @@ fn metadata(run: &Value) -> Vec<Vec<String>> {
 }
 
 /// `report.html` of a run.
-pub(super) fn run_page(run: &ResultDir, corpora: &[CorpusPictures], no_rows: bool) -> String {
+pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool) -> String {
     let names: Vec<&str> = run.result.corpora.iter().map(|c| c.name.as_str()).collect();
     let title = format!("dlxbench: {}", names.join(", "));
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
@@ -236,13 +216,13 @@ pub(super) fn run_page(run: &ResultDir, corpora: &[CorpusPictures], no_rows: boo
             "<p class=\"problem\">The run was interrupted: the last corpus is partial.</p>\n",
         );
     }
-    if let Some(n) = run.run_json["problems"].as_u64().filter(|&n| n > 0) {
+    if let Some(n) = Some(run.dir.run.problems).filter(|&n| n > 0) {
         let _ = writeln!(
             body,
             "<p class=\"problem\">The run found {n} problem(s) (solvers that disagreed or returned wrong solutions): see the terminal output or <code>summary.md</code>.</p>"
         );
     }
-    table(&mut body, Some("meta"), &[], &metadata(&run.run_json));
+    table(&mut body, Some("meta"), &[], &metadata(&run.dir.run));
     let tables = table::tables(&run.result, &run.config, &run.meta);
     for ((corpus, t), pictures) in run.result.corpora.iter().zip(&tables).zip(corpora) {
         let _ = writeln!(body, "<h2>{}</h2>", escape(&t.title));

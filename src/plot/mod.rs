@@ -33,9 +33,11 @@ use hdrhistogram::Histogram;
 
 use crate::atomic::AtomicFile;
 use crate::compare::CompareError;
+use crate::harness::{Config, RunResult};
 use crate::harness::{CorpusResult, SolverStats};
-use crate::merge::{self, MergeError, ResultDir};
+use crate::report::RunMeta;
 use crate::report::{file_safe, schema};
+use crate::results::{ResultDir, ResultError};
 
 pub use chart::DrawError;
 
@@ -50,7 +52,7 @@ pub const PICTURES: [&str; 4] = ["percentiles", "latency", "cost", "speed"];
 pub enum PlotError {
     /// The result directory could not be read.
     #[error(transparent)]
-    Read(#[from] MergeError),
+    Read(#[from] ResultError),
     /// Its `puzzles.csv` could not be read.
     #[error(transparent)]
     Rows(#[from] CompareError),
@@ -91,10 +93,38 @@ fn write(path: &Path, text: &str) -> Result<PathBuf, PlotError> {
     })
 }
 
+/// A result directory read back as the run it records, from its
+/// `run.json` and `histograms.json` alone.
+struct Recorded {
+    /// The directory as read.
+    dir: ResultDir,
+    /// The statistics, exactly as the run accumulated them.
+    result: RunResult,
+    /// The run's settings.
+    config: Config,
+    /// Its metadata.
+    meta: RunMeta,
+}
+
+impl Recorded {
+    fn open(path: &Path) -> Result<Recorded, ResultError> {
+        let dir = ResultDir::open(path)?;
+        let config = dir.config()?;
+        let result = dir.run_result()?;
+        let meta = RunMeta::of_dir(&dir, &config);
+        Ok(Recorded {
+            dir,
+            result,
+            config,
+            meta,
+        })
+    }
+}
+
 /// Draws the pictures and `report.html` of the result directory `dir`,
 /// from its files, into it.
 pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
-    let run = merge::read_result_dir(dir)?;
+    let run = Recorded::open(dir)?;
     let puzzles = dir.join(schema::PUZZLES_CSV);
     let samples = if run.meta.per_puzzle && puzzles.is_file() {
         sample::sample(&puzzles, MAX_POINTS)?
@@ -170,7 +200,7 @@ fn cdf_points(h: &Histogram<u64>) -> Vec<(f64, f64)> {
 }
 
 fn corpus_pictures(
-    run: &ResultDir,
+    run: &Recorded,
     corpus: &CorpusResult,
     samples: &[sample::Sampled],
 ) -> Result<CorpusPictures, PlotError> {
@@ -254,7 +284,7 @@ fn corpus_pictures(
 
 /// The relative-speed bars of a corpus, when its reference timed the same
 /// puzzles as another solver.
-fn speed_bars(run: &ResultDir, corpus: &CorpusResult) -> Option<Vec<chart::SpeedBar>> {
+fn speed_bars(run: &Recorded, corpus: &CorpusResult) -> Option<Vec<chart::SpeedBar>> {
     let reference = corpus
         .solvers
         .iter()

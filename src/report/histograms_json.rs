@@ -22,57 +22,16 @@
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
-use hdrhistogram::serialization::{Serializer as _, V2DeflateSerializer};
-use hdrhistogram::Histogram;
-
 use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult, SolverStats};
+use crate::results::{to_json, HistogramSet, ResultError};
+
+pub use crate::results::histograms::{decode, encode};
 
 /// Writes `histograms.json`.
 #[derive(Debug, Clone, Copy)]
 pub struct HistogramsJson;
-
-/// One histogram, V2+DEFLATE, base64.
-pub fn encode(h: &Histogram<u64>) -> String {
-    let mut bytes = Vec::new();
-    V2DeflateSerializer::new()
-        .serialize(h, &mut bytes)
-        .expect("serialising to memory cannot fail");
-    base64::engine::general_purpose::STANDARD.encode(bytes)
-}
-
-/// Decodes what [`encode`] wrote.
-pub fn decode(text: &str) -> Option<Histogram<u64>> {
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(text)
-        .ok()?;
-    hdrhistogram::serialization::Deserializer::new()
-        .deserialize(&mut bytes.as_slice())
-        .ok()
-}
-
-/// `s`'s accumulators, as the `stats` object of its entry.
-fn stats_json(s: &SolverStats) -> serde_json::Value {
-    serde_json::json!({
-        "puzzles": s.puzzles,
-        "not_applicable": s.not_applicable,
-        "solved": s.solved,
-        "unsolvable": s.unsolvable,
-        "multiple": s.multiple,
-        "budget": s.budget,
-        "invalid": s.invalid,
-        // Nanosecond sums fit u64 for 584 years of solving.
-        "sum_ns": u64::try_from(s.sum_ns).unwrap_or(u64::MAX),
-        "sum_sq_ns": s.sum_sq_ns,
-        "budget_ns": u64::try_from(s.budget_ns).unwrap_or(u64::MAX),
-        "total_nodes": s.total_nodes,
-        "total_guesses": s.total_guesses,
-        "total_updates": s.total_updates,
-        "no_guess": s.no_guess,
-    })
-}
 
 /// One entry of a `histograms.json` read back: a corpus x solver's
 /// statistics, exactly as the run accumulated them.
@@ -84,109 +43,19 @@ pub struct Entry {
     pub stats: SolverStats,
 }
 
-/// Why a `histograms.json` could not be read back.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The file is not what [`HistogramsJson`] writes (or was written
-    /// before entries carried their `stats`).
-    #[error("{path}: {what}")]
-    Format {
-        /// The file.
-        path: PathBuf,
-        /// What is wrong, and where.
-        what: String,
-    },
-}
-
 /// Reads `path` (a `histograms.json`) back into statistics that merge
-/// exactly ([`SolverStats::merge`]).
-pub fn read(path: &Path) -> Result<Vec<Entry>, ReadError> {
-    let format = |what: String| ReadError::Format {
+/// exactly ([`SolverStats::merge`]); errors name the file and the entry.
+pub fn read(path: &Path) -> Result<Vec<Entry>, ResultError> {
+    let text = std::fs::read_to_string(path).map_err(|error| ResultError::Io {
         path: path.to_path_buf(),
-        what,
-    };
-    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
+        error,
     })?;
-    let doc: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format(format!("not JSON: {e}")))?;
-    let entries = doc["histograms"]
-        .as_array()
-        .ok_or_else(|| format("no `histograms` array".into()))?;
-    entries
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            let at = |what: &str| format(format!("entry {}: {what}", i + 1));
-            let text_of = |key: &str| {
-                e[key]
-                    .as_str()
-                    .map(str::to_string)
-                    .ok_or_else(|| at(&format!("no `{key}` string")))
-            };
-            let st = &e["stats"];
-            if !st.is_object() {
-                return Err(at(
-                    "no `stats` (written by a dlxbench before shards could be merged)",
-                ));
-            }
-            let count = |key: &str| {
-                st[key]
-                    .as_u64()
-                    .ok_or_else(|| at(&format!("stats.{key} is not a count")))
-            };
-            let optional = |key: &str| match &st[key] {
-                serde_json::Value::Null => Ok(None),
-                v => v
-                    .as_u64()
-                    .map(Some)
-                    .ok_or_else(|| at(&format!("stats.{key} is not a count"))),
-            };
-            let mut stats = SolverStats::new(text_of("solver")?);
-            let histogram = decode(&text_of("data")?)
-                .ok_or_else(|| at("`data` is not an encoded histogram"))?;
-            stats
-                .histogram
-                .add(&histogram)
-                .map_err(|e| at(&format!("histogram: {e}")))?;
-            stats.puzzles = count("puzzles")?;
-            stats.not_applicable = count("not_applicable")?;
-            stats.solved = count("solved")?;
-            stats.unsolvable = count("unsolvable")?;
-            stats.multiple = count("multiple")?;
-            stats.budget = count("budget")?;
-            stats.invalid = count("invalid")?;
-            stats.sum_ns = count("sum_ns")?.into();
-            stats.sum_sq_ns = st["sum_sq_ns"]
-                .as_f64()
-                .ok_or_else(|| at("stats.sum_sq_ns is not a number"))?;
-            stats.budget_ns = count("budget_ns")?.into();
-            stats.total_nodes = optional("total_nodes")?;
-            stats.total_guesses = count("total_guesses")?;
-            stats.total_updates = optional("total_updates")?;
-            stats.no_guess = count("no_guess")?;
-            if stats.histogram.len() != stats.timed() {
-                return Err(at(&format!(
-                    "the histogram holds {} solves, the counts say {} within budget",
-                    stats.histogram.len(),
-                    stats.timed()
-                )));
-            }
-            Ok(Entry {
-                corpus: text_of("corpus")?,
-                stats,
-            })
-        })
-        .collect()
+    let set: HistogramSet = crate::results::from_json(path, &text)?;
+    Ok(set
+        .stats(path)?
+        .into_iter()
+        .map(|(corpus, stats)| Entry { corpus, stats })
+        .collect())
 }
 
 impl Report for HistogramsJson {
@@ -197,28 +66,7 @@ impl Report for HistogramsJson {
         _meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
-        let histograms: Vec<serde_json::Value> = run
-            .corpora
-            .iter()
-            .flat_map(|c| {
-                c.solvers.iter().map(|s| {
-                    serde_json::json!({
-                        "corpus": c.name,
-                        "solver": s.name,
-                        "count": s.histogram.len(),
-                        "data": encode(&s.histogram),
-                        "stats": stats_json(s),
-                    })
-                })
-            })
-            .collect();
-        let doc = serde_json::json!({
-            "unit": "ns",
-            "significant_figures": crate::harness::HIST_SIGFIG,
-            "encoding": "HdrHistogram V2+DEFLATE, base64",
-            "histograms": histograms,
-        });
-        let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
+        let text = to_json(&HistogramSet::of(run)).map_err(std::io::Error::other)?;
         Ok(vec![AtomicFile::write(
             &dir.join(schema::HISTOGRAMS_JSON),
             text.as_bytes(),
@@ -229,6 +77,7 @@ impl Report for HistogramsJson {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hdrhistogram::Histogram;
 
     #[test]
     fn round_trip_is_exact() {
@@ -243,41 +92,29 @@ mod tests {
     }
 
     #[test]
-    fn entries_read_back_exactly() {
-        let mut s = SolverStats::new("dlx");
-        for (ns, guesses) in [(1_000u64, 0u64), (2_500, 3), (777_777, 40)] {
-            s.puzzles += 1;
-            s.solved += 1;
-            s.sum_ns += u128::from(ns);
-            s.sum_sq_ns += (ns as f64).powi(2);
-            s.total_guesses += guesses;
-            s.histogram.record(ns).unwrap();
-        }
-        s.total_nodes = Some(123);
-        let doc = serde_json::json!({"histograms": [{
-            "corpus": "c", "solver": "dlx", "count": 3,
-            "data": encode(&s.histogram), "stats": stats_json(&s),
-        }]});
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("h.json");
-        std::fs::write(&path, doc.to_string()).unwrap();
-        let back = read(&path).unwrap();
-        assert_eq!(back.len(), 1);
-        let b = &back[0].stats;
-        assert_eq!((back[0].corpus.as_str(), b.name.as_str()), ("c", "dlx"));
+    fn entries_read_back_with_their_place_named() {
+        let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baseline");
+        let path = baseline.join(schema::HISTOGRAMS_JSON);
+        let entries = read(&path).unwrap();
+        assert_eq!(entries.len(), 15);
         assert_eq!(
-            (b.puzzles, b.sum_ns, b.total_nodes, b.total_updates),
-            (3, 781_277, Some(123), None)
+            (entries[0].corpus.as_str(), entries[0].stats.name.as_str()),
+            ("gen_9x9_1000", "dlx")
         );
-        assert_eq!(b.sum_sq_ns, s.sum_sq_ns);
-        assert_eq!(b.histogram, s.histogram);
+        assert_eq!(entries[0].stats.histogram.len(), entries[0].stats.timed());
         // A histogram that does not hold the counted solves is refused.
-        let mut wrong = stats_json(&s);
-        wrong["puzzles"] = 4.into();
-        let doc = serde_json::json!({"histograms": [{
-            "corpus": "c", "solver": "dlx", "data": encode(&s.histogram), "stats": wrong,
-        }]});
-        std::fs::write(&path, doc.to_string()).unwrap();
-        assert!(read(&path).unwrap_err().to_string().contains("entry 1"));
+        let dir = tempfile::tempdir().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let copy = dir.path().join(schema::HISTOGRAMS_JSON);
+        std::fs::write(
+            &copy,
+            text.replacen("\"puzzles\": 1000", "\"puzzles\": 1001", 1),
+        )
+        .unwrap();
+        let e = read(&copy).unwrap_err().to_string();
+        assert!(
+            e.contains("`histograms[0]`") && e.contains("holds 1000"),
+            "{e}"
+        );
     }
 }

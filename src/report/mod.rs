@@ -42,7 +42,6 @@ pub mod histograms_json;
 pub mod markdown;
 pub mod puzzles_csv;
 pub mod run_json;
-pub mod schema;
 pub mod summary_csv;
 pub mod table;
 
@@ -50,6 +49,11 @@ use std::path::{Path, PathBuf};
 
 use crate::budget::Budget;
 use crate::harness::{Config, CorpusResult, RunResult, SolverStats};
+use crate::results::ResultDir;
+
+/// The file names and CSV columns of a result directory (kept here under
+/// its old name; it lives in [`crate::results::schema`]).
+pub use crate::results::schema;
 
 /// What the reports need besides the results.
 #[derive(Debug, Clone)]
@@ -67,6 +71,29 @@ pub struct RunMeta {
     /// For a result that `dlxbench merge` made of shards: which, and each
     /// part's own facts.
     pub merged: Option<run_json::Merged>,
+}
+
+impl RunMeta {
+    /// The metadata a result directory records (its `run.json`), with
+    /// `out_dir` the directory itself.
+    pub fn of_dir(dir: &ResultDir, config: &Config) -> RunMeta {
+        let r = &dir.run;
+        RunMeta {
+            command_line: r.facts.command_line.clone(),
+            reference: r
+                .reference
+                .clone()
+                .unwrap_or_else(|| config.solvers[0].clone()),
+            sha256: r
+                .corpora
+                .iter()
+                .map(|c| c.sha256.clone().unwrap_or_default())
+                .collect(),
+            out_dir: dir.path.clone(),
+            per_puzzle: r.per_puzzle,
+            merged: None,
+        }
+    }
 }
 
 /// One output format.

@@ -91,3 +91,53 @@ impl RecordSink for PuzzlesCsv {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::PuzzleRecord;
+
+    /// The streamed rows are what serializing [`PuzzleRecord`]s writes.
+    #[test]
+    fn rows_are_puzzle_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = PuzzlesCsv::create(dir.path(), &["dlx", "odd,name"]).unwrap();
+        let record = |line, solver, status, nodes, updates| Record {
+            line,
+            solver,
+            status,
+            ns: 1234 + line,
+            solutions: 1,
+            nodes,
+            guesses: 2,
+            updates,
+        };
+        let records = [
+            record(1, 0, Status::Unique, Some(10), Some(99)),
+            record(1, 1, Status::Budget, None, None),
+            record(2, 1, Status::NotApplicable, None, None),
+        ];
+        w.write_batch("c \"q\"", &records).unwrap();
+        w.finish().unwrap();
+        let text = std::fs::read_to_string(PuzzlesCsv::path(dir.path())).unwrap();
+
+        let mut expected = csv::Writer::from_writer(Vec::new());
+        for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
+            expected
+                .serialize(PuzzleRecord {
+                    corpus: "c \"q\"".into(),
+                    line: r.line,
+                    solver: ["dlx", "odd,name"][usize::from(r.solver)].into(),
+                    ns: r.ns,
+                    solutions: r.solutions,
+                    nodes: r.nodes,
+                    guesses: r.guesses,
+                    status: r.status,
+                    updates: r.updates,
+                })
+                .unwrap();
+        }
+        let expected = String::from_utf8(expected.into_inner().unwrap()).unwrap();
+        assert_eq!(text, expected);
+    }
+}

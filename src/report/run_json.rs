@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use serde_json::json;
-
 use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
+use crate::results::{
+    to_json, CorpusInfo, PartFacts, RunFacts, RunInfo, ShardInfo, SolverInfo, SCHEMA_VERSION,
+};
 
 /// Writes `run.json`.
 #[derive(Debug, Clone, Copy)]
@@ -25,24 +26,107 @@ pub struct Merged {
     pub indices: Vec<u32>,
     /// Each part's own facts (machine, threads, times, throughput), in
     /// the order of `indices`.
-    pub parts: Vec<serde_json::Value>,
+    pub parts: Vec<PartFacts>,
 }
 
-/// The `shard` entry of `run.json`: `null` for a whole run; `{"index",
-/// "count", "indices", "rule"}` for one shard; for a merge of shards, the
-/// shards it covers (`index` null when more than one).
-fn shard_entry(config: &Config, meta: &RunMeta) -> serde_json::Value {
+/// The `shard` entry of `run.json`: `None` for a whole run; one shard's
+/// index and count; for a merge of shards, the shards it covers (`index`
+/// `None` when more than one).
+fn shard_entry(config: &Config, meta: &RunMeta) -> Option<ShardInfo> {
     let (count, indices) = match (&meta.merged, config.shard) {
         (Some(m), _) => (m.shard_count, m.indices.clone()),
         (None, Some(s)) => (s.count(), vec![s.index()]),
-        (None, None) => return serde_json::Value::Null,
+        (None, None) => return None,
     };
-    json!({
-        "index": match indices.as_slice() { [one] => Some(*one), _ => None },
-        "count": count,
-        "indices": indices,
-        "rule": "line n (from 1) is in shard ((n - 1) mod count) + 1",
+    Some(ShardInfo {
+        index: match indices.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        },
+        count,
+        indices,
+        rule: "line n (from 1) is in shard ((n - 1) mod count) + 1".to_string(),
     })
+}
+
+/// What `run.json` says of `run`, run with `config`.
+pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
+    let corpora = run
+        .corpora
+        .iter()
+        .enumerate()
+        .map(|(i, c)| CorpusInfo {
+            name: c.name.clone(),
+            path: c.path.as_ref().map(|p| p.display().to_string()),
+            bytes: c.bytes,
+            sha256: meta.sha256.get(i).cloned(),
+            lines: c.lines,
+            lines_done: c.lines_done,
+            complete: c.complete(),
+            workers: c.workers,
+            puzzles: c.puzzles,
+            malformed: c.malformed,
+            allow_zero: c.allow_zero,
+            parse_ns: c.parse_ns,
+            scan_ns: c.scan_ns,
+            reader_mb_per_s: c.reader_mb_per_s(),
+            wall_s: c.wall.as_secs_f64(),
+            changed_on_disk: c.changed_on_disk,
+        })
+        .collect();
+    let solvers = config
+        .solvers
+        .iter()
+        .zip(&config.budgets)
+        .zip(&config.descriptions)
+        .map(|((s, b), description)| SolverInfo {
+            name: s.clone(),
+            description: description.clone(),
+            budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
+            budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
+        })
+        .collect();
+    RunInfo {
+        schema_version: Some(SCHEMA_VERSION),
+        dlxbench_version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        rustc_version: RUSTC_VERSION.to_string(),
+        os: std::env::consts::OS.to_string(),
+        arch: std::env::consts::ARCH.to_string(),
+        facts: RunFacts {
+            git_revision: git_revision(),
+            command_line: meta.command_line.clone(),
+            cpu_model: cpu_model(),
+            cores: std::thread::available_parallelism().map(|n| n.get()).ok(),
+            threads: Some(run.threads),
+            started: Some(rfc3339(run.started)),
+            finished: Some(rfc3339(run.finished)),
+            duration_s: Some(
+                run.finished
+                    .duration_since(run.started)
+                    .map(|d| d.as_secs_f64())
+                    .unwrap_or(0.0),
+            ),
+            shard: shard_entry(config, meta),
+            merged_from: meta.merged.as_ref().map(|m| m.parts.clone()),
+        },
+        kind: config.kind.to_string(),
+        mode: Some(config.mode.as_str().to_string()),
+        limit: (config.limit != u64::MAX).then_some(config.limit),
+        passes: Some(config.passes),
+        warmup: Some(config.warmup),
+        shuffle_seed: config.shuffle,
+        permute_seed: config.permute,
+        schedule_block: Some(config.schedule.block),
+        solvers,
+        reference: Some(meta.reference.clone()),
+        states_created: run.states_created,
+        clock_overhead_ns: run.clock_overhead_ns,
+        problems: run.discrepancies.len() as u64,
+        interrupted: run.interrupted,
+        corpora,
+        per_puzzle: meta.per_puzzle,
+        out_dir: meta.out_dir.display().to_string(),
+    }
 }
 
 /// The rustc that built this binary.
@@ -113,79 +197,7 @@ impl Report for RunJson {
         meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
-        let corpora: Vec<_> = run
-            .corpora
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                json!({
-                    "name": c.name,
-                    "path": c.path.as_ref().map(|p| p.display().to_string()),
-                    "bytes": c.bytes,
-                    "sha256": meta.sha256.get(i),
-                    "lines": c.lines,
-                    "lines_done": c.lines_done,
-                    "complete": c.complete(),
-                    "workers": c.workers,
-                    "puzzles": c.puzzles,
-                    "malformed": c.malformed,
-                    "allow_zero": c.allow_zero,
-                    "parse_ns": c.parse_ns,
-                    "scan_ns": c.scan_ns,
-                    "reader_mb_per_s": c.reader_mb_per_s(),
-                    "wall_s": c.wall.as_secs_f64(),
-                    "changed_on_disk": c.changed_on_disk,
-                })
-            })
-            .collect();
-        let solvers: Vec<_> = config
-            .solvers
-            .iter()
-            .zip(&config.budgets)
-            .zip(&config.descriptions)
-            .map(|((s, b), description)| {
-                json!({
-                    "name": s,
-                    "description": description,
-                    "budget_nodes": (b.max_nodes != u64::MAX).then_some(b.max_nodes),
-                    "budget_time_s": b.max_time.map(|t| t.as_secs_f64()),
-                })
-            })
-            .collect();
-        let doc = json!({
-            "dlxbench_version": env!("CARGO_PKG_VERSION"),
-            "git_revision": git_revision(),
-            "command_line": meta.command_line,
-            "rustc_version": RUSTC_VERSION,
-            "os": std::env::consts::OS,
-            "arch": std::env::consts::ARCH,
-            "cpu_model": cpu_model(),
-            "cores": std::thread::available_parallelism().map(|n| n.get()).ok(),
-            "threads": run.threads,
-            "kind": config.kind,
-            "mode": config.mode.as_str(),
-            "limit": (config.limit != u64::MAX).then_some(config.limit),
-            "passes": config.passes,
-            "warmup": config.warmup,
-            "shuffle_seed": config.shuffle,
-            "permute_seed": config.permute,
-            "schedule_block": config.schedule.block,
-            "shard": shard_entry(config, meta),
-            "merged_from": meta.merged.as_ref().map(|m| &m.parts),
-            "solvers": solvers,
-            "reference": meta.reference,
-            "states_created": run.states_created,
-            "clock_overhead_ns": run.clock_overhead_ns,
-            "problems": run.discrepancies.len(),
-            "interrupted": run.interrupted,
-            "corpora": corpora,
-            "per_puzzle": meta.per_puzzle,
-            "out_dir": meta.out_dir.display().to_string(),
-            "started": rfc3339(run.started),
-            "finished": rfc3339(run.finished),
-            "duration_s": run.finished.duration_since(run.started).map(|d| d.as_secs_f64()).unwrap_or(0.0),
-        });
-        let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::other)?;
+        let text = to_json(&run_info(run, config, meta)).map_err(std::io::Error::other)?;
         Ok(vec![AtomicFile::write(
             &dir.join(schema::RUN_JSON),
             text.as_bytes(),

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::{reference_index, schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
+use crate::results::SummaryRow;
 
 /// Column names, in order: [`schema::summary::COLUMNS`].
 pub use super::schema::summary::COLUMNS;
@@ -22,53 +23,58 @@ impl Report for SummaryCsv {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let file = AtomicFile::create(&dir.join(schema::SUMMARY_CSV))?;
-        let mut w = csv::Writer::from_writer(file);
+        // The header is written even without rows.
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
         w.write_record(COLUMNS)?;
-        let reference = reference_index(config, meta);
-        for c in &run.corpora {
-            for (i, s) in c.solvers.iter().enumerate() {
-                let rate = s.puzzles_per_s(c.workers);
-                // Empty, not 0, where nothing was timed.
-                let timed = |text: String| if s.timed() == 0 { String::new() } else { text };
-                let budget = config.budgets[i].max_nodes;
-                let row: Vec<String> = vec![
-                    c.name.clone(),
-                    s.name.to_string(),
-                    s.puzzles.to_string(),
-                    s.solved.to_string(),
-                    s.unsolvable.to_string(),
-                    s.multiple.to_string(),
-                    s.budget.to_string(),
-                    c.malformed.to_string(),
-                    s.invalid.to_string(),
-                    timed(format!("{:.1}", s.mean_ns())),
-                    timed(format!("{:.1}", s.stddev_ns())),
-                    timed(s.quantile_ns(0.5).to_string()),
-                    timed(s.quantile_ns(0.9).to_string()),
-                    timed(s.quantile_ns(0.99).to_string()),
-                    timed(s.quantile_ns(0.999).to_string()),
-                    timed(s.max_ns().to_string()),
-                    s.total_nodes.map_or_else(String::new, |n| n.to_string()),
-                    format!("{:.3}", s.guesses_per_puzzle()),
-                    format!("{:.2}", s.no_guess_pct()),
-                    rate.map_or_else(String::new, |r| format!("{r:.1}")),
-                    super::speed_vs(c, s, &c.solvers[reference])
-                        .map_or_else(String::new, |x| format!("{x:.4}")),
-                    run.threads.to_string(),
-                    config.mode.as_str().to_string(),
-                    if budget == u64::MAX {
-                        String::new()
-                    } else {
-                        budget.to_string()
-                    },
-                    meta.reference.to_string(),
-                    s.total_updates.map_or_else(String::new, |u| u.to_string()),
-                    s.not_applicable.to_string(),
-                ];
-                w.write_record(&row)?;
-            }
+        for row in rows(run, config, meta) {
+            w.serialize(row)?;
         }
         let file = w.into_inner().map_err(|e| e.into_error())?;
         Ok(vec![file.commit()?])
     }
+}
+
+/// The rows of `summary.csv`: one per corpus x solver, in run order.
+pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow> {
+    let reference = reference_index(config, meta);
+    let mut rows = Vec::new();
+    for c in &run.corpora {
+        for (i, s) in c.solvers.iter().enumerate() {
+            // Empty, not 0, where nothing was timed.
+            let timed = |v: f64| (s.timed() > 0).then_some(v);
+            let budget = config.budgets[i].max_nodes;
+            rows.push(SummaryRow {
+                corpus: c.name.clone(),
+                solver: s.name.to_string(),
+                puzzles: s.puzzles,
+                solved: s.solved,
+                unsolvable: s.unsolvable,
+                multiple: s.multiple,
+                budget: s.budget,
+                malformed: c.malformed,
+                invalid: s.invalid,
+                mean_ns: timed(s.mean_ns()),
+                stddev_ns: timed(s.stddev_ns()),
+                p50_ns: timed(s.quantile_ns(0.5) as f64),
+                p90_ns: timed(s.quantile_ns(0.9) as f64),
+                p99_ns: timed(s.quantile_ns(0.99) as f64),
+                p999_ns: timed(s.quantile_ns(0.999) as f64),
+                max_ns: timed(s.max_ns() as f64),
+                total_nodes: s.total_nodes,
+                guesses_per_puzzle: Some(s.guesses_per_puzzle()),
+                no_guess_pct: Some(s.no_guess_pct()),
+                puzzles_per_s: s.puzzles_per_s(c.workers),
+                speed_vs_reference: super::speed_vs(c, s, &c.solvers[reference]),
+                threads: Some(run.threads as u64),
+                mode: Some(config.mode.as_str().to_string()),
+                budget_nodes: (budget != u64::MAX).then_some(budget),
+                reference: Some(meta.reference.to_string()),
+                total_updates: s.total_updates,
+                not_applicable: s.not_applicable,
+            });
+        }
+    }
+    rows
 }

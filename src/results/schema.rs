@@ -2,8 +2,10 @@
 //! `dlxbench bench` writes, and the columns of `summary.csv` and
 //! `puzzles.csv` in their order.
 //!
-//! The writers ([`super::summary_csv`], [`super::puzzles_csv`] and the
-//! other reports) and the reader ([`crate::compare`]) use these constants;
+//! The writers ([`crate::report`]) and the readers ([`super::ResultDir`],
+//! and `compare`'s and `merge`'s streaming of the CSV files) use these
+//! constants, and the fields of [`super::SummaryRow`] and
+//! [`super::PuzzleRecord`] are the columns (a test checks they agree);
 //! nothing else spells a file or column name. The order of the columns is
 //! part of the file format: a column added later goes last, so that readers
 //! of older files by position keep working (`compare` finds columns by

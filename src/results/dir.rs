@@ -1,0 +1,304 @@
+//! [`ResultDir`]: the one reader of a result directory.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::{schema, HistogramSet, RunInfo};
+use crate::budget::Budget;
+use crate::harness::{self, Config, CorpusResult, Mode, RunResult, SolverStats};
+use crate::kinds::PuzzleKind;
+
+/// Why a result directory could not be read: each names the file, and
+/// the field where a value is not what a run writes.
+#[derive(Debug, thiserror::Error)]
+pub enum ResultError {
+    /// The directory has no `run.json`.
+    #[error(
+        "{}: no {}: not the result directory of a run (or of a run killed before its first \
+         corpus ended)",
+        dir.display(),
+        schema::RUN_JSON
+    )]
+    NotARun {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// A file could not be read. The message includes the operating
+    /// system's error (which is therefore not also the error's source).
+    #[error("{}: {error}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        error: std::io::Error,
+    },
+    /// A JSON file does not parse.
+    #[error("{}: not JSON: {message}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What the parser says (with line and column).
+        message: String,
+    },
+    /// A field holds what a run does not write.
+    #[error("{}: `{field}`: {message}", path.display())]
+    Field {
+        /// The file.
+        path: PathBuf,
+        /// The field (`corpora[1].bytes`; `histograms[3]`).
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl ResultError {
+    pub(super) fn field(
+        path: &Path,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ResultError {
+        ResultError::Field {
+            path: path.to_path_buf(),
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A result directory, read: its `run.json`, and which of its other files
+/// are there (`histograms.json` is read when asked for, the CSV files are
+/// streamed by their readers: `puzzles.csv` can hold millions of rows).
+#[derive(Debug, Clone)]
+pub struct ResultDir {
+    /// The directory.
+    pub path: PathBuf,
+    /// `run.json`.
+    pub run: RunInfo,
+    /// `histograms.json`, if there.
+    pub histograms_json: Option<PathBuf>,
+    /// `summary.csv`, if there.
+    pub summary_csv: Option<PathBuf>,
+    /// `puzzles.csv`, if there.
+    pub puzzles_csv: Option<PathBuf>,
+}
+
+/// The text of `path`.
+fn read_text(path: &Path) -> Result<String, ResultError> {
+    std::fs::read_to_string(path).map_err(|error| ResultError::Io {
+        path: path.to_path_buf(),
+        error,
+    })
+}
+
+impl ResultDir {
+    /// Reads the result directory `dir`: its `run.json` (required: a
+    /// directory without one is not a run's), checked field by field;
+    /// notes which of the other files are there.
+    pub fn open(dir: &Path) -> Result<ResultDir, ResultError> {
+        let run_path = dir.join(schema::RUN_JSON);
+        if !run_path.is_file() {
+            return Err(ResultError::NotARun {
+                dir: dir.to_path_buf(),
+            });
+        }
+        let run = Self::read_run_info(&run_path)?;
+        let file = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
+        Ok(ResultDir {
+            path: dir.to_path_buf(),
+            run,
+            histograms_json: file(schema::HISTOGRAMS_JSON),
+            summary_csv: file(schema::SUMMARY_CSV),
+            puzzles_csv: file(schema::PUZZLES_CSV),
+        })
+    }
+
+    /// Reads one `run.json`.
+    pub fn read_run_info(path: &Path) -> Result<RunInfo, ResultError> {
+        RunInfo::read(path, &read_text(path)?)
+    }
+
+    /// The path of the file `name` in the directory.
+    pub fn file(&self, name: &str) -> PathBuf {
+        self.path.join(name)
+    }
+
+    /// Reads `histograms.json`, checked field by field.
+    pub fn histograms(&self) -> Result<HistogramSet, ResultError> {
+        let path = self.file(schema::HISTOGRAMS_JSON);
+        super::from_json(&path, &read_text(&path)?)
+    }
+
+    /// Every corpus x solver's statistics from `histograms.json`, exactly
+    /// as the run accumulated them, as (corpus, statistics).
+    pub fn stats(&self) -> Result<Vec<(String, SolverStats)>, ResultError> {
+        self.histograms()?
+            .stats(&self.file(schema::HISTOGRAMS_JSON))
+    }
+
+    /// The run's settings as a [`Config`] (threads: the run's).
+    pub fn config(&self) -> Result<Config, ResultError> {
+        let r = &self.run;
+        let path = self.file(schema::RUN_JSON);
+        let kind = PuzzleKind::ALL
+            .iter()
+            .find(|k| k.name() == r.kind)
+            .ok_or_else(|| {
+                ResultError::field(&path, "kind", format!("unknown kind `{}`", r.kind))
+            })?;
+        let mode = r.mode.as_deref().unwrap_or_default();
+        let mode = Mode::from_name(mode)
+            .ok_or_else(|| ResultError::field(&path, "mode", format!("unknown mode `{mode}`")))?;
+        if r.solvers.is_empty() {
+            return Err(ResultError::field(&path, "solvers", "no solvers"));
+        }
+        if let Some(i) = r.solvers.iter().position(|s| s.name.is_empty()) {
+            return Err(ResultError::field(
+                &path,
+                format!("solvers[{i}].name"),
+                "a solver without a name",
+            ));
+        }
+        Ok(Config {
+            kind: kind.name(),
+            descriptions: r.solvers.iter().map(|s| s.description.clone()).collect(),
+            budgets: r
+                .solvers
+                .iter()
+                .map(|s| Budget {
+                    max_nodes: s.budget_nodes.unwrap_or(u64::MAX),
+                    max_time: s.budget_time_s.map(Duration::from_secs_f64),
+                })
+                .collect(),
+            solvers: r.solvers.iter().map(|s| s.name.clone()).collect(),
+            threads: r.facts.threads.unwrap_or(0),
+            mode,
+            limit: r.limit.unwrap_or(u64::MAX),
+            warmup: r.warmup.unwrap_or(0),
+            passes: r.passes.unwrap_or(1),
+            shuffle: r.shuffle_seed,
+            permute: r.permute_seed,
+            schedule: harness::Schedule {
+                block: r
+                    .schedule_block
+                    .unwrap_or(harness::Schedule::default().block),
+            },
+            shard: None,
+        })
+    }
+
+    /// The statistics of `corpus` x `solver`, from `stats` ([`Self::stats`]).
+    fn find<'a>(
+        &self,
+        stats: &'a [(String, SolverStats)],
+        corpus: &str,
+        solver: &str,
+    ) -> Result<&'a SolverStats, ResultError> {
+        stats
+            .iter()
+            .find(|(c, s)| c == corpus && s.name == solver)
+            .map(|(_, s)| s)
+            .ok_or_else(|| {
+                ResultError::field(
+                    &self.file(schema::HISTOGRAMS_JSON),
+                    "histograms",
+                    format!("no entry for {corpus} x {solver}"),
+                )
+            })
+    }
+
+    /// The run the directory records, from its `run.json` and
+    /// `histograms.json` alone: the statistics exactly as accumulated, no
+    /// discrepancies (they are not in those files). An interrupted run
+    /// reads too, with its partial corpus as recorded.
+    pub fn run_result(&self) -> Result<RunResult, ResultError> {
+        let config = self.config()?;
+        let mut result = Self::merged(std::slice::from_ref(self), &config)?;
+        result.interrupted = self.run.interrupted;
+        Ok(result)
+    }
+
+    /// The runs `parts` (shards of one run, all run alike with `config`)
+    /// as one: counts, sums and histograms added, the corpora's workers
+    /// and wall times added, the earliest start and the latest end.
+    pub fn merged(parts: &[ResultDir], config: &Config) -> Result<RunResult, ResultError> {
+        let mut result = RunResult {
+            corpora: Vec::new(),
+            discrepancies: Vec::new(),
+            states_created: 0,
+            threads: 0,
+            clock_overhead_ns: 0.0,
+            started: SystemTime::now(),
+            finished: SystemTime::UNIX_EPOCH,
+            interrupted: false,
+            records_error: None,
+        };
+        let time = |t: &Option<String>, fallback: SystemTime| {
+            t.as_deref()
+                .and_then(|t| humantime::parse_rfc3339(t).ok())
+                .unwrap_or(fallback)
+        };
+        let mut stats = Vec::with_capacity(parts.len());
+        for p in parts {
+            let r = &p.run;
+            result.states_created += r.states_created;
+            result.threads += r.facts.threads.unwrap_or(0);
+            result.clock_overhead_ns = result.clock_overhead_ns.max(r.clock_overhead_ns);
+            result.started = result.started.min(time(&r.facts.started, result.started));
+            result.finished = result
+                .finished
+                .max(time(&r.facts.finished, result.finished));
+            stats.push(p.stats()?);
+        }
+        let Some(first) = parts.first() else {
+            return Ok(result);
+        };
+        for (i, c) in first.run.corpora.iter().enumerate() {
+            let all = parts
+                .iter()
+                .map(|p| {
+                    p.run.corpora.get(i).ok_or_else(|| {
+                        ResultError::field(
+                            &p.file(schema::RUN_JSON),
+                            "corpora",
+                            format!("no corpus {} ({})", i + 1, c.name),
+                        )
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let sum = |f: fn(&super::CorpusInfo) -> u64| all.iter().map(|c| f(c)).sum::<u64>();
+            let mut solvers = Vec::with_capacity(config.solvers.len());
+            for s in &config.solvers {
+                let mut merged = SolverStats::new(s.clone());
+                for (p, st) in parts.iter().zip(&stats) {
+                    merged.merge(p.find(st, &c.name, s)?);
+                }
+                solvers.push(merged);
+            }
+            result.corpora.push(CorpusResult {
+                name: c.name.clone(),
+                path: c.path.as_ref().map(PathBuf::from),
+                bytes: c.bytes,
+                lines: c.lines,
+                allow_zero: c.allow_zero,
+                puzzles: sum(|c| c.puzzles),
+                malformed: sum(|c| c.malformed),
+                malformed_examples: Vec::new(),
+                parse_ns: sum(|c| c.parse_ns),
+                scan_ns: sum(|c| c.scan_ns),
+                // Machine time: the parts' wall times added.
+                wall: Duration::from_secs_f64(all.iter().map(|c| c.wall_s).sum()),
+                solvers,
+                changed_on_disk: all.iter().any(|c| c.changed_on_disk),
+                workers: all.iter().map(|c| c.workers).sum(),
+                // A merge is of finished parts; one directory read back may
+                // hold a corpus an interrupt cut short.
+                lines_done: match all.as_slice() {
+                    [one] => one.lines_done,
+                    _ => c.lines,
+                },
+            });
+        }
+        Ok(result)
+    }
+}

@@ -1,0 +1,44 @@
+//! The result directory as types: what `dlxbench bench` (and `merge`)
+//! write, and the one reader of it.
+//!
+//! * [`RunInfo`]: `run.json`, what was run, where and when;
+//! * [`SummaryRow`]: a row of `summary.csv`;
+//! * [`PuzzleRecord`]: a row of `puzzles.csv`;
+//! * [`HistogramSet`]: `histograms.json`, every corpus x solver's exact
+//!   accumulators ([`SolverStats`](crate::harness::SolverStats)) and
+//!   latency histogram;
+//! * [`schema`]: the file names and the CSV columns in their order.
+//!
+//! Each is derived with serde: the writers in [`crate::report`] serialize
+//! these types and the reader ([`ResultDir::open`]) deserializes them, so a
+//! key of `run.json` is spelled once, as a field name here. JSON files are
+//! written with their keys in sorted order (as they always were): a type's
+//! field order does not matter to the file.
+//!
+//! [`ResultDir::open`] reads and checks a directory; its errors
+//! ([`ResultError`]) name the file and, for a value that is not what a run
+//! writes, the field (`corpora[1].bytes`). `compare`, `merge` and `plot`
+//! read result directories through it.
+
+mod dir;
+pub mod histograms;
+mod json;
+mod puzzles;
+mod run_info;
+pub mod schema;
+mod summary;
+
+pub use dir::{ResultDir, ResultError};
+pub use histograms::{HistogramEntry, HistogramSet};
+pub use json::{from_json, to_json};
+pub use puzzles::PuzzleRecord;
+pub use run_info::{CorpusInfo, PartFacts, RunFacts, RunInfo, ShardInfo, SolverInfo, Throughput};
+pub use summary::SummaryRow;
+
+/// The version of the result-directory format this build writes, in
+/// `run.json` (`schema_version`). 1: the first with the key; files without
+/// it are older and read as version 0.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[cfg(test)]
+mod tests;

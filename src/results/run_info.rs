@@ -1,0 +1,202 @@
+//! `run.json`: what was run and where: version and git revision, command
+//! line, compiler, machine, settings, corpora (path, size, SHA-256) and
+//! start and end times (UTC, RFC 3339).
+//!
+//! Every field is read leniently where older files may lack it (a missing
+//! key reads as its default: `None`, 0, empty), strictly where it is there:
+//! a value of the wrong type is an error naming the field.
+
+use serde::{Deserialize, Serialize};
+
+/// The contents of `run.json`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunInfo {
+    /// The version of the result-directory format
+    /// ([`SCHEMA_VERSION`](super::SCHEMA_VERSION) when written by this
+    /// build; `None`: a file from before the key).
+    pub schema_version: Option<u32>,
+    /// dlxbench version.
+    pub dlxbench_version: Option<String>,
+    /// rustc that built the binary.
+    pub rustc_version: String,
+    /// Operating system (`std::env::consts::OS`).
+    pub os: String,
+    /// Architecture (`std::env::consts::ARCH`).
+    pub arch: String,
+    /// Who ran it, where and when (the facts a merge keeps per part):
+    /// written among the other keys, read on their own ([`RunInfo::read`])
+    /// so that an error in one names its field.
+    #[serde(flatten, skip_deserializing)]
+    pub facts: RunFacts,
+    /// Puzzle kind (`sudoku`, `hanidoku`).
+    pub kind: String,
+    /// Mode (`unique`, `first`, `count`).
+    pub mode: Option<String>,
+    /// Solution limit (`None`: no limit).
+    pub limit: Option<u64>,
+    /// Passes per chunk.
+    pub passes: Option<u32>,
+    /// Warm-up puzzles per worker.
+    pub warmup: Option<usize>,
+    /// Shuffle seed.
+    pub shuffle_seed: Option<u64>,
+    /// Symmetry-image seed: a different one means different puzzles.
+    pub permute_seed: Option<u64>,
+    /// Puzzles per scheduling block.
+    pub schedule_block: Option<usize>,
+    /// Solvers with their budgets, in run order.
+    pub solvers: Vec<SolverInfo>,
+    /// The solver speeds are quoted against.
+    pub reference: Option<String>,
+    /// Solver states created (one per solver per worker).
+    pub states_created: u64,
+    /// Cost of one clock-read pair, ns.
+    pub clock_overhead_ns: f64,
+    /// Problems found (solvers that disagreed or returned wrong solutions).
+    pub problems: u64,
+    /// Whether the run was interrupted.
+    pub interrupted: bool,
+    /// Corpora, in run order.
+    pub corpora: Vec<CorpusInfo>,
+    /// Whether `puzzles.csv` was written.
+    pub per_puzzle: bool,
+    /// The output directory, as given.
+    pub out_dir: String,
+}
+
+/// Who ran a run, where and when: in `run.json`, and for each part of a
+/// merge in its `merged_from`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct RunFacts {
+    /// Git revision of the build (`None`: not a git checkout).
+    pub git_revision: Option<String>,
+    /// The command line, argument by argument.
+    pub command_line: Vec<String>,
+    /// CPU model.
+    pub cpu_model: Option<String>,
+    /// Cores of the machine.
+    pub cores: Option<usize>,
+    /// Worker threads.
+    pub threads: Option<usize>,
+    /// Start time (RFC 3339, UTC).
+    pub started: Option<String>,
+    /// End time.
+    pub finished: Option<String>,
+    /// Wall time, s.
+    pub duration_s: Option<f64>,
+    /// The shard(s) the run covers (`None`: the whole corpora).
+    pub shard: Option<ShardInfo>,
+    /// For a merge: each part's own facts, in shard order.
+    pub merged_from: Option<Vec<PartFacts>>,
+}
+
+/// The `shard` entry: one shard, or the shards a merge covers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// The shard (1-based), when the run covers exactly one.
+    pub index: Option<u32>,
+    /// The shard count of the partition.
+    pub count: u32,
+    /// The shards covered (1-based, ascending).
+    pub indices: Vec<u32>,
+    /// The partition, in words.
+    pub rule: String,
+}
+
+/// One part of a merged run, as its `merged_from` entry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PartFacts {
+    /// The part's directory.
+    pub dir: String,
+    /// Its facts, from its `run.json`.
+    #[serde(flatten)]
+    pub facts: RunFacts,
+    /// Its own figures per corpus x solver.
+    pub throughput: Vec<Throughput>,
+}
+
+/// One corpus x solver's figures in one part of a merge.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Throughput {
+    /// Corpus name.
+    pub corpus: String,
+    /// Solver name.
+    pub solver: String,
+    /// Puzzles run.
+    pub puzzles: u64,
+    /// Throughput (`None`: nothing timed).
+    pub puzzles_per_s: Option<f64>,
+    /// Mean solve time, ns.
+    pub mean_ns: f64,
+    /// Median solve time, ns.
+    pub p50_ns: u64,
+}
+
+/// A solver of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolverInfo {
+    /// Name.
+    pub name: String,
+    /// What it is.
+    pub description: String,
+    /// Node budget (`None`: unlimited).
+    pub budget_nodes: Option<u64>,
+    /// Time budget, s (`None`: unlimited).
+    pub budget_time_s: Option<f64>,
+}
+
+/// A corpus of the run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CorpusInfo {
+    /// Name.
+    pub name: String,
+    /// Path, if it was a file.
+    pub path: Option<String>,
+    /// Size, bytes.
+    pub bytes: u64,
+    /// SHA-256 (hex), if recorded.
+    pub sha256: Option<String>,
+    /// Lines.
+    pub lines: u64,
+    /// Lines done (fewer than `lines` when the run was interrupted).
+    pub lines_done: u64,
+    /// Whether every line was done.
+    pub complete: bool,
+    /// Workers that ran it.
+    pub workers: usize,
+    /// Puzzles.
+    pub puzzles: u64,
+    /// Lines that did not parse.
+    pub malformed: u64,
+    /// Whether `0` was read as an empty cell.
+    pub allow_zero: bool,
+    /// Time parsing, ns.
+    pub parse_ns: u64,
+    /// Time scanning for lines, ns.
+    pub scan_ns: u64,
+    /// Reader throughput, MB/s.
+    pub reader_mb_per_s: f64,
+    /// Wall time, s.
+    pub wall_s: f64,
+    /// Whether the file changed on disk during the run.
+    pub changed_on_disk: bool,
+}
+
+impl RunInfo {
+    /// `text`, the contents of the `run.json` at `path`: errors name the
+    /// file and the field.
+    pub fn read(path: &std::path::Path, text: &str) -> Result<RunInfo, super::ResultError> {
+        let mut info: RunInfo = super::from_json(path, text)?;
+        info.facts = super::from_json(path, text)?;
+        Ok(info)
+    }
+
+    /// The solver named `name`.
+    pub fn solver(&self, name: &str) -> Option<&SolverInfo> {
+        self.solvers.iter().find(|s| s.name == name)
+    }
+}

@@ -1,0 +1,106 @@
+//! `summary.csv`: one row per corpus x solver (columns in
+//! [`schema::summary`](super::schema::summary), in the order of
+//! [`SummaryRow`]'s fields).
+
+use serde::{Deserialize, Serialize};
+
+/// One row of `summary.csv`.
+///
+/// Written by [`crate::report::summary_csv`]; read by `compare`, which
+/// also computes one from per-puzzle rows when a run has no `summary.csv`.
+/// Columns a file from an older version may lack read as their default
+/// (`None`, 0); latencies and rates are `None` (an empty field) where
+/// nothing was timed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SummaryRow {
+    /// Corpus name.
+    pub corpus: String,
+    /// Solver name.
+    pub solver: String,
+    /// Puzzles run.
+    pub puzzles: u64,
+    /// Puzzles with at least one solution within budget.
+    pub solved: u64,
+    /// Puzzles without solution.
+    pub unsolvable: u64,
+    /// Puzzles with two or more solutions (part of `solved`).
+    pub multiple: u64,
+    /// Puzzles over the node budget.
+    pub budget: u64,
+    /// Lines of the corpus that did not parse.
+    #[serde(default)]
+    pub malformed: u64,
+    /// Returned grids that are not solutions.
+    pub invalid: u64,
+    /// Mean solve time within budget, ns (exact).
+    #[serde(serialize_with = "fixed::<_, 1>")]
+    pub mean_ns: Option<f64>,
+    /// Standard deviation of the solve times within budget, ns (exact).
+    #[serde(serialize_with = "fixed::<_, 1>")]
+    pub stddev_ns: Option<f64>,
+    /// Median solve time within budget, ns (HdrHistogram).
+    #[serde(serialize_with = "fixed::<_, 0>")]
+    pub p50_ns: Option<f64>,
+    /// 90th percentile, ns.
+    #[serde(default, serialize_with = "fixed::<_, 0>")]
+    pub p90_ns: Option<f64>,
+    /// 99th percentile, ns.
+    #[serde(serialize_with = "fixed::<_, 0>")]
+    pub p99_ns: Option<f64>,
+    /// 99.9th percentile, ns.
+    #[serde(default, serialize_with = "fixed::<_, 0>")]
+    pub p999_ns: Option<f64>,
+    /// Largest solve time within budget, ns.
+    #[serde(default, serialize_with = "fixed::<_, 0>")]
+    pub max_ns: Option<f64>,
+    /// Total search nodes (`None`: not recorded).
+    pub total_nodes: Option<u64>,
+    /// Branch points per puzzle.
+    #[serde(default, serialize_with = "fixed::<_, 3>")]
+    pub guesses_per_puzzle: Option<f64>,
+    /// Puzzles solved without a branch point, percent.
+    #[serde(default, serialize_with = "fixed::<_, 2>")]
+    pub no_guess_pct: Option<f64>,
+    /// Throughput (puzzles within budget x workers / their solve time).
+    #[serde(serialize_with = "fixed::<_, 1>")]
+    pub puzzles_per_s: Option<f64>,
+    /// `puzzles_per_s` over the reference solver's.
+    #[serde(default, serialize_with = "fixed::<_, 4>")]
+    pub speed_vs_reference: Option<f64>,
+    /// Worker threads, if known.
+    #[serde(default)]
+    pub threads: Option<u64>,
+    /// Mode (`unique`, `first`, `count`), if known.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// Node budget of the solver (`None`: unlimited or unknown).
+    #[serde(default)]
+    pub budget_nodes: Option<u64>,
+    /// The solver speeds are quoted against, if known.
+    #[serde(default)]
+    pub reference: Option<String>,
+    /// Total link updates (`None`: not recorded).
+    #[serde(default)]
+    pub total_updates: Option<u64>,
+    /// Puzzles the solver does not take: not run, not in `puzzles`.
+    #[serde(default)]
+    pub not_applicable: u64,
+}
+
+impl SummaryRow {
+    /// Puzzles timed within budget.
+    pub fn timed(&self) -> u64 {
+        self.puzzles.saturating_sub(self.budget)
+    }
+}
+
+/// A figure with `DECIMALS` decimals; empty when `None`.
+fn fixed<S: serde::Serializer, const DECIMALS: usize>(
+    v: &Option<f64>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_str(&format!("{v:.DECIMALS$}")),
+        None => s.serialize_str(""),
+    }
+}

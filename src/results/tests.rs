@@ -1,0 +1,323 @@
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::harness::SolverStats;
+use crate::solvers::Status;
+
+/// The committed baseline: a result directory of this format's files.
+fn baseline() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baseline")
+}
+
+/// A `run.json` with every field set.
+fn info() -> RunInfo {
+    RunInfo {
+        schema_version: Some(SCHEMA_VERSION),
+        dlxbench_version: Some("0.1.0".into()),
+        rustc_version: "rustc 1.95.0".into(),
+        os: "linux".into(),
+        arch: "x86_64".into(),
+        facts: RunFacts {
+            git_revision: None,
+            command_line: vec!["dlxbench".into(), "bench".into()],
+            cpu_model: Some("AMD EPYC".into()),
+            cores: Some(2),
+            threads: Some(2),
+            started: Some("2026-11-26T10:37:09Z".into()),
+            finished: Some("2026-11-26T10:37:10Z".into()),
+            duration_s: Some(1.25),
+            shard: Some(ShardInfo {
+                index: None,
+                count: 4,
+                indices: vec![1, 2],
+                rule: "line n (from 1) is in shard ((n - 1) mod count) + 1".into(),
+            }),
+            merged_from: Some(vec![PartFacts {
+                dir: "a".into(),
+                facts: RunFacts {
+                    threads: Some(1),
+                    ..RunFacts::default()
+                },
+                throughput: vec![Throughput {
+                    corpus: "c".into(),
+                    solver: "dlx".into(),
+                    puzzles: 3,
+                    puzzles_per_s: None,
+                    mean_ns: 12.5,
+                    p50_ns: 12,
+                }],
+            }]),
+        },
+        kind: "sudoku".into(),
+        mode: Some("unique".into()),
+        limit: Some(2),
+        passes: Some(1),
+        warmup: Some(0),
+        shuffle_seed: None,
+        permute_seed: Some(7),
+        schedule_block: Some(64),
+        solvers: vec![SolverInfo {
+            name: "dlx".into(),
+            description: "Knuth's Algorithm X".into(),
+            budget_nodes: None,
+            budget_time_s: Some(10.0),
+        }],
+        reference: Some("dlx".into()),
+        states_created: 2,
+        clock_overhead_ns: 20.0,
+        problems: 0,
+        interrupted: false,
+        corpora: vec![CorpusInfo {
+            name: "c".into(),
+            path: Some("datasets/c.txt".into()),
+            bytes: 820,
+            sha256: Some("04d7".into()),
+            lines: 10,
+            lines_done: 10,
+            complete: true,
+            workers: 2,
+            puzzles: 10,
+            malformed: 0,
+            allow_zero: false,
+            parse_ns: 737,
+            scan_ns: 3027,
+            reader_mb_per_s: 217.89,
+            wall_s: 0.21,
+            changed_on_disk: false,
+        }],
+        per_puzzle: true,
+        out_dir: "results/x".into(),
+    }
+}
+
+/// Statistics of three solves.
+fn stats() -> SolverStats {
+    let mut s = SolverStats::new("dlx");
+    for (ns, guesses) in [(1_000u64, 0u64), (2_500, 3), (777_777, 40)] {
+        s.puzzles += 1;
+        s.solved += 1;
+        s.sum_ns += u128::from(ns);
+        s.sum_sq_ns += (ns as f64).powi(2);
+        s.total_guesses += guesses;
+        s.histogram.record(ns).unwrap();
+    }
+    s.total_nodes = Some(123);
+    s
+}
+
+/// A directory holding `run.json` (and `histograms.json`) as written.
+fn written(info: &RunInfo, stats: Option<&SolverStats>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(schema::RUN_JSON), to_json(info).unwrap()).unwrap();
+    if let Some(s) = stats {
+        let set = HistogramSet {
+            unit: "ns".into(),
+            significant_figures: Some(3),
+            encoding: "HdrHistogram V2+DEFLATE, base64".into(),
+            histograms: vec![HistogramEntry::of("c", s)],
+        };
+        let path = dir.path().join(schema::HISTOGRAMS_JSON);
+        std::fs::write(path, to_json(&set).unwrap()).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_round_trip_gives_the_values_written() {
+    let info = info();
+    let s = stats();
+    let dir = written(&info, Some(&s));
+    let read = ResultDir::open(dir.path()).unwrap();
+    assert_eq!(read.run, info);
+    assert_eq!(read.path, dir.path());
+    assert!(read.histograms_json.is_some() && read.summary_csv.is_none());
+    let back = read.stats().unwrap();
+    assert_eq!(back.len(), 1);
+    let (corpus, b) = &back[0];
+    assert_eq!((corpus.as_str(), b.name.as_str()), ("c", "dlx"));
+    assert_eq!(
+        (b.puzzles, b.sum_ns, b.total_nodes, b.total_updates),
+        (3, 781_277, Some(123), None)
+    );
+    assert_eq!(b.sum_sq_ns, s.sum_sq_ns);
+    assert_eq!(b.histogram, s.histogram);
+    // What the reader makes of it for the reports.
+    let config = read.config().unwrap();
+    assert_eq!(config.solvers, ["dlx"]);
+    assert_eq!(config.budgets[0].max_nodes, u64::MAX);
+    assert_eq!(
+        (config.limit, config.permute, config.schedule.block),
+        (2, Some(7), 64)
+    );
+    let result = read.run_result().unwrap();
+    assert_eq!(result.corpora[0].solvers[0].histogram, s.histogram);
+    assert_eq!((result.threads, result.corpora[0].workers), (2, 2));
+}
+
+#[test]
+fn keys_are_written_sorted_with_nulls() {
+    let text = to_json(&info()).unwrap();
+    let keys: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("  \"") && !l.starts_with("   "))
+        .map(|l| l.trim().split('"').nth(1).unwrap())
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort_unstable();
+    assert_eq!(keys, sorted);
+    assert!(keys.contains(&"git_revision") && keys.contains(&"schema_version"));
+    assert!(text.contains("\"git_revision\": null"), "{text}");
+    assert!(text.contains("\"shuffle_seed\": null"), "{text}");
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = ResultDir::open(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("no run.json: not the result directory of a run"),
+        "{e}"
+    );
+    assert!(e.starts_with(&dir.path().display().to_string()), "{e}");
+    let dir = written(&info(), None);
+    let read = ResultDir::open(dir.path()).unwrap();
+    let e = read.stats().unwrap_err();
+    assert!(matches!(e, ResultError::Io { .. }), "{e:?}");
+    assert!(e.to_string().contains("histograms.json"), "{e}");
+}
+
+#[test]
+fn a_malformed_field_is_named_with_its_file() {
+    let dir = written(&info(), Some(&stats()));
+    let path = dir.path().join(schema::RUN_JSON);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let bad = |from: &str, to: &str, field: &str| {
+        assert!(text.contains(from), "{from}");
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let e = ResultDir::open(dir.path()).unwrap_err();
+        let message = e.to_string();
+        assert!(
+            matches!(&e, ResultError::Field { field: f, .. } if f == field),
+            "{field}: {message}"
+        );
+        assert!(
+            message.contains("run.json") && message.contains(field),
+            "{message}"
+        );
+    };
+    bad("\"bytes\": 820", "\"bytes\": \"820\"", "corpora[0].bytes");
+    bad("\"limit\": 2", "\"limit\": -2", "limit");
+    bad(
+        "\"budget_time_s\": 10.0",
+        "\"budget_time_s\": true",
+        "solvers[0].budget_time_s",
+    );
+    // A field of the run's facts (written among the others).
+    bad("\"threads\": 2", "\"threads\": \"two\"", "threads");
+    bad("\"count\": 4", "\"count\": 4.5", "shard.count");
+    // Not JSON at all.
+    std::fs::write(&path, "{not json").unwrap();
+    let e = ResultDir::open(dir.path()).unwrap_err();
+    assert!(matches!(e, ResultError::Json { .. }) && e.to_string().contains("run.json"));
+    std::fs::write(&path, &text).unwrap();
+
+    // histograms.json: an entry that does not hold its counted solves.
+    let path = dir.path().join(schema::HISTOGRAMS_JSON);
+    let text = std::fs::read_to_string(&path).unwrap();
+    // The message of reading the statistics of `text`.
+    let stats_error = |text: String| {
+        std::fs::write(&path, text).unwrap();
+        let read = ResultDir::open(dir.path()).unwrap();
+        read.stats().unwrap_err().to_string()
+    };
+    let e = stats_error(text.replacen("\"puzzles\": 3", "\"puzzles\": 4", 1));
+    assert!(
+        e.contains("histograms.json") && e.contains("`histograms[0]`") && e.contains("holds 3"),
+        "{e}"
+    );
+    let e = stats_error(text.replacen("\"no_guess\"", "\"no_guesses\"", 1));
+    assert!(
+        e.contains("histograms[0].stats") && e.contains("no_guess"),
+        "{e}"
+    );
+}
+
+/// `rows` as a CSV file with its header.
+fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for r in rows {
+        w.serialize(r).unwrap();
+    }
+    String::from_utf8(w.into_inner().unwrap()).unwrap()
+}
+
+/// The committed baseline reads, and its files are what these types
+/// write, byte for byte: no key, column or number format changed.
+#[test]
+fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
+    let dir = ResultDir::open(&baseline()).unwrap();
+    assert_eq!(dir.run.schema_version, None);
+    assert_eq!(dir.run.facts.threads, Some(2));
+    assert_eq!(dir.config().unwrap().solvers.len(), 5);
+    assert_eq!(dir.stats().unwrap().len(), 15);
+
+    let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
+    let mut back = serde_json::to_value(&dir.run).unwrap();
+    // The one key this version adds.
+    back.as_object_mut().unwrap().remove("schema_version");
+    assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
+
+    let text = std::fs::read_to_string(baseline().join(schema::HISTOGRAMS_JSON)).unwrap();
+    assert_eq!(to_json(&dir.histograms().unwrap()).unwrap(), text);
+
+    let text = std::fs::read_to_string(baseline().join(schema::SUMMARY_CSV)).unwrap();
+    let rows: Vec<SummaryRow> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(rows.len(), 15);
+    assert_eq!(csv_text(&rows), text);
+    assert_eq!(
+        text.lines().next().unwrap(),
+        schema::summary::COLUMNS.join(",")
+    );
+
+    let text = std::fs::read_to_string(baseline().join(schema::PUZZLES_CSV)).unwrap();
+    let mut r = csv::Reader::from_reader(text.as_bytes());
+    assert_eq!(
+        r.headers().unwrap().iter().collect::<Vec<_>>(),
+        schema::puzzles::COLUMNS
+    );
+    let rows: Vec<PuzzleRecord> = r.deserialize().take(1000).map(Result::unwrap).collect();
+    assert!(text.starts_with(&csv_text(&rows)));
+}
+
+#[test]
+fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
+    let old = "corpus,line,solver,ns,solutions,nodes,guesses,status\nc,3,dlx,100,1,,0,budget\n";
+    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(old.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(
+        rows,
+        [PuzzleRecord {
+            corpus: "c".into(),
+            line: 3,
+            solver: "dlx".into(),
+            ns: 100,
+            solutions: 1,
+            nodes: None,
+            guesses: 0,
+            status: Status::Budget,
+            updates: None,
+        }]
+    );
+    let bad = old.replace("budget", "maybe");
+    let e = csv::Reader::from_reader(bad.as_bytes())
+        .deserialize::<PuzzleRecord>()
+        .next()
+        .unwrap()
+        .unwrap_err();
+    assert!(e.to_string().contains("unknown status `maybe`"), "{e}");
+}
