@@ -18,7 +18,10 @@
 
 mod check;
 pub mod fill;
+pub mod generate;
 mod puzzle;
+pub mod rate;
+pub mod solvers;
 mod stream;
 mod symmetry;
 mod text;

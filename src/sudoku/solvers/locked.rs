@@ -18,10 +18,11 @@
 //! ```
 
 use super::singles::SinglesSolver;
-use super::{Budget, SolverInfo};
+use crate::solvers::{Budget, SolverInfo};
+use crate::sudoku::Grid;
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "locked",
     description: "the singles solver plus locked candidates (pointing and claiming)",
     make: || Box::new(SinglesSolver::with_locked_candidates()),
