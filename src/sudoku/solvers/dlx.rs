@@ -57,7 +57,7 @@ pub enum Placement {
 /// The Dancing Links Sudoku solver.
 ///
 /// ```
-/// use dlxbench::solvers::dlx::{DlxSolver, Placement};
+/// use dlxbench::sudoku::solvers::dlx::{DlxSolver, Placement};
 /// use dlxbench::solvers::{Budget, Solver};
 /// use dlxbench::sudoku::{self, BoxShape, Grid, ParseOptions};
 ///

@@ -7,7 +7,8 @@
 //! at the cost of a pass over the line segments at every fixpoint.
 //!
 //! ```
-//! use dlxbench::solvers::{locked, Budget, Solver};
+//! use dlxbench::solvers::{Budget, Solver};
+//! use dlxbench::sudoku::solvers::locked;
 //! use dlxbench::sudoku::{BoxShape, Grid};
 //!
 //! let puzzle = Grid::empty(BoxShape::new(2, 3).unwrap());

@@ -717,7 +717,8 @@ impl<M: Mask> Core<M> {
 /// The singles solver. Working memory is kept and reused between puzzles.
 ///
 /// ```
-/// use dlxbench::solvers::{singles::SinglesSolver, Budget, Solver};
+/// use dlxbench::solvers::{Budget, Solver};
+/// use dlxbench::sudoku::solvers::singles::SinglesSolver;
 /// use dlxbench::sudoku::{BoxShape, Grid};
 ///
 /// let puzzle = Grid::empty(BoxShape::new(2, 2).unwrap());
