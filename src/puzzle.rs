@@ -397,3 +397,67 @@ pub(crate) mod testing {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::GenerateError;
+
+    #[test]
+    fn generate_errors_say_what_failed_and_which_are_failures() {
+        let verify = |filled, differs| GenerateError::VerifyFailed {
+            index: 3,
+            verifier: "singles",
+            filled,
+            solutions: 2,
+            differs,
+        };
+        assert_eq!(
+            verify("grid", false).to_string(),
+            "puzzle 3: the singles solver found 2 solution(s) \
+             (expected exactly 1, equal to the generated grid)"
+        );
+        assert_eq!(
+            verify("board", true).to_string(),
+            "puzzle 3: the singles solver found 2 solution(s) \
+             (expected exactly 1, equal to the generated board; its solution differs)"
+        );
+        let not_minimal = GenerateError::NotMinimal {
+            index: 0,
+            verifier: "backtrack",
+            cell: 12,
+        };
+        assert_eq!(
+            not_minimal.to_string(),
+            "puzzle 0: not minimal: the backtrack solver finds a unique solution \
+             without the clue in cell 12"
+        );
+        let unsupported = GenerateError::Unsupported {
+            kind: "hanidoku",
+            takes: "--count only",
+        };
+        assert_eq!(
+            unsupported.to_string(),
+            "--kind hanidoku takes --count only"
+        );
+        let too_large = GenerateError::TooLarge { side: 81, max: 64 };
+        assert_eq!(
+            too_large.to_string(),
+            "the generator supports sides up to 64, not 81"
+        );
+        let target = GenerateError::TargetNotReached {
+            steps: 5,
+            best_clues: 20,
+            best_guesses: 1,
+        };
+        for (error, failure) in [
+            (verify("grid", false), true),
+            (not_minimal, true),
+            (target, true),
+            (unsupported, false),
+            (too_large, false),
+            (GenerateError::BadOptions("no".into()), false),
+        ] {
+            assert_eq!(error.is_failure(), failure, "{error}");
+        }
+    }
+}
