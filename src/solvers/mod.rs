@@ -31,7 +31,7 @@
 //! with a type implementing [`Solver`] for the kind's puzzle type and a
 //! `pub const INFO: SolverInfo<Puzzle>` (name, description, constructor,
 //! default budget), then add its module name to the kind's
-//! [`builtin_solvers!`] list in that folder's `mod.rs`. The command line,
+//! `builtin_solvers!` list in that folder's `mod.rs`. The command line,
 //! the harness and the cross-checking tests pick it up from there.
 //!
 //! A solver known only at run time (a library's own, one loaded from a
@@ -39,9 +39,9 @@
 //! nothing else changes.
 
 /// True when the CPU has a population-count instruction (POPCNT), so that
-/// a bitmask solver may run its [`popcnt_dispatch!`] build. Read once per
+/// a bitmask solver may run its `popcnt_dispatch!` build. Read once per
 /// solver, when it is made.
-pub fn has_popcnt() -> bool {
+pub(crate) fn has_popcnt() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("popcnt")
