@@ -22,7 +22,7 @@
 //! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
 //! runs on 9x9 only. `dlx-undo` is the `dlx` solver placing clues by
 //! Knuth's undo rather than by relinking the lists
-//! (`solvers::dlx::Placement`).
+//! (`sudoku::solvers::dlx::Placement`).
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
@@ -40,8 +40,9 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
-use dlxbench::solvers::dlx::{DlxSolver, Placement};
-use dlxbench::solvers::{self, Budget, Solver};
+use dlxbench::solvers::{Budget, Solver};
+use dlxbench::sudoku::solvers;
+use dlxbench::sudoku::solvers::dlx::{DlxSolver, Placement};
 use dlxbench::sudoku::{self, Grid, ParseOptions};
 
 /// Node budget for `naive` (placements tried per puzzle).
@@ -166,7 +167,7 @@ struct Lineup {
 fn bench_solver(
     group: &mut BenchmarkGroup<'_, WallTime>,
     id: &str,
-    mut solver: Box<dyn Solver>,
+    mut solver: Box<dyn Solver<Grid>>,
     puzzles: &[Grid],
     budget: Budget,
 ) {
@@ -233,7 +234,7 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
         }
         if info.name == "dlx" {
             // The same engine placing clues by undo instead of by
-            // relinking (see `solvers::dlx::Placement`).
+            // relinking (see `sudoku::solvers::dlx::Placement`).
             let undo = DlxSolver::new().with_placement(Placement::Undo);
             bench_solver(&mut group, "dlx-undo", Box::new(undo), &puzzles, budget);
         }

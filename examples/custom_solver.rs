@@ -37,7 +37,7 @@ pub struct Backtrack {
     nodes: u64,
 }
 
-impl Solver for Backtrack {
+impl Solver<Grid> for Backtrack {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let (n, shape) = (puzzle.side(), puzzle.shape());
         let mut outcome = Outcome::default();

@@ -511,7 +511,7 @@ mod tests {
         let set = SolverSet::<Grid>::builtin();
         let dlx = set.by_name("dlx").unwrap().clone();
         let again = SolverEntry::new("dlx-again", "dlx, again", || {
-            (crate::solvers::dlx::INFO.make)()
+            (crate::sudoku::solvers::dlx::INFO.make)()
         });
         let (lineup, config) = lineup(dlx, again);
         let mut reports = Vec::new();

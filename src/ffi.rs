@@ -52,7 +52,7 @@ use std::ffi::c_char;
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::puzzle::Puzzle;
-use crate::solvers::{self, Solver, SolverInfo};
+use crate::solvers::{Solver, SolverInfo};
 use crate::sudoku::{BoxShape, Grid};
 
 /// A built-in solver offered through the C interface.
@@ -80,7 +80,7 @@ impl Export {
         Export::Locked,
     ];
 
-    /// The built-in solver's name (in [`solvers::REGISTRY`]).
+    /// The built-in solver's name (in [`crate::sudoku::solvers::REGISTRY`]).
     pub fn solver_name(self) -> &'static str {
         match self {
             Export::Dlx => "dlx",
@@ -104,8 +104,8 @@ impl Export {
 
     /// The solver's registry entry (constructor and default budget), or
     /// `None` if the registry no longer has it.
-    pub fn info(self) -> Option<&'static SolverInfo> {
-        solvers::REGISTRY
+    pub fn info(self) -> Option<&'static SolverInfo<Grid>> {
+        crate::sudoku::solvers::REGISTRY
             .iter()
             .find(|info| info.name == self.solver_name())
     }
@@ -184,7 +184,7 @@ pub fn parse_c81(text: &[u8; 81], grid: &mut Grid) -> bool {
 struct State {
     puzzle: Grid,
     solution: Grid,
-    solvers: [Option<Box<dyn Solver>>; Export::ALL.len()],
+    solvers: [Option<Box<dyn Solver<Grid>>>; Export::ALL.len()],
 }
 
 impl State {

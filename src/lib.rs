@@ -6,14 +6,19 @@
 //! * [`exact_cover`]: a general exact-cover engine (Algorithm X on Dancing
 //!   Links) with primary and secondary columns, preselected rows, counting up
 //!   to a limit, node budgets and machine-independent cost counters.
-//! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats and
-//!   the rule checker.
+//! * [`sudoku`]: grids of every size from 4x4 to 128x128, text formats,
+//!   the rule checker, and Sudoku's solvers ([`sudoku::solvers`]: `dlx`,
+//!   `heuristic`, `singles`, `locked` and `naive`), seeded generator
+//!   ([`sudoku::generate`], with minimal, few-clue and difficulty targets)
+//!   and rater ([`sudoku::rate`]: per-puzzle solver costs and difficulty
+//!   classes).
 //! * [`notation`]: the symbol alphabets and output formats of the text
 //!   notations.
 //! * [`hanidoku`]: the hexagonal puzzle: board, rules, text format, its
 //!   exact-cover encoding, two solvers and a generator.
-//! * [`solvers`]: the [`solvers::Solver`] trait and the solvers behind it:
-//!   `dlx`, `heuristic`, `singles`, `locked` and `naive`.
+//! * [`solvers`]: what every kind's solvers share: the [`solvers::Solver`]
+//!   trait, outcomes and statuses, the [`solvers::SolverSet`] a run chooses
+//!   from, and solvers loaded through tdoku's C interface.
 //! * [`ffi`]: the built-in solvers behind tdoku's C interface, exported
 //!   by the workspace's `dlxbench-ffi` crate as `libdlxbench.so`.
 //! * [`corpus`]: memory-mapped corpus files, split into line-aligned chunks.
@@ -28,9 +33,6 @@
 //! * [`plot`]: the pictures of a result directory and `report.html`, and
 //!   the page of a comparison; [`export`]: results in the formats of the
 //!   dashboards projects track performance with.
-//! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
-//!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
-//!   classes.
 //! * [`clock`]: the clock solves are timed with (the time-stamp counter
 //!   where it is invariant).
 //! * [`budget`]: search budgets (nodes, and time as a safety net) and the
@@ -57,7 +59,6 @@ pub mod datasets;
 pub mod exact_cover;
 pub mod export;
 pub mod ffi;
-pub mod generate;
 pub mod hanidoku;
 pub mod harness;
 pub mod kinds;
@@ -65,7 +66,6 @@ pub mod merge;
 pub mod notation;
 pub mod plot;
 pub mod puzzle;
-pub mod rate;
 pub mod report;
 pub mod results;
 pub mod rng;

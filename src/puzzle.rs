@@ -73,9 +73,11 @@ pub trait RuleVerdict: fmt::Display {
 }
 
 /// Implements [`LineError`] for a kind's parse error with a `line` field
-/// and an inherent `at_line`, and [`RuleVerdict`] for its verdict enum with
-/// `Complete` and `Invalid { .. }` variants: the same few lines for every
-/// kind, written once.
+/// and an inherent `at_line`, and [`RuleVerdict`] and `Display` for its
+/// verdict enum with `Complete`, `Incomplete { blanks }` and `Invalid { .. }`
+/// variants and an inherent `write_broken_rule` (what an `Invalid` verdict
+/// says after `invalid: `): the same few lines for every kind, written
+/// once.
 macro_rules! text_traits {
     (error: $error:ty, verdict: $verdict:ident) => {
         impl $crate::puzzle::LineError for $error {
@@ -93,6 +95,22 @@ macro_rules! text_traits {
             }
             fn is_invalid(&self) -> bool {
                 matches!(self, $verdict::Invalid { .. })
+            }
+        }
+
+        impl ::std::fmt::Display for $verdict {
+            /// `complete`, `incomplete (12 blanks)`, or `invalid: ` and the
+            /// broken rule (`invalid: row 3 repeats 7`).
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    $verdict::Complete => f.write_str("complete"),
+                    $verdict::Incomplete { blanks: 1 } => f.write_str("incomplete (1 blank)"),
+                    $verdict::Incomplete { blanks } => write!(f, "incomplete ({blanks} blanks)"),
+                    $verdict::Invalid { .. } => {
+                        f.write_str("invalid: ")?;
+                        self.write_broken_rule(f)
+                    }
+                }
             }
         }
     };
@@ -236,15 +254,90 @@ impl GenerateRequest {
     }
 }
 
-/// Why a generator could not be made or could not make a puzzle.
+/// Why a generator could not be made or could not make a puzzle: one type
+/// for every kind. [`GenerateError::is_failure`] tells a refused request
+/// from a generator that failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
-    /// The request does not apply to the kind, or is out of range.
+    /// The puzzle is larger than the kind's generator supports.
+    #[error("the generator supports sides up to {max}, not {side}")]
+    TooLarge {
+        /// The side asked for.
+        side: usize,
+        /// The largest side the generator supports.
+        max: usize,
+    },
+    /// The request sets something the kind does not take.
+    #[error("--kind {kind} takes {takes}")]
+    Unsupported {
+        /// The kind's name.
+        kind: &'static str,
+        /// What it takes, e.g. `--count, --seed and --out only`.
+        takes: &'static str,
+    },
+    /// Settings that do not go together, or a value out of range: the
+    /// message says which and why.
     #[error("{0}")]
-    Request(String),
-    /// A puzzle could not be made (e.g. a search target not reached).
-    #[error("{0}")]
-    Failed(String),
+    BadOptions(String),
+    /// The verifying solver disagreed with the generator: a bug.
+    #[error(
+        "puzzle {index}: the {verifier} solver found {solutions} solution(s) \
+         (expected exactly 1, equal to the generated {filled}{})",
+        if *.differs { "; its solution differs" } else { "" }
+    )]
+    VerifyFailed {
+        /// 0-based index of the puzzle in this generator's output.
+        index: u64,
+        /// The verifying solver's name.
+        verifier: &'static str,
+        /// What the generator filled: `grid`, `board`.
+        filled: &'static str,
+        /// Solutions the verifier counted (limit 2).
+        solutions: u64,
+        /// The verifier's solution differed from the generated one.
+        differs: bool,
+    },
+    /// A puzzle meant to be minimal has a clue that can go, according to
+    /// the verifying solver: a bug.
+    #[error(
+        "puzzle {index}: not minimal: the {verifier} solver finds a unique solution \
+         without the clue in cell {cell}"
+    )]
+    NotMinimal {
+        /// 0-based index of the puzzle in this generator's output.
+        index: u64,
+        /// The verifying solver's name.
+        verifier: &'static str,
+        /// The clue that is not needed (0-based cell in reading order).
+        cell: usize,
+    },
+    /// The local search gave up on a clue or difficulty target.
+    #[error(
+        "no puzzle met the target within {steps} local-search steps \
+         (best: {best_clues} clues, {best_guesses} singles guesses)"
+    )]
+    TargetNotReached {
+        /// Steps made.
+        steps: u64,
+        /// Clues of the closest puzzle found.
+        best_clues: usize,
+        /// `singles` guesses of the closest puzzle found.
+        best_guesses: u64,
+    },
+}
+
+impl GenerateError {
+    /// True when a generator that was made could not make a puzzle (a
+    /// verification that disagreed, a target not reached); false when the
+    /// request was refused.
+    pub fn is_failure(&self) -> bool {
+        matches!(
+            self,
+            GenerateError::VerifyFailed { .. }
+                | GenerateError::NotMinimal { .. }
+                | GenerateError::TargetNotReached { .. }
+        )
+    }
 }
 
 /// A seeded generator of puzzles with exactly one solution.
@@ -301,6 +394,70 @@ pub(crate) mod testing {
                 format!("{line}: {clues} clues")
             }
             Err(e) => e.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::GenerateError;
+
+    #[test]
+    fn generate_errors_say_what_failed_and_which_are_failures() {
+        let verify = |filled, differs| GenerateError::VerifyFailed {
+            index: 3,
+            verifier: "singles",
+            filled,
+            solutions: 2,
+            differs,
+        };
+        assert_eq!(
+            verify("grid", false).to_string(),
+            "puzzle 3: the singles solver found 2 solution(s) \
+             (expected exactly 1, equal to the generated grid)"
+        );
+        assert_eq!(
+            verify("board", true).to_string(),
+            "puzzle 3: the singles solver found 2 solution(s) \
+             (expected exactly 1, equal to the generated board; its solution differs)"
+        );
+        let not_minimal = GenerateError::NotMinimal {
+            index: 0,
+            verifier: "backtrack",
+            cell: 12,
+        };
+        assert_eq!(
+            not_minimal.to_string(),
+            "puzzle 0: not minimal: the backtrack solver finds a unique solution \
+             without the clue in cell 12"
+        );
+        let unsupported = GenerateError::Unsupported {
+            kind: "hanidoku",
+            takes: "--count only",
+        };
+        assert_eq!(
+            unsupported.to_string(),
+            "--kind hanidoku takes --count only"
+        );
+        let too_large = GenerateError::TooLarge { side: 81, max: 64 };
+        assert_eq!(
+            too_large.to_string(),
+            "the generator supports sides up to 64, not 81"
+        );
+        let target = GenerateError::TargetNotReached {
+            steps: 5,
+            best_clues: 20,
+            best_guesses: 1,
+        };
+        for (error, failure) in [
+            (verify("grid", false), true),
+            (not_minimal, true),
+            (target, true),
+            (unsupported, false),
+            (too_large, false),
+            (GenerateError::BadOptions("no".into()), false),
+        ] {
+            assert_eq!(error.is_failure(), failure, "{error}");
         }
     }
 }

@@ -508,9 +508,9 @@ fn shuffle_and_permute_are_reproducible_and_keep_counts() {
 /// A solver that is wrong on purpose: DLX, but it reports no solution for
 /// every puzzle with an even number of clues, and corrupts the first cell of
 /// the solution when the clue count is divisible by 3.
-struct Wrong(Box<dyn Solver>);
+struct Wrong(Box<dyn Solver<Grid>>);
 
-impl Solver for Wrong {
+impl Solver<Grid> for Wrong {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let mut out = self.0.solve(puzzle, limit, budget, solution);
         let clues = puzzle.clues();

@@ -5,8 +5,8 @@ mod common;
 use std::fs;
 use std::path::PathBuf;
 
-use dlxbench::solvers::dlx::DlxSolver;
 use dlxbench::solvers::{Budget, Solver};
+use dlxbench::sudoku::solvers::dlx::DlxSolver;
 use dlxbench::sudoku::{self, Grid, ParseOptions, Puzzles};
 use predicates::prelude::*;
 

@@ -98,7 +98,7 @@ fn puzzles() -> Vec<Grid> {
     all
 }
 
-fn loaded(export: Export) -> Box<dyn Solver> {
+fn loaded(export: Export) -> Box<dyn Solver<Grid>> {
     let spec = LibrarySpec {
         path: libdlxbench().to_path_buf(),
         symbol: export.symbol().to_string(),
@@ -505,7 +505,7 @@ fn c_example(dir: &Path) -> std::path::PathBuf {
 
 fn solved(line: &str) -> String {
     let mut solution = Grid::empty(BoxShape::NINE);
-    let mut solver = (dlxbench::solvers::dlx::INFO.make)();
+    let mut solver = (dlxbench::sudoku::solvers::dlx::INFO.make)();
     assert_eq!(
         solver
             .solve(&grid(line), 1, Budget::UNLIMITED, &mut solution)

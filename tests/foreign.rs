@@ -472,7 +472,7 @@ fn a_count_only_solver_has_its_counts_checked_and_its_solutions_not_read() {
     );
     assert_eq!(
         run["solvers"][0]["description"],
-        dlxbench::solvers::dlx::INFO.description
+        dlxbench::sudoku::solvers::dlx::INFO.description
     );
     // A name that is not a loaded solver.
     let assert = common::bench_into(&out, &["--count-only=dlx", "--force"], &corpus)

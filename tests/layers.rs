@@ -29,16 +29,15 @@ const LAYERS: &[(&str, u32)] = &[
     ("exact_cover", 2),
     ("puzzle", 2),
     ("datasets", 2),
-    // Sudoku, the default kind.
-    ("sudoku", 3),
-    // Solvers (the trait and set, and Sudoku's solvers).
-    ("solvers", 4),
-    // What is built on solvers: ratings, generators, other kinds.
-    ("rate", 5),
+    // The kind-neutral solver machinery: the trait, outcomes, the set,
+    // loaded solvers.
+    ("solvers", 3),
+    // The puzzle kinds side by side, each with its solvers and generator
+    // (Sudoku, the default, also with its rater).
+    ("sudoku", 4),
+    ("hanidoku", 4),
     // The built-in solvers behind the C interface.
     ("ffi", 5),
-    ("generate", 6),
-    ("hanidoku", 6),
     // The list of kinds.
     ("kinds", 7),
     // Measuring.

@@ -8,7 +8,7 @@ use std::fs;
 use predicates::prelude::*;
 
 use common::{dir_entries, dlxbench, line_of, pattern, puzzle_lines, stdout_of, write_file};
-use dlxbench::rate::Difficulty;
+use dlxbench::sudoku::rate::Difficulty;
 
 fn clues(line: &str) -> usize {
     line.bytes().filter(|&b| b != b'.').count()

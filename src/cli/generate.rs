@@ -168,7 +168,7 @@ impl PerKind for Args {
             Ok(()) => {}
             Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::from(EXIT_OK)),
             Err(e) => match e.downcast_ref::<GenerateError>() {
-                Some(GenerateError::Failed(_)) => {
+                Some(failed) if failed.is_failure() => {
                     eprintln!("dlxbench generate: {e:#}");
                     return Ok(ExitCode::from(EXIT_FAILURE));
                 }

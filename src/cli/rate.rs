@@ -6,7 +6,7 @@
 //! `unique`, `multiple`, `none` or `budget` (the Dancing Links count, up to
 //! 2); the naive columns are empty with `--naive-nodes 0`; `difficulty` is
 //! empty unless the puzzle has exactly one solution. The classes and their
-//! thresholds are in [`dlxbench::rate`]. Puzzles are rated in batches on
+//! thresholds are in [`dlxbench::sudoku::rate`]. Puzzles are rated in batches on
 //! all cores; unreadable ones are reported on standard error with their
 //! line and skipped (exit status 1).
 //!
@@ -25,7 +25,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use dlxbench::budget::Budget;
-use dlxbench::rate::{Difficulty, ParallelRater, Rating};
+use dlxbench::sudoku::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 

@@ -38,28 +38,27 @@ pub enum Verdict {
     },
 }
 
-impl std::fmt::Display for Verdict {
-    /// `complete`, `incomplete (12 blanks)`, `invalid: row 3 repeats 7` or
-    /// `invalid: down-left diagonal 2 is not consecutive: it holds 1 and 7,
-    /// too far apart for 6 cells`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Verdict {
+    /// The rule an `Invalid` verdict breaks, as its `Display` writes it
+    /// after `invalid: ` (`row 3 repeats 7`, `down-left diagonal 2 is not
+    /// consecutive: it holds 1 and 7, too far apart for 6 cells`); nothing
+    /// for other verdicts.
+    pub(super) fn write_broken_rule(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Verdict::Complete => f.write_str("complete"),
-            Verdict::Incomplete { blanks: 1 } => f.write_str("incomplete (1 blank)"),
-            Verdict::Incomplete { blanks } => write!(f, "incomplete ({blanks} blanks)"),
             Verdict::Invalid {
                 line,
                 reason: Reason::Repeats(d),
-            } => write!(f, "invalid: {line} repeats {d}"),
+            } => write!(f, "{line} repeats {d}"),
             Verdict::Invalid {
                 line,
                 reason: Reason::NotConsecutive { low, high },
             } => write!(
                 f,
-                "invalid: {line} is not consecutive: it holds {low} and {high}, \
+                "{line} is not consecutive: it holds {low} and {high}, \
                  too far apart for {} cells",
                 line.length()
             ),
+            Verdict::Complete | Verdict::Incomplete { .. } => Ok(()),
         }
     }
 }

@@ -33,43 +33,17 @@ use rand_core::SeedableRng;
 use super::solvers::backtrack::{BacktrackSolver, Order};
 use super::solvers::dlx::DlxSolver;
 use super::{Board, CELLS};
+use crate::puzzle::GenerateError;
 use crate::rng::shuffle;
 use crate::solvers::{Budget, Solver};
+
+/// The solver that re-checks every generated puzzle (not the one that
+/// removed its clues).
+pub const VERIFIER: &str = "backtrack";
 
 /// Node bound of one attempt at a random fill; a fill that goes well needs
 /// about one node per cell.
 const FILL_NODES: u64 = 20 * CELLS as u64;
-
-/// Errors from the generator: the verifying solver disagreed, a bug.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GenerateError {
-    /// The puzzle does not have exactly one solution equal to the filled
-    /// board, according to the `backtrack` solver.
-    #[error(
-        "puzzle {index}: the backtrack solver found {solutions} solution(s) \
-         (expected exactly 1, equal to the generated board{})",
-        if *.differs { "; its solution differs" } else { "" }
-    )]
-    NotUnique {
-        /// 0-based index of the puzzle in this generator's output.
-        index: u64,
-        /// Solutions the verifier counted (limit 2).
-        solutions: u64,
-        /// The verifier's solution differed from the generated board.
-        differs: bool,
-    },
-    /// A clue can be blanked and the solution stays unique, according to
-    /// the `backtrack` solver.
-    #[error(
-        "puzzle {index}: the backtrack solver finds it unique without the clue in cell {cell}"
-    )]
-    NotMinimal {
-        /// 0-based index of the puzzle in this generator's output.
-        index: u64,
-        /// The clue's cell.
-        cell: usize,
-    },
-}
 
 /// Work done for one puzzle.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -208,14 +182,20 @@ impl Generator {
             .solve(puzzle, 2, Budget::UNLIMITED, &mut self.scratch);
         let differs = outcome.solutions >= 1 && self.scratch != *solution;
         if outcome.solutions != 1 || differs {
-            return Err(GenerateError::NotUnique {
+            return Err(GenerateError::VerifyFailed {
                 index,
+                verifier: VERIFIER,
+                filled: "board",
                 solutions: outcome.solutions,
                 differs,
             });
         }
         if let Some(cell) = removable_clue(puzzle, &mut self.verifier) {
-            return Err(GenerateError::NotMinimal { index, cell });
+            return Err(GenerateError::NotMinimal {
+                index,
+                verifier: VERIFIER,
+                cell,
+            });
         }
         self.produced += 1;
         Ok(stats)

@@ -4,7 +4,7 @@
 use std::io::{self, BufRead};
 use std::ops::ControlFlow;
 
-use super::generate::{GenerateError as HanidokuGenerateError, Generator};
+use super::generate::{Generator, VERIFIER};
 use super::{Board, ParseError, Verdict, CELLS};
 use crate::corpus::{strip_bom, MAX_LINE_BYTES};
 use crate::puzzle::{
@@ -156,10 +156,7 @@ struct Seeded {
 
 impl PuzzleGenerator<Board> for Seeded {
     fn next_into(&mut self, puzzle: &mut Board, solution: &mut Board) -> Result<(), GenerateError> {
-        let stats = self
-            .generator
-            .next_into(puzzle, solution)
-            .map_err(|e: HanidokuGenerateError| GenerateError::Failed(e.to_string()))?;
+        let stats = self.generator.next_into(puzzle, solution)?;
         self.clues += stats.clues as u64;
         Ok(())
     }
@@ -178,7 +175,7 @@ impl PuzzleGenerator<Board> for Seeded {
         }
         vec![format!(
             "generated {count} Hanidoku puzzles, {:.1} clues on average, minimal and unique \
-             (verified by the backtrack solver), in {seconds:.2} s",
+             (verified by the {VERIFIER} solver), in {seconds:.2} s",
             self.clues as f64 / count as f64,
         )]
     }
@@ -198,10 +195,10 @@ impl Generate for Board {
             ..plain.clone()
         };
         if *request != plain && *request != nine {
-            return Err(GenerateError::Request(
-                "--kind hanidoku takes --count, --seed and --out only (its puzzles are minimal)"
-                    .into(),
-            ));
+            return Err(GenerateError::Unsupported {
+                kind: Self::NAME,
+                takes: "--count, --seed and --out only (its puzzles are minimal)",
+            });
         }
         Ok(Box::new(Seeded {
             generator: Generator::new(request.seed),

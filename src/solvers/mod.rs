@@ -1,54 +1,74 @@
-//! Solvers behind one trait, the set a run chooses them from, and the
-//! built-in Sudoku solvers.
+//! The kind-neutral solver machinery: the [`Solver`] trait, the
+//! [`SolverInfo`] registry entry, what a solve finds ([`Outcome`],
+//! [`Status`]), the [`SolverSet`] a run chooses from, and solvers loaded
+//! through the C interface ([`foreign`]). Nothing here depends on a
+//! puzzle kind; each kind keeps its built-in solvers in its own module
+//! ([`crate::sudoku::solvers`], [`crate::hanidoku::solvers`]).
 //!
 //! Every solver keeps its working memory between calls: after the first
 //! puzzle of a given size, [`Solver::solve`] allocates nothing.
 //!
 //! ```
-//! use dlxbench::solvers::{self, Budget};
+//! use dlxbench::solvers::{Budget, SolverSet};
 //! use dlxbench::sudoku::{self, Grid, ParseOptions};
 //!
 //! let line = b".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
 //! let mut puzzle = Grid::empty(sudoku::BoxShape::NINE);
 //! sudoku::parse_line_into(line, ParseOptions::default(), &mut puzzle).unwrap();
 //! let mut solution = puzzle.clone();
-//! for info in solvers::REGISTRY {
-//!     let mut solver = (info.make)();
+//! for entry in SolverSet::<Grid>::builtin().entries() {
+//!     let mut solver = entry.make();
 //!     let outcome = solver.solve(&puzzle, 2, Budget::UNLIMITED, &mut solution);
-//!     assert_eq!(outcome.solutions, 1, "{}", info.name);
+//!     assert_eq!(outcome.solutions, 1, "{}", entry.name());
 //!     assert!(sudoku::is_solution_of(&solution, &puzzle));
 //! }
 //! ```
 //!
 //! # Adding a solver
 //!
-//! A built-in solver: write `src/solvers/mine.rs` with a type implementing
-//! [`Solver`] and a `pub const INFO: SolverInfo` (name, description,
-//! constructor, default budget), then add `pub mod mine;` and `mine::INFO`
-//! to [`REGISTRY`] below. The command line, the harness and the
-//! cross-checking tests pick it up from there.
+//! A built-in solver of a kind: write one file in the kind's `solvers`
+//! folder (`src/sudoku/solvers/mine.rs`, `src/hanidoku/solvers/mine.rs`)
+//! with a type implementing [`Solver`] for the kind's puzzle type and a
+//! `pub const INFO: SolverInfo<Puzzle>` (name, description, constructor,
+//! default budget), then add its module name to the kind's
+//! `builtin_solvers!` list in that folder's `mod.rs`. The command line,
+//! the harness and the cross-checking tests pick it up from there.
 //!
 //! A solver known only at run time (a library's own, one loaded from a
 //! shared library): add a [`SolverEntry`] to a [`SolverSet`] before the run;
-//! nothing else changes. The kind-independent machinery (the [`Solver`]
-//! trait, [`SolverSet`]) takes the puzzle type as a parameter; Sudoku is the
-//! default.
+//! nothing else changes.
 
-/// Defines, in an `impl` block, `fn $solve<const K: bool>(&mut self,
-/// popcnt: bool, args...)`, which runs `self.$search::<K>(args...)`
-/// compiled with the CPU's population-count instruction when `popcnt` is
-/// true, and the private `search_popcnt` that is that build. The baseline
-/// x86-64 target has no POPCNT, and the bitmask solvers count candidates at
-/// every node; `$search` must be `#[inline(always)]` so that it is compiled
-/// into `search_popcnt`. Callers pass `popcnt` true only when
-/// `is_x86_feature_detected!("popcnt")` said so.
+/// True when the CPU has a population-count instruction (POPCNT), so that
+/// a bitmask solver may run its `popcnt_dispatch!` build. Read once per
+/// solver, when it is made.
+pub(crate) fn has_popcnt() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Defines, in an `impl` block, the search `fn $search<const K: bool>(&mut
+/// self, args...)` given with its body (made `#[inline(always)]`), the
+/// private `search_popcnt` that is that search compiled with the CPU's
+/// population-count instruction, and `fn $solve<const K: bool>(&mut self,
+/// popcnt: bool, args...)`, which runs the POPCNT build when `popcnt` is
+/// true and the plain one otherwise. The baseline x86-64 target has no
+/// POPCNT, and the bitmask solvers count candidates at every node. Callers
+/// pass `popcnt` true only when [`has_popcnt`] said so.
 macro_rules! popcnt_dispatch {
     (
+        $(#[$solve_attr:meta])*
+        fn $solve:ident;
         $(#[$attr:meta])*
-        fn $solve:ident<const $K:ident: bool>(&mut self, $($arg:ident: $ty:ty),* $(,)?)
-            -> $out:ty => $search:ident
+        fn $search:ident<const $K:ident: bool>(&mut $self:ident, $($arg:ident: $ty:ty),* $(,)?)
+            -> $out:ty $body:block
     ) => {
-        $(#[$attr])*
+        $(#[$solve_attr])*
         fn $solve<const $K: bool>(&mut self, popcnt: bool, $($arg: $ty),*) -> $out {
             #[cfg(target_arch = "x86_64")]
             if popcnt {
@@ -66,16 +86,35 @@ macro_rules! popcnt_dispatch {
         fn search_popcnt<const $K: bool>(&mut self, $($arg: $ty),*) -> $out {
             self.$search::<$K>($($arg),*)
         }
+
+        $(#[$attr])*
+        #[inline(always)]
+        fn $search<const $K: bool>(&mut $self, $($arg: $ty),*) -> $out $body
     };
 }
+pub(crate) use popcnt_dispatch;
 
-pub mod dlx;
+/// Declares a kind's built-in solvers, in the order reports list them: for
+/// each name a module `pub mod NAME;` (a file beside the invoking `mod.rs`)
+/// holding the solver and its `pub const INFO`, the kind's `REGISTRY` of
+/// those entries, and the kind's [`Builtin`] implementation. Registering a
+/// solver is adding its name here.
+macro_rules! builtin_solvers {
+    ($puzzle:ty: $($module:ident),+ $(,)?) => {
+        $(pub mod $module;)+
+
+        /// The built-in solvers of this kind, in the order reports list them.
+        pub const REGISTRY: &[$crate::solvers::SolverInfo<$puzzle>] = &[$($module::INFO),+];
+
+        impl $crate::solvers::Builtin for $puzzle {
+            const SOLVERS: &'static [$crate::solvers::SolverInfo<$puzzle>] = REGISTRY;
+        }
+    };
+}
+pub(crate) use builtin_solvers;
+
 pub mod foreign;
-pub mod heuristic;
-pub mod locked;
-pub mod naive;
 mod set;
-pub mod singles;
 
 pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
 
@@ -84,7 +123,7 @@ pub use crate::budget::{Budget, Meter};
 use std::time::Duration;
 
 use crate::clock::Instant;
-use crate::sudoku::Grid;
+use crate::exact_cover::SearchStats;
 
 /// What one solve found and what it cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -178,6 +217,20 @@ impl Default for Outcome {
     }
 }
 
+impl From<SearchStats> for Outcome {
+    /// What an exact-cover search found, as a solve's outcome (nodes and
+    /// link updates recorded).
+    fn from(stats: SearchStats) -> Self {
+        Outcome {
+            solutions: stats.solutions,
+            nodes: Some(stats.nodes),
+            guesses: stats.guesses,
+            updates: Some(stats.updates),
+            budget_exceeded: stats.budget_exceeded,
+        }
+    }
+}
+
 impl Outcome {
     /// The status of this outcome when solutions were counted up to
     /// `limit`: with limit 1 a found solution is only `Solved`.
@@ -193,10 +246,9 @@ impl Outcome {
     }
 }
 
-/// A solver that the harness can drive, for puzzles of type `P`: Sudoku
-/// [`Grid`]s by default, or another kind such as
-/// [`crate::hanidoku::Board`].
-pub trait Solver<P = Grid>: Send {
+/// A solver that the harness can drive, for puzzles of type `P` (a kind's
+/// puzzle type: [`crate::sudoku::Grid`], [`crate::hanidoku::Board`]).
+pub trait Solver<P>: Send {
     /// Solves `puzzle`, counting solutions up to `limit` (`u64::MAX` for all)
     /// within `budget`. The first solution found, if any, is written into
     /// `solution` (reusing its buffer); otherwise `solution` is left
@@ -242,8 +294,8 @@ pub trait Solver<P = Grid>: Send {
 }
 
 /// A registry entry: a name, a one-line description and a constructor (for
-/// solvers of puzzles of type `P`, Sudoku grids by default).
-pub struct SolverInfo<P: 'static = Grid> {
+/// solvers of puzzles of type `P`).
+pub struct SolverInfo<P: 'static> {
     /// Name used on the command line and in result files.
     pub name: &'static str,
     /// One line for `--help` and the README.
@@ -271,19 +323,6 @@ impl<P> std::fmt::Debug for SolverInfo<P> {
             .field("default_budget", &self.default_budget)
             .finish()
     }
-}
-
-/// The built-in Sudoku solvers, in the order reports list them.
-pub const REGISTRY: &[SolverInfo] = &[
-    dlx::INFO,
-    heuristic::INFO,
-    singles::INFO,
-    locked::INFO,
-    naive::INFO,
-];
-
-impl Builtin for Grid {
-    const SOLVERS: &'static [SolverInfo<Grid>] = REGISTRY;
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //!
 //! /// Gives up at once: a toy solver added at run time.
 //! struct GiveUp;
-//! impl Solver for GiveUp {
+//! impl Solver<Grid> for GiveUp {
 //!     fn solve(&mut self, _: &Grid, _: u64, _: Budget, _: &mut Grid) -> Outcome {
 //!         Outcome { budget_exceeded: true, ..Outcome::default() }
 //!     }

@@ -43,14 +43,13 @@ pub enum Verdict {
     },
 }
 
-impl std::fmt::Display for Verdict {
-    /// `complete`, `incomplete (12 blanks)` or `invalid: row 3 repeats 7`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl Verdict {
+    /// The rule an `Invalid` verdict breaks, as its `Display` writes it
+    /// after `invalid: ` (`row 3 repeats 7`); nothing for other verdicts.
+    pub(super) fn write_broken_rule(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Verdict::Complete => f.write_str("complete"),
-            Verdict::Incomplete { blanks: 1 } => f.write_str("incomplete (1 blank)"),
-            Verdict::Incomplete { blanks } => write!(f, "incomplete ({blanks} blanks)"),
-            Verdict::Invalid { unit, symbol } => write!(f, "invalid: {unit} repeats {symbol}"),
+            Verdict::Invalid { unit, symbol } => write!(f, "{unit} repeats {symbol}"),
+            Verdict::Complete | Verdict::Incomplete { .. } => Ok(()),
         }
     }
 }

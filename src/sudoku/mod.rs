@@ -1,5 +1,6 @@
-//! The Sudoku model: grids of every size from 4x4 to 128x128, text formats,
-//! a rule checker, and the mapping of a grid to an exact-cover problem.
+//! The Sudoku kind: grids of every size from 4x4 to 128x128, text formats,
+//! a rule checker, the mapping of a grid to an exact-cover problem, and
+//! Sudoku's solvers, generator and rater.
 //!
 //! A grid of side `n = r * c` is divided into boxes of `r` rows by `c`
 //! columns ([`BoxShape`]). Cells hold `0` for a blank or a symbol `1..=n`.
@@ -15,10 +16,22 @@
 //! assert_eq!(shape.box_of(3, 4), 3);
 //! assert_eq!(grid.clues(), 1);
 //! ```
+//!
+//! # Solvers, generator and rater
+//!
+//! [`solvers`] holds the built-in solvers behind
+//! [`crate::solvers::Solver`]`<Grid>` (`dlx`, `heuristic`, `singles`,
+//! `locked`, `naive`); [`generate`] makes seeded puzzles with one solution
+//! (minimal, few-clue and difficulty targets), verified by a second
+//! solver; [`rate`] rates puzzles by the work the solvers need and sorts
+//! them into difficulty classes.
 
 mod check;
 pub mod fill;
+pub mod generate;
 mod puzzle;
+pub mod rate;
+pub mod solvers;
 mod stream;
 mod symmetry;
 mod text;

@@ -84,12 +84,6 @@ impl Solver<Board> for DlxSolver {
             ControlFlow::Continue(())
         });
         self.dlx.reset();
-        Outcome {
-            solutions: stats.solutions,
-            nodes: Some(stats.nodes),
-            guesses: stats.guesses,
-            updates: Some(stats.updates),
-            budget_exceeded: stats.budget_exceeded,
-        }
+        Outcome::from(stats)
     }
 }

@@ -10,17 +10,10 @@
 //! * `backtrack`: bitmask backtracking over cells and line-digit places.
 //!
 //! Both keep their working memory between puzzles: a solve allocates
-//! nothing.
-
-pub mod backtrack;
-pub mod dlx;
+//! nothing. Adding one: a file here with the solver and its `pub const
+//! INFO`, and its module name in the list below.
 
 use super::Board;
-use crate::solvers::{Builtin, SolverInfo};
+use crate::solvers::builtin_solvers;
 
-/// The built-in Hanidoku solvers, in the order reports list them.
-pub const REGISTRY: &[SolverInfo<Board>] = &[dlx::INFO, backtrack::INFO];
-
-impl Builtin for Board {
-    const SOLVERS: &'static [SolverInfo<Board>] = REGISTRY;
-}
+builtin_solvers! { Board: dlx, backtrack }

@@ -26,11 +26,11 @@
 //! and the stack) is kept between puzzles.
 
 use super::heuristic::Mask;
-use super::{Budget, Meter, Outcome, Solver, SolverInfo};
+use crate::solvers::{has_popcnt, popcnt_dispatch, Budget, Meter, Outcome, Solver, SolverInfo};
 use crate::sudoku::{BoxShape, Grid};
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "singles",
     description: "candidate bitmasks with naked and hidden singles, \
                   minimum-remaining-values guesses",
@@ -182,33 +182,25 @@ impl<M: Mask> Core<M> {
     popcnt_dispatch! {
         /// Runs the whole solve, compiled with POPCNT when `popcnt` says
         /// the CPU has it (the guess counts every open cell's candidates).
-        fn solve<const LOCKED: bool>(
+        fn solve;
+
+        /// [`Core::search`] with the side and peer count as constants for
+        /// 9x9, so that the loops over a cell's peers and a unit's cells
+        /// unroll there.
+        fn search_sized<const LOCKED: bool>(
             &mut self,
             layout: &Layout,
             puzzle: &Grid,
             limit: u64,
             budget: Budget,
             solution: &mut Grid,
-        ) -> Outcome => search_sized
-    }
-
-    /// [`Core::search`] with the side and peer count as constants for
-    /// 9x9, so that the loops over a cell's peers and a unit's cells
-    /// unroll there.
-    #[inline(always)]
-    fn search_sized<const LOCKED: bool>(
-        &mut self,
-        layout: &Layout,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        if layout.shape == BoxShape::NINE {
-            self.search::<LOCKED>(layout, (9, 20), puzzle, limit, budget, solution)
-        } else {
-            let sizes = (puzzle.side(), layout.peer_count);
-            self.search::<LOCKED>(layout, sizes, puzzle, limit, budget, solution)
+        ) -> Outcome {
+            if layout.shape == BoxShape::NINE {
+                self.search::<LOCKED>(layout, (9, 20), puzzle, limit, budget, solution)
+            } else {
+                let sizes = (puzzle.side(), layout.peer_count);
+                self.search::<LOCKED>(layout, sizes, puzzle, limit, budget, solution)
+            }
         }
     }
 
@@ -725,7 +717,8 @@ impl<M: Mask> Core<M> {
 /// The singles solver. Working memory is kept and reused between puzzles.
 ///
 /// ```
-/// use dlxbench::solvers::{singles::SinglesSolver, Budget, Solver};
+/// use dlxbench::solvers::{Budget, Solver};
+/// use dlxbench::sudoku::solvers::singles::SinglesSolver;
 /// use dlxbench::sudoku::{BoxShape, Grid};
 ///
 /// let puzzle = Grid::empty(BoxShape::new(2, 2).unwrap());
@@ -751,17 +744,13 @@ pub struct SinglesSolver {
 impl SinglesSolver {
     /// A solver with no working memory yet.
     pub fn new() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
-        #[cfg(not(target_arch = "x86_64"))]
-        let popcnt = false;
         SinglesSolver {
             layouts: Vec::new(),
             narrow: Core::default(),
             small: Core::default(),
             medium: Core::default(),
             wide: Core::default(),
-            popcnt,
+            popcnt: has_popcnt(),
             locked: false,
         }
     }
@@ -782,7 +771,7 @@ impl Default for SinglesSolver {
     }
 }
 
-impl Solver for SinglesSolver {
+impl Solver<Grid> for SinglesSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         if limit == 0 {
             return Outcome::default();

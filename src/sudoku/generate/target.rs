@@ -85,7 +85,7 @@ fn unique(dlx: &mut DlxSolver, scratch: &mut Grid, puzzle: &Grid) -> bool {
 /// (0 when no difficulty is asked for).
 fn distance(
     options: &GenerateOptions,
-    singles: &mut dyn Solver,
+    singles: &mut dyn Solver<Grid>,
     scratch: &mut Grid,
     puzzle: &Grid,
 ) -> (Distance, u64) {

@@ -10,7 +10,7 @@
 //! node: the same cells in the same order, the same symbols in the same
 //! order (tdoku's guess count, computed by a build that counted so, equals
 //! tdoku's on every puzzle of the first 100 of top1465 and of the forum's
-//! hardest). It runs on the engine of [`crate::solvers::heuristic`] with the
+//! hardest). It runs on the engine of [`crate::sudoku::solvers::heuristic`] with the
 //! cell choice turned off: row/column/box candidate bitmasks (a dedicated
 //! 9x9 core, `u32`/`u64`/`u128` masks for the other sizes), an iterative
 //! search, working memory reused between puzzles (after the first puzzle of
@@ -19,7 +19,7 @@
 //! gave the same nodes at about ten times the cost.
 
 use super::heuristic::HeuristicSolver;
-use super::{Budget, Outcome, Solver, SolverInfo};
+use crate::solvers::{Budget, Outcome, Solver, SolverInfo};
 use crate::sudoku::Grid;
 
 /// Node budget the harness gives `naive` unless told otherwise: plain
@@ -32,7 +32,7 @@ use crate::sudoku::Grid;
 pub const DEFAULT_BUDGET: u64 = 100_000;
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "naive",
     description: "plain backtracking: cells in reading order, candidates in order, no cell choice",
     make: || Box::new(NaiveSolver::new()),
@@ -52,7 +52,7 @@ impl NaiveSolver {
     }
 }
 
-impl Solver for NaiveSolver {
+impl Solver<Grid> for NaiveSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.inner
             .solve_mode::<false>(puzzle, limit, budget, solution)

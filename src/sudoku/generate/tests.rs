@@ -196,7 +196,7 @@ fn clue_targets_are_met_with_unique_minimal_puzzles() {
 
 #[test]
 fn difficulty_targets_are_met() {
-    use crate::rate::Rater;
+    use crate::sudoku::rate::Rater;
     let mut rater = Rater::new(None, crate::solvers::Budget::UNLIMITED);
     for class in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
         let o = GenerateOptions {
@@ -219,7 +219,7 @@ fn difficulty_targets_are_met() {
 #[test]
 #[ignore = "several seconds per extreme puzzle: run with --include-ignored"]
 fn extreme_puzzles_with_few_clues() {
-    use crate::rate::Rater;
+    use crate::sudoku::rate::Rater;
     let o = GenerateOptions {
         difficulty: Some(Difficulty::Extreme),
         max_clues: 23,
@@ -300,5 +300,11 @@ fn targets_that_cannot_be_met_or_combined_are_errors() {
 #[test]
 fn too_large_is_an_error() {
     let e = Generator::new(1, GenerateOptions::new(shape(9, 9))).unwrap_err();
-    assert_eq!(e, GenerateError::TooLarge { side: 81 });
+    assert_eq!(
+        e,
+        GenerateError::TooLarge {
+            side: 81,
+            max: MAX_GENERATE_SIDE
+        }
+    );
 }

@@ -57,7 +57,7 @@
 //! puzzles on every platform. Nothing iterates over a hash map.
 //!
 //! ```
-//! use dlxbench::generate::{GenerateOptions, Generator};
+//! use dlxbench::sudoku::generate::{GenerateOptions, Generator};
 //! use dlxbench::sudoku::{BoxShape, Grid};
 //!
 //! let options = GenerateOptions::new(BoxShape::new(2, 3).unwrap());
@@ -70,10 +70,11 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-use crate::rate::Difficulty;
-use crate::solvers::dlx::DlxSolver;
-use crate::solvers::singles::SinglesSolver;
+use crate::puzzle::GenerateError;
 use crate::solvers::{Budget, Solver};
+use crate::sudoku::rate::Difficulty;
+use crate::sudoku::solvers::dlx::DlxSolver;
+use crate::sudoku::solvers::singles::SinglesSolver;
 use crate::sudoku::{BoxShape, Filler, Grid};
 
 /// The largest side the generator supports: candidate sets are `u64`.
@@ -152,7 +153,10 @@ impl GenerateOptions {
     pub fn validate(&self) -> Result<(), GenerateError> {
         let side = self.shape.side();
         if side > MAX_GENERATE_SIDE {
-            return Err(GenerateError::TooLarge { side });
+            return Err(GenerateError::TooLarge {
+                side,
+                max: MAX_GENERATE_SIDE,
+            });
         }
         let bad = |message: String| Err(GenerateError::BadOptions(message));
         let target = if self.max_clues > 0 {
@@ -229,59 +233,6 @@ impl GenerateOptions {
             1_000
         }
     }
-}
-
-/// Errors from the generator.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GenerateError {
-    /// The grid is larger than the generator supports.
-    #[error("the generator supports sides up to {MAX_GENERATE_SIDE}, not {side}")]
-    TooLarge {
-        /// The side asked for.
-        side: usize,
-    },
-    /// The verifying solver disagreed with the generator: a bug.
-    #[error(
-        "puzzle {index}: the {VERIFIER} solver found {solutions} solution(s) \
-         (expected exactly 1, equal to the generated grid{})",
-        if *.differs { "; its solution differs" } else { "" }
-    )]
-    VerifyFailed {
-        /// 0-based index of the puzzle in this generator's output.
-        index: u64,
-        /// Solutions the verifier counted (limit 2).
-        solutions: u64,
-        /// The verifier's solution differed from the generated grid.
-        differs: bool,
-    },
-    /// With [`GenerateOptions::minimal`], the verifying solver found that a
-    /// clue could go: a bug.
-    #[error(
-        "puzzle {index}: not minimal: the {VERIFIER} solver finds a unique solution \
-         without the clue in cell {cell}"
-    )]
-    NotMinimal {
-        /// 0-based index of the puzzle in this generator's output.
-        index: u64,
-        /// The clue that is not needed (0-based cell in reading order).
-        cell: usize,
-    },
-    /// Options that do not go together, or a target that cannot be met.
-    #[error("{0}")]
-    BadOptions(String),
-    /// The local search gave up on a clue or difficulty target.
-    #[error(
-        "no puzzle met the target within {steps} local-search steps \
-         (best: {best_clues} clues, {best_guesses} singles guesses)"
-    )]
-    TargetNotReached {
-        /// Steps made.
-        steps: u64,
-        /// Clues of the closest puzzle found.
-        best_clues: usize,
-        /// `singles` guesses of the closest puzzle found.
-        best_guesses: u64,
-    },
 }
 
 /// Work done for one puzzle.
@@ -395,7 +346,7 @@ pub struct Generator {
     rng: ChaCha8Rng,
     filler: Filler,
     dlx: DlxSolver,
-    verifier: Box<dyn Solver>,
+    verifier: Box<dyn Solver<Grid>>,
     /// Cells to try removing (the first of each rotation pair when symmetric).
     order: Vec<usize>,
     scratch: Grid,
@@ -532,6 +483,8 @@ impl Generator {
         {
             return Err(GenerateError::VerifyFailed {
                 index: self.produced,
+                verifier: VERIFIER,
+                filled: "grid",
                 solutions: outcome.solutions,
                 differs,
             });
@@ -550,6 +503,7 @@ impl Generator {
                 if outcome.solutions < 2 && !outcome.budget_exceeded {
                     return Err(GenerateError::NotMinimal {
                         index: self.produced,
+                        verifier: VERIFIER,
                         cell,
                     });
                 }

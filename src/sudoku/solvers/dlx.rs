@@ -29,12 +29,12 @@
 
 use std::ops::ControlFlow;
 
-use super::{Budget, Outcome, Solver, SolverInfo};
+use crate::solvers::{Budget, Outcome, Solver, SolverInfo};
 use crate::exact_cover::{ColumnChoice, Dlx, SearchOptions};
 use crate::sudoku::{BoxShape, Grid};
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "dlx",
     description: "Knuth's Algorithm X on Dancing Links, minimum-remaining-values column choice",
     make: || Box::new(DlxSolver::new()),
@@ -57,7 +57,7 @@ pub enum Placement {
 /// The Dancing Links Sudoku solver.
 ///
 /// ```
-/// use dlxbench::solvers::dlx::{DlxSolver, Placement};
+/// use dlxbench::sudoku::solvers::dlx::{DlxSolver, Placement};
 /// use dlxbench::solvers::{Budget, Solver};
 /// use dlxbench::sudoku::{self, BoxShape, Grid, ParseOptions};
 ///
@@ -120,7 +120,7 @@ impl DlxSolver {
     }
 }
 
-impl Solver for DlxSolver {
+impl Solver<Grid> for DlxSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         let shape = puzzle.shape();
         let options = SearchOptions {
@@ -162,12 +162,6 @@ impl Solver for DlxSolver {
             ControlFlow::Continue(())
         });
         self.clue_rows = rows;
-        Outcome {
-            solutions: stats.solutions,
-            nodes: Some(stats.nodes),
-            guesses: stats.guesses,
-            updates: Some(stats.updates),
-            budget_exceeded: stats.budget_exceeded,
-        }
+        Outcome::from(stats)
     }
 }

@@ -25,7 +25,7 @@
 //! generic core, with the mask width ([`u32`], [`u64`], [`u128`]) picked
 //! once per solve so every side up to [`MAX_SIDE`](crate::sudoku::MAX_SIDE)
 //! fits. Both give the same nodes and guesses on 9x9 (tested). With the
-//! cell choice turned off the same cores are [`crate::solvers::naive`].
+//! cell choice turned off the same cores are [`naive`](super::naive).
 //!
 //! The search is iterative over an explicit stack; all working memory
 //! lives in the solver and is reused, so after the first puzzle of a given
@@ -34,11 +34,11 @@
 
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXorAssign, Not};
 
-use super::{Budget, Meter, Outcome, Solver, SolverInfo};
+use crate::solvers::{has_popcnt, popcnt_dispatch, Budget, Meter, Outcome, Solver, SolverInfo};
 use crate::sudoku::{BoxShape, Grid};
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "heuristic",
     description:
         "backtracking with row/column/box bitmasks and minimum-remaining-values cell choice",
@@ -156,138 +156,130 @@ impl<M: Mask> Core<M> {
         /// cells, using the CPU's population-count instruction when `popcnt`
         /// says it has one (the minimum-remaining-values scan counts the
         /// candidates of every open cell at every node).
-        fn solve<const MRV: bool>(
+        fn solve;
+
+        /// The search itself.
+        fn search<const MRV: bool>(
             &mut self,
             slots: &mut Vec<Slot>,
             puzzle: &Grid,
             limit: u64,
             budget: Budget,
             solution: &mut Grid,
-        ) -> Outcome => search
-    }
-
-    /// The search itself.
-    #[inline(always)]
-    fn search<const MRV: bool>(
-        &mut self,
-        slots: &mut Vec<Slot>,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        let mut out = Outcome::default();
-        if !self.load(slots, puzzle) {
-            return out;
-        }
-        let mut meter = Meter::start(budget);
-        // Counted here, not in `out`: a plain integer in the hot loop.
-        let mut nodes = 0u64;
-        let n = puzzle.side();
-        debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
-        let full = M::full(n);
-        let Core {
-            rows,
-            cols,
-            boxes,
-            stack,
-        } = self;
-        stack.clear();
-        stack.reserve(slots.len());
-        let slots = &mut slots[..];
-        // The open cells are slots[depth..]; the others are on the stack,
-        // shallowest first. tdoku's order: the chosen cell is swapped to the
-        // front of the open ones (a dead one too), the swaps never undone.
-        let len = slots.len();
-        let mut depth = 0;
-
-        'search: loop {
-            // Descend: pick the open cell with the fewest candidates.
-            let mut backtrack = true;
-            if depth == len {
-                out.solutions += 1;
-                if out.solutions == 1 {
-                    write_solution(puzzle, stack, solution);
-                }
-                if out.solutions >= limit {
-                    break;
-                }
-            } else {
-                let (lo, hi) = (depth, len);
-                let dest = lo;
-                let mut best = lo;
-                let mut best_count = u32::MAX;
-                let mut best_set = M::ZERO;
-                if MRV {
-                    for (i, s) in slots[lo..hi].iter().enumerate() {
-                        let used =
-                            rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize];
-                        let set = !used & full;
-                        let count = set.count();
-                        if count < best_count {
-                            best = lo + i;
-                            best_count = count;
-                            best_set = set;
-                            if count <= 1 {
-                                break;
-                            }
-                        }
-                    }
-                } else {
-                    // Reading order: the next blank cell, whatever its count.
-                    let s = slots[lo];
-                    best_set =
-                        !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize])
-                            & full;
-                    best_count = best_set.count();
-                }
-                slots.swap(dest, best);
-                if best_count > 0 {
-                    out.guesses += u64::from(best_count > 1);
-                    stack.push(Frame {
-                        slot: slots[dest],
-                        untried: best_set,
-                        placed: M::ZERO,
-                    });
-                    depth += 1;
-                    backtrack = false;
-                }
+        ) -> Outcome {
+            let mut out = Outcome::default();
+            if !self.load(slots, puzzle) {
+                return out;
             }
-            if backtrack {
-                // Unplace the deepest symbol; drop exhausted levels.
-                loop {
-                    let Some(top) = stack.last_mut() else {
-                        break 'search;
-                    };
-                    let s = top.slot;
-                    rows[s.row as usize] ^= top.placed;
-                    cols[s.col as usize] ^= top.placed;
-                    boxes[s.bx as usize] ^= top.placed;
-                    top.placed = M::ZERO;
-                    if top.untried != M::ZERO {
+            let mut meter = Meter::start(budget);
+            // Counted here, not in `out`: a plain integer in the hot loop.
+            let mut nodes = 0u64;
+            let n = puzzle.side();
+            debug_assert!(n <= M::BITS as usize, "mask too narrow for side {n}");
+            let full = M::full(n);
+            let Core {
+                rows,
+                cols,
+                boxes,
+                stack,
+            } = self;
+            stack.clear();
+            stack.reserve(slots.len());
+            let slots = &mut slots[..];
+            // The open cells are slots[depth..]; the others are on the stack,
+            // shallowest first. tdoku's order: the chosen cell is swapped to the
+            // front of the open ones (a dead one too), the swaps never undone.
+            let len = slots.len();
+            let mut depth = 0;
+
+            'search: loop {
+                // Descend: pick the open cell with the fewest candidates.
+                let mut backtrack = true;
+                if depth == len {
+                    out.solutions += 1;
+                    if out.solutions == 1 {
+                        write_solution(puzzle, stack, solution);
+                    }
+                    if out.solutions >= limit {
                         break;
                     }
-                    stack.pop();
-                    depth -= 1;
+                } else {
+                    let (lo, hi) = (depth, len);
+                    let dest = lo;
+                    let mut best = lo;
+                    let mut best_count = u32::MAX;
+                    let mut best_set = M::ZERO;
+                    if MRV {
+                        for (i, s) in slots[lo..hi].iter().enumerate() {
+                            let used =
+                                rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize];
+                            let set = !used & full;
+                            let count = set.count();
+                            if count < best_count {
+                                best = lo + i;
+                                best_count = count;
+                                best_set = set;
+                                if count <= 1 {
+                                    break;
+                                }
+                            }
+                        }
+                    } else {
+                        // Reading order: the next blank cell, whatever its count.
+                        let s = slots[lo];
+                        best_set =
+                            !(rows[s.row as usize] | cols[s.col as usize] | boxes[s.bx as usize])
+                                & full;
+                        best_count = best_set.count();
+                    }
+                    slots.swap(dest, best);
+                    if best_count > 0 {
+                        out.guesses += u64::from(best_count > 1);
+                        stack.push(Frame {
+                            slot: slots[dest],
+                            untried: best_set,
+                            placed: M::ZERO,
+                        });
+                        depth += 1;
+                        backtrack = false;
+                    }
                 }
+                if backtrack {
+                    // Unplace the deepest symbol; drop exhausted levels.
+                    loop {
+                        let Some(top) = stack.last_mut() else {
+                            break 'search;
+                        };
+                        let s = top.slot;
+                        rows[s.row as usize] ^= top.placed;
+                        cols[s.col as usize] ^= top.placed;
+                        boxes[s.bx as usize] ^= top.placed;
+                        top.placed = M::ZERO;
+                        if top.untried != M::ZERO {
+                            break;
+                        }
+                        stack.pop();
+                        depth -= 1;
+                    }
+                }
+                // Place the next candidate of the deepest level.
+                let top = stack.last_mut().expect("a level is open here");
+                if meter.exhausted(nodes) {
+                    out.budget_exceeded = true;
+                    break;
+                }
+                nodes += 1;
+                let bit = M::symbol(top.untried.lowest());
+                top.untried = top.untried.without_lowest();
+                top.placed = bit;
+                let s = top.slot;
+                rows[s.row as usize] |= bit;
+                cols[s.col as usize] |= bit;
+                boxes[s.bx as usize] |= bit;
             }
-            // Place the next candidate of the deepest level.
-            let top = stack.last_mut().expect("a level is open here");
-            if meter.exhausted(nodes) {
-                out.budget_exceeded = true;
-                break;
-            }
-            nodes += 1;
-            let bit = M::symbol(top.untried.lowest());
-            top.untried = top.untried.without_lowest();
-            top.placed = bit;
-            let s = top.slot;
-            rows[s.row as usize] |= bit;
-            cols[s.col as usize] |= bit;
-            boxes[s.bx as usize] |= bit;
+            out.nodes = Some(nodes);
+            out
         }
-        out.nodes = Some(nodes);
-        out
     }
 
     /// Sets the masks from the clues and lists the open cells. False when
@@ -368,13 +360,122 @@ impl Nine {
     popcnt_dispatch! {
         /// Runs the whole solve, with the CPU's population-count
         /// instruction when `popcnt` says it has one.
-        fn solve<const MRV: bool>(
+        fn solve;
+
+        /// The search: the loop of [`Core::search`] (without places), on this
+        /// layout.
+        fn search<const MRV: bool>(
             &mut self,
             puzzle: &Grid,
             limit: u64,
             budget: Budget,
             solution: &mut Grid,
-        ) -> Outcome => search
+        ) -> Outcome {
+            let mut out = Outcome::default();
+            if !self.load(puzzle) {
+                return out;
+            }
+            let mut meter = Meter::start(budget);
+            let mut nodes = 0u64;
+            let Nine {
+                free,
+                cells,
+                len,
+                untried,
+                placed,
+            } = self;
+            let cells = &mut cells[..*len];
+            let untried = &mut untried[..cells.len()];
+            let placed = &mut placed[..cells.len()];
+            let candidates = |free: &[u32; 256], [r, c, b, _]: [u8; 4]| {
+                free[r as usize] & free[c as usize] & free[b as usize]
+            };
+            // cells[..depth] are on the stack; depth == cells.len(): all placed.
+            let mut depth = 0;
+            let mut guesses = 0u64;
+            'search: loop {
+                // Descend: choose the next cell; `top` is the level whose next
+                // candidate is placed below, `old` the symbol it replaces there.
+                let mut next = None;
+                if depth == cells.len() {
+                    out.solutions += 1;
+                    if out.solutions == 1 {
+                        write_nine(puzzle, cells, placed, solution);
+                    }
+                    if out.solutions >= limit {
+                        break;
+                    }
+                } else {
+                    let mut set = candidates(free, cells[depth]);
+                    if MRV {
+                        let mut best = depth;
+                        let mut best_count = set.count_ones();
+                        if best_count > 1 {
+                            for (i, &cell) in cells.iter().enumerate().skip(depth + 1) {
+                                let here = candidates(free, cell);
+                                let count = here.count_ones();
+                                if count < best_count {
+                                    best = i;
+                                    best_count = count;
+                                    set = here;
+                                    if count <= 1 {
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                        // As in `Core::search`: the swap is never undone.
+                        cells.swap(depth, best);
+                    }
+                    if set != 0 {
+                        guesses += u64::from(set & (set - 1) != 0);
+                        untried[depth] = set;
+                        depth += 1;
+                        next = Some(0);
+                    }
+                }
+                // Backtrack: unplace exhausted levels up to one with a candidate
+                // left; its symbol is swapped for the next one in the same
+                // masks update below.
+                let old = match next {
+                    Some(old) => old,
+                    None => loop {
+                        if depth == 0 {
+                            break 'search;
+                        }
+                        let top = depth - 1;
+                        if untried[top] != 0 {
+                            break placed[top];
+                        }
+                        let [r, c, b, _] = cells[top];
+                        let bit = placed[top];
+                        free[r as usize] ^= bit;
+                        free[c as usize] ^= bit;
+                        free[b as usize] ^= bit;
+                        depth -= 1;
+                    },
+                };
+                // Place the next candidate of the deepest level.
+                let top = depth - 1;
+                if meter.exhausted(nodes) {
+                    out.budget_exceeded = true;
+                    break;
+                }
+                nodes += 1;
+                let set = untried[top];
+                let bit = set & set.wrapping_neg();
+                untried[top] = set ^ bit;
+                placed[top] = bit;
+                let [r, c, b, _] = cells[top];
+                let change = old ^ bit;
+                free[r as usize] ^= change;
+                free[c as usize] ^= change;
+                free[b as usize] ^= change;
+            }
+            out.guesses = guesses;
+            out.nodes = Some(nodes);
+            out
+        }
     }
 
     /// Sets the free masks from the clues and lists the blank cells in
@@ -403,122 +504,6 @@ impl Nine {
         }
         true
     }
-
-    /// The search: the loop of [`Core::search`] (without places), on this
-    /// layout.
-    #[inline(always)]
-    fn search<const MRV: bool>(
-        &mut self,
-        puzzle: &Grid,
-        limit: u64,
-        budget: Budget,
-        solution: &mut Grid,
-    ) -> Outcome {
-        let mut out = Outcome::default();
-        if !self.load(puzzle) {
-            return out;
-        }
-        let mut meter = Meter::start(budget);
-        let mut nodes = 0u64;
-        let Nine {
-            free,
-            cells,
-            len,
-            untried,
-            placed,
-        } = self;
-        let cells = &mut cells[..*len];
-        let untried = &mut untried[..cells.len()];
-        let placed = &mut placed[..cells.len()];
-        let candidates = |free: &[u32; 256], [r, c, b, _]: [u8; 4]| {
-            free[r as usize] & free[c as usize] & free[b as usize]
-        };
-        // cells[..depth] are on the stack; depth == cells.len(): all placed.
-        let mut depth = 0;
-        let mut guesses = 0u64;
-        'search: loop {
-            // Descend: choose the next cell; `top` is the level whose next
-            // candidate is placed below, `old` the symbol it replaces there.
-            let mut next = None;
-            if depth == cells.len() {
-                out.solutions += 1;
-                if out.solutions == 1 {
-                    write_nine(puzzle, cells, placed, solution);
-                }
-                if out.solutions >= limit {
-                    break;
-                }
-            } else {
-                let mut set = candidates(free, cells[depth]);
-                if MRV {
-                    let mut best = depth;
-                    let mut best_count = set.count_ones();
-                    if best_count > 1 {
-                        for (i, &cell) in cells.iter().enumerate().skip(depth + 1) {
-                            let here = candidates(free, cell);
-                            let count = here.count_ones();
-                            if count < best_count {
-                                best = i;
-                                best_count = count;
-                                set = here;
-                                if count <= 1 {
-                                    break;
-                                }
-                            }
-                        }
-                    }
-                    // As in `Core::search`: the swap is never undone.
-                    cells.swap(depth, best);
-                }
-                if set != 0 {
-                    guesses += u64::from(set & (set - 1) != 0);
-                    untried[depth] = set;
-                    depth += 1;
-                    next = Some(0);
-                }
-            }
-            // Backtrack: unplace exhausted levels up to one with a candidate
-            // left; its symbol is swapped for the next one in the same
-            // masks update below.
-            let old = match next {
-                Some(old) => old,
-                None => loop {
-                    if depth == 0 {
-                        break 'search;
-                    }
-                    let top = depth - 1;
-                    if untried[top] != 0 {
-                        break placed[top];
-                    }
-                    let [r, c, b, _] = cells[top];
-                    let bit = placed[top];
-                    free[r as usize] ^= bit;
-                    free[c as usize] ^= bit;
-                    free[b as usize] ^= bit;
-                    depth -= 1;
-                },
-            };
-            // Place the next candidate of the deepest level.
-            let top = depth - 1;
-            if meter.exhausted(nodes) {
-                out.budget_exceeded = true;
-                break;
-            }
-            nodes += 1;
-            let set = untried[top];
-            let bit = set & set.wrapping_neg();
-            untried[top] = set ^ bit;
-            placed[top] = bit;
-            let [r, c, b, _] = cells[top];
-            let change = old ^ bit;
-            free[r as usize] ^= change;
-            free[c as usize] ^= change;
-            free[b as usize] ^= change;
-        }
-        out.guesses = guesses;
-        out.nodes = Some(nodes);
-        out
-    }
 }
 
 /// Writes the clues plus the placements of the 9x9 core into `solution`.
@@ -542,7 +527,7 @@ fn write_solution<M: Mask>(puzzle: &Grid, stack: &[Frame<M>], solution: &mut Gri
 }
 
 /// The bitmask + minimum-remaining-values backtracking solver; with the
-/// cell choice turned off, also the engine of [`crate::solvers::naive`].
+/// cell choice turned off, also the engine of [`naive`](super::naive).
 #[derive(Debug, Clone)]
 pub struct HeuristicSolver {
     /// Open cells, then the cells on the stack (shared by all widths).
@@ -559,17 +544,13 @@ pub struct HeuristicSolver {
 impl HeuristicSolver {
     /// A solver with no working memory yet.
     pub fn new() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        let popcnt = std::arch::is_x86_feature_detected!("popcnt");
-        #[cfg(not(target_arch = "x86_64"))]
-        let popcnt = false;
         HeuristicSolver {
             slots: Vec::new(),
             nine: Nine::default(),
             narrow: Core::default(),
             medium: Core::default(),
             wide: Core::default(),
-            popcnt,
+            popcnt: has_popcnt(),
         }
     }
 }
@@ -658,7 +639,7 @@ impl Default for HeuristicSolver {
     }
 }
 
-impl Solver for HeuristicSolver {
+impl Solver<Grid> for HeuristicSolver {
     fn solve(&mut self, puzzle: &Grid, limit: u64, budget: Budget, solution: &mut Grid) -> Outcome {
         self.solve_mode::<true>(puzzle, limit, budget, solution)
     }

@@ -27,7 +27,7 @@
 //!
 //! ```
 //! use dlxbench::budget::Budget;
-//! use dlxbench::rate::{Difficulty, Rater};
+//! use dlxbench::sudoku::rate::{Difficulty, Rater};
 //! use dlxbench::sudoku::{parse_line_into, BoxShape, Grid, ParseOptions};
 //!
 //! let line = b".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
@@ -41,10 +41,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::solvers::dlx::DlxSolver;
-use crate::solvers::naive::NaiveSolver;
-use crate::solvers::singles::SinglesSolver;
 use crate::solvers::{Budget, Outcome, Solver};
+use crate::sudoku::solvers::dlx::DlxSolver;
+use crate::sudoku::solvers::naive::NaiveSolver;
+use crate::sudoku::solvers::singles::SinglesSolver;
 use crate::sudoku::{BoxShape, Grid};
 
 /// Fewest `singles` guesses of a [`Difficulty::Medium`] puzzle.

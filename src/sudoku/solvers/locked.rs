@@ -7,7 +7,8 @@
 //! at the cost of a pass over the line segments at every fixpoint.
 //!
 //! ```
-//! use dlxbench::solvers::{locked, Budget, Solver};
+//! use dlxbench::solvers::{Budget, Solver};
+//! use dlxbench::sudoku::solvers::locked;
 //! use dlxbench::sudoku::{BoxShape, Grid};
 //!
 //! let puzzle = Grid::empty(BoxShape::new(2, 3).unwrap());
@@ -18,10 +19,11 @@
 //! ```
 
 use super::singles::SinglesSolver;
-use super::{Budget, SolverInfo};
+use crate::solvers::{Budget, SolverInfo};
+use crate::sudoku::Grid;
 
 /// Registry entry.
-pub const INFO: SolverInfo = SolverInfo {
+pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "locked",
     description: "the singles solver plus locked candidates (pointing and claiming)",
     make: || Box::new(SinglesSolver::with_locked_candidates()),

@@ -20,7 +20,7 @@ struct Seeded {
 /// The options for `request`: the defaults of the shape, then what was
 /// asked (`0` node bounds mean none).
 fn options(request: &GenerateRequest) -> Result<GenerateOptions, GenerateError> {
-    let bad = |e: String| GenerateError::Request(e);
+    let bad = GenerateError::BadOptions;
     let shape = match request.box_shape {
         Some((rows, cols)) => BoxShape::new(rows, cols).map_err(|e| bad(e.to_string()))?,
         None => BoxShape::NINE,
@@ -63,10 +63,7 @@ impl Seeded {
 
 impl PuzzleGenerator<Grid> for Seeded {
     fn next_into(&mut self, puzzle: &mut Grid, solution: &mut Grid) -> Result<(), GenerateError> {
-        let stats = self
-            .generator
-            .next_into(puzzle, solution)
-            .map_err(|e| GenerateError::Failed(e.to_string()))?;
+        let stats = self.generator.next_into(puzzle, solution)?;
         self.clues += stats.clues as u64;
         self.starts += u64::from(stats.starts);
         self.steps += stats.steps;
@@ -151,8 +148,7 @@ impl Generate for Grid {
         request: &GenerateRequest,
     ) -> Result<Box<dyn PuzzleGenerator<Grid>>, GenerateError> {
         let options = options(request)?;
-        let generator = Generator::new(request.seed, options)
-            .map_err(|e| GenerateError::Request(e.to_string()))?;
+        let generator = Generator::new(request.seed, options)?;
         Ok(Box::new(Seeded {
             generator,
             request: request.clone(),
