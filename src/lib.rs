@@ -28,6 +28,9 @@
 //! * [`plot`]: the pictures of a result directory and `report.html`, and
 //!   the page of a comparison; [`export`]: results in the formats of the
 //!   dashboards projects track performance with.
+//! * [`session`]: a `bench` session around the harness run: the output
+//!   directory, each corpus's result files as it ends, pictures, exports
+//!   and baselines, and the outcome the command line reports.
 //! * [`generate`]: the seeded puzzle generator, with minimal, few-clue and
 //!   difficulty targets; [`rate`]: per-puzzle solver costs and difficulty
 //!   classes.
@@ -68,6 +71,7 @@ pub mod puzzle;
 pub mod rate;
 pub mod report;
 pub mod rng;
+pub mod session;
 pub mod shard;
 pub mod solvers;
 pub mod sudoku;

@@ -51,6 +51,9 @@ const LAYERS: &[(&str, u32)] = &[
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
     ("plot", 12),
     ("export", 12),
+    // A bench session: the output directory, result files, pictures,
+    // exports and baselines around a harness run.
+    ("session", 13),
 ];
 
 fn layer(module: &str) -> u32 {
