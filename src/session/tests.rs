@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::*;
+use crate::corpus::NoPuzzles;
 use crate::report::schema;
 use crate::solvers::SolverSet;
 use crate::sudoku::Grid;
