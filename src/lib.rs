@@ -33,6 +33,9 @@
 //! * [`plot`]: the pictures of a result directory and `report.html`, and
 //!   the page of a comparison; [`export`]: results in the formats of the
 //!   dashboards projects track performance with.
+//! * [`session`]: a `bench` session around the harness run: the output
+//!   directory, each corpus's result files as it ends, pictures, exports
+//!   and baselines, and the outcome the command line reports.
 //! * [`clock`]: the clock solves are timed with (the time-stamp counter
 //!   where it is invariant).
 //! * [`budget`]: search budgets (nodes, and time as a safety net) and the
@@ -69,6 +72,7 @@ pub mod puzzle;
 pub mod report;
 pub mod results;
 pub mod rng;
+pub mod session;
 pub mod shard;
 pub mod solvers;
 pub mod sudoku;

@@ -54,6 +54,9 @@ const LAYERS: &[(&str, u32)] = &[
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
     ("plot", 13),
     ("export", 13),
+    // A bench session: the output directory, result files, pictures,
+    // exports and baselines around a harness run.
+    ("session", 14),
 ];
 
 fn layer(module: &str) -> u32 {
@@ -348,10 +351,19 @@ fn brace_groups_name_every_module() {
     assert_eq!(found, ["atomic", "budget", "clock", "sudoku"]);
 }
 
+/// The line [`upward_imports`] gives for `module` importing `target`.
+fn flagged(module: &str, target: &str) -> String {
+    format!(
+        "{module} (layer {}) -> {target} (layer {})",
+        layer(module),
+        layer(target)
+    )
+}
+
 #[test]
 fn an_upward_import_in_a_brace_group_fails() {
     let upward = upward_imports([("budget", "use crate::{clock, plot::Chart};\n")]);
-    assert_eq!(upward, ["budget (layer 1) -> plot (layer 12)"]);
+    assert_eq!(upward, [flagged("budget", "plot")]);
 }
 
 #[test]
@@ -360,7 +372,7 @@ fn an_upward_import_after_a_test_module_fails() {
                 #[cfg(test)]\nmod tests {\n    use crate::plot::Chart;\n    fn f() { let s = \"}\"; }\n}\n\
                 pub fn later() { crate::harness::run(); }\n";
     let upward = upward_imports([("budget", text)]);
-    assert_eq!(upward, ["budget (layer 1) -> harness (layer 8)"]);
+    assert_eq!(upward, [flagged("budget", "harness")]);
     // The test module alone may use anything; a declared one too.
     let tests_only = "#[cfg(test)]\nmod tests {\n    use crate::plot::Chart;\n}\n\
                       #[cfg(test)]\nmod more;\nuse crate::clock::Instant;\n";
@@ -372,6 +384,6 @@ fn other_test_only_items_are_checked() {
     let text = "#[cfg(test)]\nfn helper() { crate::report::x(); }\n";
     assert_eq!(
         upward_imports([("budget", text)]),
-        ["budget (layer 1) -> report (layer 9)"]
+        [flagged("budget", "report")]
     );
 }

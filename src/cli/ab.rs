@@ -15,9 +15,9 @@ use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
+use dlxbench::session::open_corpora;
 
-use super::bench::{open_corpora, ModeArg};
-use super::{BudgetArgs, NotationArgs, PerKind, SolverLibArgs};
+use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
 
 /// Arguments.
 #[derive(Debug, clap::Args)]

@@ -1,17 +1,17 @@
-//! What `bench` does while a run goes: a progress bar that says which
-//! corpus of how many, each corpus's table on standard output and its
-//! result files as soon as the corpus ends, and a stop on Ctrl-C or
-//! SIGTERM (a second one exits at once) or when standard output closes.
+//! What `bench` shows while a run goes: a progress bar that says which
+//! corpus of how many, each corpus's problems and table as soon as the
+//! corpus ends, and the stop flag that Ctrl-C or SIGTERM sets (a second one
+//! exits at once), as does standard output closing. The session
+//! ([`dlxbench::session`]) writes the files and reads the flag.
 
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::Mutex;
 
-use dlxbench::harness::{Config, Progress, RunResult};
+use dlxbench::harness::{Config, RunResult};
 use dlxbench::report::{self, RunMeta};
+use dlxbench::session::{Notice, Observer, Outcome};
 
-/// Set by the first Ctrl-C or SIGTERM.
+/// Set by the first Ctrl-C or SIGTERM, or when standard output closes.
 static STOP: AtomicBool = AtomicBool::new(false);
 /// Signals received.
 static SIGNALS: AtomicU32 = AtomicU32::new(0);
@@ -37,9 +37,10 @@ pub(crate) fn handle_interrupts() {
     });
 }
 
-/// Whether the run is to stop (a signal, or standard output closed).
-fn stopping() -> bool {
-    STOP.load(Ordering::Relaxed)
+/// The flag the session reads: set, the run stops after the chunks in
+/// flight.
+pub(crate) fn stop_flag() -> &'static AtomicBool {
+    &STOP
 }
 
 /// Whether a Ctrl-C or SIGTERM came.
@@ -47,30 +48,20 @@ pub(crate) fn signalled() -> bool {
     SIGNALS.load(Ordering::SeqCst) > 0
 }
 
-/// What went wrong while the run went on; the run itself continues.
-#[derive(Default)]
-struct Trouble {
-    /// Writing the result files failed (the first error).
-    files: Option<io::Error>,
-    /// Standard output closed.
-    stdout_closed: bool,
-}
-
-/// The run's observer.
+/// The session's observer: the bar, the notices, each corpus's table.
 pub(crate) struct Live<'a> {
     bar: Option<indicatif::ProgressBar>,
     /// Print each corpus's table (not `--quiet`).
     tables: bool,
     config: &'a Config,
-    meta: &'a RunMeta,
-    dir: &'a Path,
-    trouble: Mutex<Trouble>,
+    /// Standard output closed.
+    stdout_closed: AtomicBool,
 }
 
 impl<'a> Live<'a> {
-    /// An observer writing into `dir`; a bar on standard error when it is a
-    /// terminal and `quiet` is off.
-    pub(crate) fn new(config: &'a Config, meta: &'a RunMeta, dir: &'a Path, quiet: bool) -> Self {
+    /// An observer; a bar on standard error when it is a terminal and
+    /// `quiet` is off.
+    pub(crate) fn new(config: &'a Config, quiet: bool) -> Self {
         let bar = (!quiet && io::stderr().is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
@@ -86,9 +77,7 @@ impl<'a> Live<'a> {
             bar,
             tables: !quiet,
             config,
-            meta,
-            dir,
-            trouble: Mutex::new(Trouble::default()),
+            stdout_closed: AtomicBool::new(false),
         }
     }
 
@@ -100,26 +89,9 @@ impl<'a> Live<'a> {
         }
     }
 
-    /// Writes every result file for `run` (the run so far), unless an
-    /// earlier write failed; returns the paths written.
-    pub(crate) fn write_files(&self, run: &RunResult) -> Option<Vec<PathBuf>> {
-        let mut trouble = self.trouble.lock().unwrap_or_else(|e| e.into_inner());
-        if trouble.files.is_some() {
-            return None;
-        }
-        match report::write_all(run, self.config, self.meta, self.dir) {
-            Ok(paths) => Some(paths),
-            Err(e) => {
-                trouble.files = Some(e);
-                None
-            }
-        }
-    }
-
     /// Prints `text` on standard output; a closed pipe stops the run.
     pub(crate) fn print(&self, text: &str) {
-        let mut trouble = self.trouble.lock().unwrap_or_else(|e| e.into_inner());
-        if trouble.stdout_closed {
+        if self.stdout_closed() {
             return;
         }
         let result = self.quietly(|| {
@@ -129,33 +101,29 @@ impl<'a> Live<'a> {
         if result.is_err() {
             // A closed pipe (`| head`), or no standard output at all:
             // nobody reads the tables any more, so stop measuring.
-            trouble.stdout_closed = true;
+            self.stdout_closed.store(true, Ordering::SeqCst);
             STOP.store(true, Ordering::SeqCst);
         }
     }
 
-    /// Clears the bar.
-    pub(crate) fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+    /// After the run: its notes and where the results are, on standard
+    /// output; with `--quiet`, only a warning of a slow clock.
+    pub(crate) fn end(&self, outcome: &Outcome) {
+        let run = &outcome.run;
+        if self.tables {
+            let notes = report::table::render_notes(run, self.config, &outcome.meta);
+            self.print(&format!("{notes}{}\n", outcome.results_line()));
+        } else if report::clock_overhead_too_high(run) {
+            eprintln!(
+                "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
+                run.clock_overhead_ns
+            );
         }
-    }
-
-    /// The first write error of the result files, if any.
-    pub(crate) fn files_error(&self) -> Option<io::Error> {
-        self.trouble
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .files
-            .take()
     }
 
     /// Whether standard output closed.
     pub(crate) fn stdout_closed(&self) -> bool {
-        self.trouble
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .stdout_closed
+        self.stdout_closed.load(Ordering::SeqCst)
     }
 
     /// Malformed lines and discrepancies of the corpus that just ended, on
@@ -188,7 +156,16 @@ impl<'a> Live<'a> {
     }
 }
 
-impl Progress for Live<'_> {
+impl Observer for Live<'_> {
+    fn notice(&self, notice: &Notice) {
+        // Before the run: the bar is not drawn yet.
+        eprintln!("dlxbench: {notice}");
+    }
+
+    fn run_starting(&self) {
+        handle_interrupts();
+    }
+
     fn start_corpus(&self, index: usize, count: usize, name: &str, lines: u64) {
         if let Some(bar) = &self.bar {
             bar.reset();
@@ -204,16 +181,16 @@ impl Progress for Live<'_> {
         }
     }
 
-    fn finish_corpus(&self, run: &RunResult) {
-        // Files first: what is computed is kept even if printing fails.
-        self.write_files(run);
+    fn corpus_done(&self, run: &RunResult, meta: &RunMeta) {
         self.report_problems(run);
         if self.tables {
-            self.print(&report::table::render_last(run, self.config, self.meta));
+            self.print(&report::table::render_last(run, self.config, meta));
         }
     }
 
-    fn stop_requested(&self) -> bool {
-        stopping()
+    fn run_done(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }

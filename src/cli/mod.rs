@@ -22,12 +22,13 @@ pub mod solve;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 
 use std::time::Duration;
 
 use dlxbench::budget::Budget;
 use dlxbench::export;
+use dlxbench::harness::Mode;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
@@ -191,6 +192,35 @@ impl ExportArgs {
                     .with_context(|| format!("--export {} {}", format.name(), file.display()))
             })
             .collect()
+    }
+}
+
+/// `--mode` values of `bench` and `ab`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModeArg {
+    /// Stop at the first solution.
+    First,
+    /// Stop at the second solution, proving uniqueness (the default).
+    #[default]
+    Unique,
+    /// Count all solutions, up to --limit.
+    Count,
+}
+
+impl ModeArg {
+    /// The harness's mode and solution limit, `limit` being `--limit`
+    /// (for `count` only; none: no cap).
+    pub(crate) fn with_limit(self, limit: Option<u64>) -> anyhow::Result<(Mode, u64)> {
+        let (mode, limit) = match (self, limit) {
+            (ModeArg::First, None) => (Mode::First, 1),
+            (ModeArg::Unique, None) => (Mode::Unique, 2),
+            (ModeArg::Count, limit) => (Mode::Count, limit.unwrap_or(u64::MAX)),
+            (_, Some(_)) => bail!("--limit applies to --mode count only"),
+        };
+        if limit == 0 {
+            bail!("--limit must be at least 1");
+        }
+        Ok((mode, limit))
     }
 }
 

@@ -214,8 +214,9 @@ pub trait RecordSink: Send {
 }
 
 /// What a run tells its caller as it goes, and how the caller stops it
-/// (the command line draws a bar, prints each corpus's table as it ends,
-/// writes the result files, and stops on Ctrl-C).
+/// (the bench session, `session::Session`, writes each corpus's result
+/// files as it ends, passes the progress on to its observer, and stops
+/// when its flag is set).
 pub trait Progress: Sync {
     /// Corpus `index` (0-based) of `count`, of about `lines` lines,
     /// starts.

@@ -1,0 +1,542 @@
+//! A benchmark session: what `dlxbench bench` does around the
+//! [`harness`] run, for any caller.
+//!
+//! A [`Session`] owns the output directory (its name, the refusal of an
+//! earlier run's files or their removal with `force`, the leftovers of a
+//! killed run, the temporary directory of a baseline), writes each
+//! corpus's result files as the corpus ends, streams `puzzles.csv`, and
+//! after the run draws the pictures, writes the exports and moves a
+//! baseline into place. It never prints: what happens before and during
+//! the run goes to an [`Observer`] the caller implements (a progress
+//! display, say), and what the run came to is the [`Outcome`] it returns,
+//! for the caller to turn into messages and an exit status. A run stops,
+//! keeping everything, when the `stop` flag given to [`Session::run`] is
+//! set (a signal handler's, say).
+
+mod corpora;
+mod outcome;
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use crate::atomic::{self, AtomicDir};
+use crate::corpus::{self, Corpus};
+use crate::export;
+use crate::harness::{
+    self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult,
+};
+use crate::plot;
+use crate::puzzle::Puzzle;
+use crate::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
+
+pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
+pub use outcome::{Baseline, Lost, Outcome, Problem, Unreadable, Warning};
+
+/// Runs of this many lines or more get an [`Estimate`] before they start.
+pub const ESTIMATE_FROM_LINES: u64 = 10_000;
+/// Time spent sampling for the estimate.
+pub const ESTIMATE_ALLOWANCE: Duration = Duration::from_millis(500);
+
+/// Where a session writes its results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// A new directory in `parent`, named after the corpus (or `bench` for
+    /// several), the shard and the time:
+    /// `parent/top1465-shard1of4-20261127T120000Z`.
+    Named {
+        /// Where the directory is made (`results`).
+        parent: PathBuf,
+    },
+    /// This directory (made if missing). One holding an earlier run's
+    /// result files is refused, unless `force`: the files are then removed
+    /// first, so that it holds one run's files only.
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Replace an earlier run's files.
+        force: bool,
+    },
+    /// The baseline `parent/name`, written into a temporary directory and
+    /// swapped into place (replacing an earlier one) only when the run
+    /// completes and finds no problem.
+    Baseline {
+        /// Where baselines are kept (`results`).
+        parent: PathBuf,
+        /// The baseline's name: a plain directory name.
+        name: String,
+    },
+}
+
+/// One benchmark session: a run of `lineup` over `corpora` with `config`,
+/// and where and what it writes. Build it, then [`Session::run`] it.
+pub struct Session<'a, P: Puzzle> {
+    /// The corpora, in run order (see [`open_corpora`]).
+    pub corpora: &'a [Corpus],
+    /// The solvers and parse options.
+    pub lineup: &'a Lineup<P>,
+    /// The harness configuration.
+    pub config: &'a Config,
+    /// The solver relative speeds are quoted against (a name in `lineup`).
+    pub reference: String,
+    /// The command line, argument by argument, for `run.json`.
+    pub command_line: Vec<String>,
+    /// Where the results go.
+    pub output: Output,
+    /// Stream `puzzles.csv`.
+    pub per_puzzle: bool,
+    /// Draw the pictures and `report.html` after the run.
+    pub plots: bool,
+    /// Dashboard exports to write after the run: each format and its file.
+    pub exports: Vec<(Box<dyn export::Format>, PathBuf)>,
+    /// Malformed lines, and unsolvable puzzles in corpora not marked
+    /// ALLOWZERO, are problems ([`RunResult::failed`]).
+    pub strict: bool,
+    /// Send the [`Notice::Plan`] and, for a run of
+    /// [`ESTIMATE_FROM_LINES`] lines or more, the [`Notice::Estimate`]
+    /// (which takes [`ESTIMATE_ALLOWANCE`]) before the run.
+    pub announce: bool,
+}
+
+/// What a session tells its caller before and while the run goes. Every
+/// method does nothing unless implemented.
+pub trait Observer: Sync {
+    /// Something to tell before the run starts, in order: the removal of a
+    /// killed run's temporary files, then (with [`Session::announce`]) the
+    /// plan and the estimate.
+    fn notice(&self, notice: &Notice) {
+        let _ = notice;
+    }
+    /// The run is about to start: the output directory is ready and the
+    /// notices are sent. (The place to begin listening for a stop.)
+    fn run_starting(&self) {}
+    /// Corpus `index` (0-based) of `count`, of about `lines` lines, starts.
+    fn start_corpus(&self, index: usize, count: usize, name: &str, lines: u64) {
+        let _ = (index, count, name, lines);
+    }
+    /// `lines` more lines are done.
+    fn advance(&self, lines: u64) {
+        let _ = lines;
+    }
+    /// A corpus ended (the last of `run.corpora`, complete or, after a
+    /// stop, partial) and the result files of the run so far are written
+    /// (or failed to be: [`Outcome::lost`]); `run` holds every corpus so
+    /// far, `meta` the run's facts.
+    fn corpus_done(&self, run: &RunResult, meta: &RunMeta) {
+        let _ = (run, meta);
+    }
+    /// The run ended; the last writes, the pictures and the exports follow.
+    fn run_done(&self) {}
+}
+
+/// An observer that ignores everything.
+impl Observer for () {}
+
+/// What a session tells before its run starts ([`Observer::notice`]).
+/// `Display` gives the message `bench` prints after `dlxbench: `.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notice {
+    /// Temporary files of a killed run were removed from the output
+    /// directory.
+    StaleRemoved {
+        /// How many.
+        count: usize,
+        /// The output directory.
+        dir: PathBuf,
+    },
+    /// What will run.
+    Plan(Plan),
+    /// How long the solving should take.
+    Estimate(Estimate),
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::StaleRemoved { count, dir } => write!(
+                f,
+                "removed {count} temporary file(s) an interrupted run left in {}",
+                dir.display()
+            ),
+            Notice::Plan(plan) => plan.fmt(f),
+            Notice::Estimate(e) => write!(f, "estimated solving time {e}"),
+        }
+    }
+}
+
+/// Why a session could not run: nothing was measured.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// [`Output::Baseline`]'s name is not a plain directory name.
+    #[error(
+        "--save-baseline {0:?}: use a plain directory name (letters, digits, `-`, `_`, `.`, `+`; not starting with `.`)"
+    )]
+    BaselineName(String),
+    /// The output directory holds an earlier run's result files and
+    /// `force` is off.
+    #[error(
+        "--out {}: holds the results of an earlier run ({count} files, e.g. {example}); use \
+         --force to replace them, or another directory",
+        dir.display()
+    )]
+    EarlierRun {
+        /// The output directory.
+        dir: PathBuf,
+        /// Result files found in it.
+        count: usize,
+        /// The name of one of them.
+        example: String,
+    },
+    /// A file-system operation on the output directory failed.
+    #[error("{what} {}", path.display())]
+    Io {
+        /// What was being done: `cannot create output directory`, ...
+        what: &'static str,
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// The reference solver asked for is not in the lineup.
+    #[error("--reference {asked}: not among the selected solvers ({})", solvers.join(", "))]
+    Reference {
+        /// The name asked for.
+        asked: String,
+        /// The lineup's solvers.
+        solvers: Vec<String>,
+    },
+    /// The run could not start.
+    #[error(transparent)]
+    Harness(#[from] HarnessError),
+}
+
+/// `Err(SessionError::Io)` for `result`'s error.
+fn io_at<T>(result: io::Result<T>, what: &'static str, path: &Path) -> Result<T, SessionError> {
+    result.map_err(|source| SessionError::Io {
+        what,
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// The name of the solver relative speeds are quoted against: `asked`,
+/// which must be in `lineup`, except that the default `dlx` falls back to
+/// the lineup's first solver when `dlx` is not in it.
+pub fn reference<P: Puzzle>(lineup: &Lineup<P>, asked: &str) -> Result<String, SessionError> {
+    let names = lineup.names();
+    match names.iter().find(|n| **n == asked) {
+        Some(n) => Ok(n.to_string()),
+        None if asked == "dlx" && !names.is_empty() => Ok(names[0].to_string()),
+        None => Err(SessionError::Reference {
+            asked: asked.to_string(),
+            solvers: names.iter().map(|n| n.to_string()).collect(),
+        }),
+    }
+}
+
+impl Output {
+    /// The output of `bench`'s flags: `--save-baseline NAME` (under
+    /// `parent`), else `--out DIR` (`--force`), else a named directory in
+    /// `parent`.
+    pub fn choose(
+        parent: &Path,
+        baseline: Option<&str>,
+        out: Option<&Path>,
+        force: bool,
+    ) -> Output {
+        match (baseline, out) {
+            (Some(name), _) => Output::Baseline {
+                parent: parent.to_path_buf(),
+                name: name.to_string(),
+            },
+            (None, Some(path)) => Output::Dir {
+                path: path.to_path_buf(),
+                force,
+            },
+            (None, None) => Output::Named {
+                parent: parent.to_path_buf(),
+            },
+        }
+    }
+}
+
+impl<P: Puzzle> Session<'_, P> {
+    /// Prepares the output directory, runs, writes every result file (each
+    /// corpus's as it ends), draws the pictures, writes the exports and
+    /// moves a baseline into place; stops after the chunks in flight,
+    /// keeping everything, once `stop` is set.
+    ///
+    /// An error means nothing was measured (the output directory could not
+    /// be prepared, or the run could not start); what went wrong later is
+    /// in the [`Outcome`].
+    pub fn run(self, observer: &dyn Observer, stop: &AtomicBool) -> Result<Outcome, SessionError> {
+        let sha256: Vec<String> = self.corpora.iter().map(Corpus::sha256_hex).collect();
+        let (out_dir, baseline, force) = self.output_dir()?;
+        io_at(
+            std::fs::create_dir_all(&out_dir),
+            "cannot create output directory",
+            &out_dir,
+        )?;
+        prepare_out_dir(&out_dir, force, observer)?;
+        let solver_names = self.lineup.names();
+        let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
+            true => Some(Box::new(io_at(
+                PuzzlesCsv::create(&out_dir, &solver_names),
+                "cannot write in",
+                &out_dir,
+            )?)),
+            false => None,
+        };
+        let meta = RunMeta {
+            command_line: self.command_line,
+            reference: self.reference,
+            sha256,
+            out_dir: baseline
+                .as_ref()
+                .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
+            per_puzzle: self.per_puzzle,
+            merged: None,
+        };
+        if self.announce {
+            observer.notice(&Notice::Plan(Plan::new(
+                self.corpora,
+                self.lineup,
+                self.config,
+            )));
+            // Worth a moment only when the run is long enough to wonder about.
+            if corpora::total_lines(self.corpora) >= ESTIMATE_FROM_LINES {
+                let e =
+                    harness::estimate(self.corpora, self.config, self.lineup, ESTIMATE_ALLOWANCE);
+                if let Some(e) = e {
+                    observer.notice(&Notice::Estimate(e));
+                }
+            }
+        }
+        observer.run_starting();
+        let writer = Writer {
+            observer,
+            config: self.config,
+            meta: &meta,
+            dir: &out_dir,
+            stop,
+            error: Mutex::new(None),
+        };
+        let mut run = harness::run(self.corpora, self.config, self.lineup, sink, Some(&writer))?;
+        observer.run_done();
+        // The last write carries the run's end time (and, after a stop, the
+        // partial corpus); each corpus's files were written as it ended.
+        let mut files = writer.write(&run).unwrap_or_default();
+        let mut lost = Vec::new();
+        if let Some(error) = writer.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            lost.push(Lost::ResultFiles {
+                dir: out_dir.clone(),
+                error,
+            });
+        }
+        match run.records_error.take() {
+            Some(error) => lost.push(Lost::PerPuzzle {
+                path: PuzzlesCsv::path(&out_dir),
+                error,
+            }),
+            None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
+            None => {}
+        }
+        let files_lost = lost.iter().any(|l| matches!(l, Lost::ResultFiles { .. }));
+        // Pictures and exports come from what was kept: a failure here loses
+        // no result, so it is a warning.
+        let mut warnings = Vec::new();
+        if self.plots && !files_lost {
+            match plot::draw_run(&out_dir) {
+                Ok(drawn) => files.extend(drawn.files),
+                Err(e) => warnings.push(Warning::Pictures(e)),
+            }
+        }
+        let metrics = export::of_run(&run);
+        let exported: Result<Vec<PathBuf>, Warning> = self
+            .exports
+            .iter()
+            .map(|(format, file)| {
+                export::write(format.as_ref(), &metrics, file).map_err(|error| Warning::Export {
+                    format: format.name(),
+                    file: file.clone(),
+                    error,
+                })
+            })
+            .collect();
+        match exported {
+            Ok(written) => files.extend(written),
+            Err(w) => warnings.push(w),
+        }
+        let problems = Problem::of(&run, self.strict);
+        let complete = lost.is_empty() && !run.interrupted;
+        let (dir, baseline) = match baseline {
+            None => (out_dir, None),
+            Some(tmp) if problems.is_empty() && complete => {
+                let dest = tmp.dest().to_path_buf();
+                match tmp.commit() {
+                    Ok(dir) => (dir, Some(Baseline::Saved)),
+                    Err(error) => (out_dir, Some(Baseline::NotMoved { dest, error })),
+                }
+            }
+            Some(tmp) => {
+                let dest = tmp.dest().to_path_buf();
+                drop(tmp);
+                let problems = !problems.is_empty();
+                (out_dir, Some(Baseline::NotSaved { dest, problems }))
+            }
+        };
+        let unreadable = run
+            .corpora
+            .iter()
+            .filter(|c| c.complete())
+            .filter_map(|c| {
+                let error = corpus::check_readable(c.puzzles, c.malformed).err()?;
+                let file = c
+                    .path
+                    .as_ref()
+                    .map_or_else(|| c.name.clone(), |p| p.display().to_string());
+                Some(Unreadable { file, error })
+            })
+            .collect();
+        Ok(Outcome {
+            run,
+            meta,
+            dir,
+            files,
+            lost,
+            warnings,
+            unreadable,
+            problems,
+            baseline,
+        })
+    }
+
+    /// The directory to write into, the baseline's temporary directory
+    /// (which it is) if any, and whether to replace an earlier run's files.
+    fn output_dir(&self) -> Result<(PathBuf, Option<AtomicDir>, bool), SessionError> {
+        Ok(match &self.output {
+            Output::Dir { path, force } => (path.clone(), None, *force),
+            Output::Named { parent } => {
+                let name = match self.corpora {
+                    [one] => one.name(),
+                    _ => "bench",
+                };
+                let stamp = report::run_json::compact_timestamp(std::time::SystemTime::now());
+                let shard = self.config.shard.map_or(String::new(), |s| {
+                    format!("-shard{}of{}", s.index(), s.count())
+                });
+                let dir = format!("{}{shard}-{stamp}", report::file_safe(name));
+                (parent.join(dir), None, false)
+            }
+            Output::Baseline { parent, name } => {
+                if name.is_empty() || name.starts_with('.') || report::file_safe(name) != *name {
+                    return Err(SessionError::BaselineName(name.clone()));
+                }
+                let dest = parent.join(name);
+                let tmp = io_at(
+                    AtomicDir::create(&dest),
+                    "cannot create a temporary directory for",
+                    &dest,
+                )?;
+                (tmp.path().to_path_buf(), Some(tmp), false)
+            }
+        })
+    }
+}
+
+/// Clears `dir` for a run: leftovers of a killed run (this tool's
+/// temporary files) go, told as a [`Notice::StaleRemoved`]; an earlier
+/// run's result files are refused, or removed with `force`, so that the
+/// directory never mixes two runs.
+fn prepare_out_dir(dir: &Path, force: bool, observer: &dyn Observer) -> Result<(), SessionError> {
+    let stale = io_at(atomic::remove_stale(dir), "cannot clean", dir)?;
+    if stale > 0 {
+        observer.notice(&Notice::StaleRemoved {
+            count: stale,
+            dir: dir.to_path_buf(),
+        });
+    }
+    let mut old = Vec::new();
+    for entry in io_at(std::fs::read_dir(dir), "cannot read", dir)? {
+        let entry = io_at(entry, "cannot read", dir)?;
+        if report::schema::is_result_file(&entry.file_name().to_string_lossy()) {
+            old.push(entry.path());
+        }
+    }
+    if old.is_empty() {
+        return Ok(());
+    }
+    if !force {
+        return Err(SessionError::EarlierRun {
+            dir: dir.to_path_buf(),
+            count: old.len(),
+            example: old[0]
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned(),
+        });
+    }
+    for path in old {
+        io_at(std::fs::remove_file(&path), "cannot remove", &path)?;
+    }
+    Ok(())
+}
+
+/// The harness's [`Progress`] during a session: passes the progress on to
+/// the observer, writes the result files as each corpus ends, and stops
+/// when the flag is set.
+struct Writer<'a> {
+    observer: &'a dyn Observer,
+    config: &'a Config,
+    meta: &'a RunMeta,
+    dir: &'a Path,
+    stop: &'a AtomicBool,
+    /// The first error writing the result files: no later write is tried.
+    error: Mutex<Option<io::Error>>,
+}
+
+impl Writer<'_> {
+    /// Writes every result file for `run` (the run so far), unless an
+    /// earlier write failed; returns the paths written.
+    fn write(&self, run: &RunResult) -> Option<Vec<PathBuf>> {
+        let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
+        if error.is_some() {
+            return None;
+        }
+        match report::write_all(run, self.config, self.meta, self.dir) {
+            Ok(paths) => Some(paths),
+            Err(e) => {
+                *error = Some(e);
+                None
+            }
+        }
+    }
+}
+
+impl Progress for Writer<'_> {
+    fn start_corpus(&self, index: usize, count: usize, name: &str, lines: u64) {
+        self.observer.start_corpus(index, count, name, lines);
+    }
+
+    fn advance(&self, lines: u64) {
+        self.observer.advance(lines);
+    }
+
+    fn finish_corpus(&self, run: &RunResult) {
+        // Files first: what is computed is kept even if telling fails.
+        self.write(run);
+        self.observer.corpus_done(run, self.meta);
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests;
