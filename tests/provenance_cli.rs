@@ -60,6 +60,7 @@ fn bench_starts_no_git_and_records_the_build_and_the_binary() {
     let probe = Process::new("sh")
         .args(["-c", "git --version"])
         .env("PATH", &path)
+        .stderr(std::process::Stdio::null())
         .status()
         .unwrap();
     assert!(!probe.success() && marker.exists());

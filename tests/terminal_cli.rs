@@ -190,3 +190,26 @@ fn closed_stdout_and_stderr_end_quietly() {
         );
     }
 }
+
+/// The command line writes its messages through `errln!` only: an
+/// `eprintln!` (or `eprint!`) would print raw text and abort on a closed
+/// standard error.
+#[test]
+fn no_message_bypasses_errln() {
+    let mut files = vec![repo_path("src/main.rs")];
+    for entry in std::fs::read_dir(repo_path("src/cli")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            assert!(
+                !code.contains("eprintln!") && !code.contains("eprint!"),
+                "{}:{}: {line}",
+                file.display(),
+                i + 1
+            );
+        }
+    }
+}
