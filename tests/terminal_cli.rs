@@ -81,6 +81,21 @@ fn an_escape_sequence_in_a_corpus_is_printed_escaped() {
         "{stdout}"
     );
     assert_no_controls("stdout", &[], &output.stdout);
+    // `cover` shows the column names of its input, escaped.
+    let matrix = write_file(dir.path(), "m.txt", "a\x1b[2Jb c\nc\na\x1b[2Jb\n");
+    let output = Process::new(binary())
+        .arg("cover")
+        .arg(&matrix)
+        .output()
+        .unwrap();
+    assert_no_controls("stdout", &["cover"], &output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("a\\x1b[2Jb"), "{stdout}");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     // The result files hold the corpus as it is: only the terminal is
     // protected.
     let run = common::read_json(&dir.path().join("run/run.json"));

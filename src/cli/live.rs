@@ -181,7 +181,11 @@ impl Observer for Live<'_> {
             bar.reset();
             bar.set_length(lines);
             bar.set_position(0);
-            bar.set_message(format!("corpus {} of {count}: {name}", index + 1));
+            bar.set_message(format!(
+                "corpus {} of {count}: {}",
+                index + 1,
+                escape_controls(name)
+            ));
         }
     }
 

@@ -146,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.parts.len() == 1 { "" } else { "s" },
             report::thousands(merged.rows),
             took.as_secs_f64(),
-            out.display(),
+            dlxbench::terminal::escape_controls(&out.display().to_string()),
             merged.written.len()
         );
     }
