@@ -42,6 +42,7 @@
 //!   meter a search loop checks them with.
 //! * [`atomic`]: files and directories written under a temporary name and
 //!   renamed into place.
+//! * [`terminal`]: text for a terminal, with control characters escaped.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
 //!   built with the exact-cover API.
 
@@ -76,6 +77,7 @@ pub mod session;
 pub mod shard;
 pub mod solvers;
 pub mod sudoku;
+pub mod terminal;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

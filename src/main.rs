@@ -63,7 +63,7 @@ fn main() -> ExitCode {
         // `| head`: the reader went away; not a failure.
         Err(e) if cli::io::is_broken_pipe(&e) => cli::EXIT_OK.into(),
         Err(e) => {
-            eprintln!("dlxbench: {e:#}");
+            cli::io::errln!("dlxbench: {e:#}");
             cli::EXIT_USAGE.into()
         }
     }

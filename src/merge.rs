@@ -382,6 +382,8 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
             indices,
             parts: ordered.iter().map(|p| p.facts()).collect(),
         }),
+        // The binary that merged, as its git revision.
+        binary_sha256: report::run_json::binary_sha256(),
         ..RunMeta::of_dir(&first.result, &config)
     };
     written.extend(

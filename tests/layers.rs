@@ -17,6 +17,8 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     // The leaf under the budget: no crate imports.
     ("clock", 0),
+    // Text for a terminal, escaped.
+    ("terminal", 0),
     // Leaves but for the clock.
     ("atomic", 1),
     ("budget", 1),

@@ -17,6 +17,7 @@ use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
 use dlxbench::session::open_corpora;
 
+use super::io::errln;
 use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
 
 /// Arguments.
@@ -131,7 +132,7 @@ impl PerKind for Args {
         let quiet = self.quiet;
         if !quiet {
             let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
-            eprintln!(
+            errln!(
                 "dlxbench ab: A = {}, B = {} on {} ({} thread{}); until +-{} or {}",
                 self.a,
                 self.b,
@@ -144,7 +145,7 @@ impl PerKind for Args {
         }
         let mut on_pass = |p: &PassReport| {
             if !quiet {
-                eprintln!(
+                errln!(
                     "pass {}: B/A {} ({:.1} s)",
                     p.pass,
                     interval_text(&p.overall),
@@ -154,9 +155,13 @@ impl PerKind for Args {
         };
         let result = ab::run(&corpora, &config, &lineup, &options, None, &mut on_pass)?;
         let mut out = std::io::stdout().lock();
-        write!(out, "{}", render(&result, &options))?;
+        write!(
+            out,
+            "{}",
+            dlxbench::terminal::escape_lines(&render(&result, &options))
+        )?;
         for d in &result.discrepancies {
-            eprintln!("PROBLEM: {d}");
+            errln!("PROBLEM: {d}");
         }
         if let Some(path) = &self.html {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;

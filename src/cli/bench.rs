@@ -13,6 +13,7 @@ use dlxbench::puzzle::Format;
 use dlxbench::session::{self, open_corpora, Baseline, Output, Session, Throughput};
 use dlxbench::shard::Shard;
 
+use super::io::errln;
 use super::live::{self, Live};
 use super::{ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
@@ -145,7 +146,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     }
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if config.threads > cores {
-        eprintln!(
+        errln!(
             "warning: --threads {} is more than the {cores} cores: workers share cores, so \
              their solve times include waiting for one",
             config.threads
@@ -163,7 +164,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
         let (shard, from) =
             Shard::resolve(spec, |name| std::env::var(name).ok()).context("--shard")?;
         if let Some(from) = from {
-            eprintln!("dlxbench: shard {shard}, from {from}");
+            errln!("dlxbench: shard {shard}, from {from}");
         }
         config.shard = Some(shard);
     }
@@ -214,23 +215,23 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let outcome = session.run(&live, live::stop_flag())?;
     // What the session came to, after the tables; the exit status.
     for warning in &outcome.warnings {
-        eprintln!("dlxbench: {warning}");
+        errln!("dlxbench: {warning}");
     }
     match &outcome.baseline {
         Some(b @ Baseline::NotMoved { .. }) => bail!("{b}"),
-        Some(b @ Baseline::NotSaved { .. }) => eprintln!("{b}"),
+        Some(b @ Baseline::NotSaved { .. }) => errln!("{b}"),
         _ => {}
     }
     live.end(&outcome);
     for lost in &outcome.lost {
-        eprintln!("dlxbench: {lost}");
+        errln!("dlxbench: {lost}");
     }
     if outcome.stopped() && live::signalled() {
-        eprintln!("dlxbench: interrupted; {}", outcome.kept());
+        errln!("dlxbench: interrupted; {}", outcome.kept());
         return Ok(ExitCode::from(live::EXIT_INTERRUPTED));
     }
     for unreadable in &outcome.unreadable {
-        eprintln!("dlxbench: {unreadable}");
+        errln!("dlxbench: {unreadable}");
     }
     if !outcome.lost.is_empty() || !outcome.unreadable.is_empty() {
         return Ok(ExitCode::from(EXIT_USAGE));
@@ -241,7 +242,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     }
     // Discrepancies were told with their corpus; the --strict problems now.
     for problem in outcome.problems.iter().filter(|p| p.strict()) {
-        eprintln!("{problem}");
+        errln!("{problem}");
     }
     Ok(ExitCode::from(EXIT_FAILURE))
 }

@@ -119,7 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())?;
+            out.write_all(dlxbench::terminal::escape_lines(&text).as_bytes())?;
             out.flush()?;
         }
     }

@@ -27,7 +27,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, PuzzleReader};
 
-use super::io::{finish, puzzles, Counts, Input, Output};
+use super::io::{errln, finish, puzzles, Counts, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Arguments of `dlxbench convert`.
@@ -138,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Err(e) => {
             bad += 1;
-            eprintln!("dlxbench: {name}: {e}");
+            errln!("dlxbench: {name}: {e}");
             if args.strict {
                 ControlFlow::Break(())
             } else {
@@ -164,7 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let seconds = started.elapsed().as_secs_f64();
     let note = if stopped { " (stopped: --strict)" } else { "" };
-    eprintln!(
+    errln!(
         "dlxbench: {name}: {} converted, {bad} unreadable{note}, in {seconds:.3} s \
          ({:.0} puzzles/s)",
         puzzles(converted as usize),

@@ -25,6 +25,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, Context};
 use dlxbench::budget::Budget;
 use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
+use dlxbench::terminal::escape_controls;
 
 use super::io::{finish, Input};
 use super::{EXIT_FAILURE, EXIT_OK};
@@ -69,7 +70,8 @@ fn write_solution(
         for &row in rows.iter() {
             write!(out, "  row {} (line {}):", row + 1, named.row_lines[row])?;
             for column in named.problem.row(row) {
-                write!(out, " {}", named.column_names[column])?;
+                // Names come from the input: escaped for the terminal.
+                write!(out, " {}", escape_controls(&named.column_names[column]))?;
             }
             writeln!(out)?;
         }

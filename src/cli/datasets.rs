@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use dlxbench::datasets::{self, Corpus, Downloader, Fetched, Presence, CATALOGUE};
 
+use super::io::errln;
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// Arguments.
@@ -98,7 +99,7 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
         }
     }
     if failed > 0 {
-        eprintln!(
+        errln!(
             "dlxbench datasets fetch: {failed} of {} corpora failed{}",
             chosen.len(),
             if args.from.is_none() {

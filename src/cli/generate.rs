@@ -9,7 +9,7 @@ use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, GenerateError, GenerateRequest};
 use dlxbench::sudoku::BoxShape;
 
-use super::io::{is_broken_pipe, Output};
+use super::io::{errln, is_broken_pipe, Output};
 use super::{PerKind, EXIT_FAILURE, EXIT_OK};
 
 /// Output formats of generated puzzles.
@@ -128,7 +128,7 @@ impl PerKind for Args {
         let seed = self.seed.unwrap_or_else(fresh_seed);
         let mut generator = P::generator(&self.request(seed))?;
         if self.seed.is_none() {
-            eprintln!("dlxbench generate: --seed {seed}");
+            errln!("dlxbench generate: --seed {seed}");
         }
         let kind = match self.kind == PuzzleKind::default() {
             true => String::new(),
@@ -169,14 +169,14 @@ impl PerKind for Args {
             Err(e) if is_broken_pipe(&e) => return Ok(ExitCode::from(EXIT_OK)),
             Err(e) => match e.downcast_ref::<GenerateError>() {
                 Some(failed) if failed.is_failure() => {
-                    eprintln!("dlxbench generate: {e:#}");
+                    errln!("dlxbench generate: {e:#}");
                     return Ok(ExitCode::from(EXIT_FAILURE));
                 }
                 _ => return Err(e),
             },
         }
         for line in generator.summary(self.count, started.elapsed().as_secs_f64()) {
-            eprintln!("{line}");
+            errln!("{line}");
         }
         Ok(ExitCode::from(EXIT_OK))
     }

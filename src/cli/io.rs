@@ -1,7 +1,16 @@
 //! What every subcommand shares: opening the input (a file or standard
 //! input, streamed), the output (standard output or a file written
-//! atomically), ending on a closed pipe, the input policy, and the
-//! per-file tallies of `solve` and `check`.
+//! atomically), ending on a closed pipe, messages on standard error
+//! (`errln!`), the input policy, and the per-file tallies of `solve` and
+//! `check`.
+//!
+//! # Standard error
+//! Every message goes through `errln!` (never `eprintln!`): its control
+//! characters are escaped ([`dlxbench::terminal::escape_lines`]), so that
+//! nothing from a corpus reaches the terminal raw, and a closed standard
+//! error (`2>&1 | head -1`) is not an error: the message is dropped, and
+//! so are the ones after it, and the command goes on to its usual end (a
+//! closed standard output ends it quietly, as below).
 //!
 //! # Input policy
 //! `solve`, `check`, `convert` and `rate` read their input alike (the rules
@@ -19,11 +28,13 @@ use std::io::{self, BufWriter, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context};
 use dlxbench::atomic::AtomicFile;
 use dlxbench::corpus::check_readable;
 use dlxbench::puzzle::Puzzle;
+use dlxbench::terminal::escape_lines;
 
 use super::{EXIT_FAILURE, EXIT_OK};
 
@@ -110,6 +121,35 @@ impl Output {
         }
     }
 }
+
+/// Set once a write to standard error failed (it closed): nothing more is
+/// written there.
+static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Writes `message` and a line break on standard error, its control
+/// characters escaped; a failed write (standard error closed) is ignored,
+/// and later messages are dropped. Called by `errln!`.
+pub(crate) fn write_stderr(message: std::fmt::Arguments<'_>) {
+    if STDERR_CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    let mut text = escape_lines(&message.to_string()).into_owned();
+    text.push('\n');
+    let mut err = io::stderr().lock();
+    if err.write_all(text.as_bytes()).is_err() {
+        STDERR_CLOSED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `eprintln!` for the command line: a message on standard error with its
+/// control characters escaped, and no panic when standard error is closed
+/// ([`write_stderr`]).
+macro_rules! errln {
+    ($($arg:tt)*) => {
+        $crate::cli::io::write_stderr(format_args!($($arg)*))
+    };
+}
+pub(crate) use errln;
 
 /// Whether `error` is a write to a closed pipe (`| head`), which ends a
 /// subcommand quietly and successfully.
@@ -231,7 +271,7 @@ impl SolveTally {
         if not_applicable > 0 {
             notes.push_str(&format!(", {not_applicable} not taken by the solver"));
         }
-        eprintln!(
+        errln!(
             "dlxbench: {name}: {}{kind}: {solved} solved, {multiple} with several solutions, \
              {none} without solution, {unreadable} unreadable{notes} ({solver} solver)",
             puzzles(solved + multiple + none + unreadable + undecided + not_applicable),
@@ -286,7 +326,7 @@ impl CheckTally {
             invalid,
             unreadable,
         } = *self;
-        eprintln!(
+        errln!(
             "dlxbench: {name}: {}{kind}: {complete} complete, {incomplete} incomplete, \
              {invalid} invalid, {unreadable} unreadable",
             puzzles(complete + incomplete + invalid + unreadable)

@@ -10,6 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use dlxbench::harness::{Config, RunResult};
 use dlxbench::report::{self, RunMeta};
 use dlxbench::session::{Notice, Observer, Outcome};
+use dlxbench::terminal::{escape_controls, escape_lines};
+
+use super::io::errln;
 
 /// Set by the first Ctrl-C or SIGTERM, or when standard output closes.
 static STOP: AtomicBool = AtomicBool::new(false);
@@ -30,7 +33,7 @@ pub(crate) fn handle_interrupts() {
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
         STOP.store(true, Ordering::SeqCst);
-        eprintln!(
+        errln!(
             "\ndlxbench: stopping after the chunks in flight; their results are kept \
              (press Ctrl-C again to quit at once)"
         );
@@ -89,14 +92,16 @@ impl<'a> Live<'a> {
         }
     }
 
-    /// Prints `text` on standard output; a closed pipe stops the run.
+    /// Prints `text` on standard output, its control characters escaped; a
+    /// closed pipe stops the run.
     pub(crate) fn print(&self, text: &str) {
         if self.stdout_closed() {
             return;
         }
         let result = self.quietly(|| {
             let mut out = io::stdout().lock();
-            out.write_all(text.as_bytes()).and_then(|()| out.flush())
+            out.write_all(escape_lines(text).as_bytes())
+                .and_then(|()| out.flush())
         });
         if result.is_err() {
             // A closed pipe (`| head`), or no standard output at all:
@@ -114,7 +119,7 @@ impl<'a> Live<'a> {
             let notes = report::table::render_notes(run, self.config, &outcome.meta);
             self.print(&format!("{notes}{}\n", outcome.results_line()));
         } else if report::clock_overhead_too_high(run) {
-            eprintln!(
+            errln!(
                 "warning: clock overhead {:.0} ns exceeds 2% of the fastest median latency",
                 run.clock_overhead_ns
             );
@@ -135,9 +140,9 @@ impl<'a> Live<'a> {
         self.quietly(|| {
             if c.malformed > 0 {
                 let more = c.malformed > c.malformed_examples.len() as u64;
-                eprintln!(
+                errln!(
                     "{}: {} malformed line(s) skipped{}",
-                    c.name,
+                    escape_controls(&c.name),
                     c.malformed,
                     if more { ", first ones:" } else { ":" }
                 );
@@ -146,11 +151,16 @@ impl<'a> Live<'a> {
                     .as_ref()
                     .map_or_else(|| c.name.clone(), |p| p.display().to_string());
                 for m in &c.malformed_examples {
-                    eprintln!("  {file}: {}\n    {}", m.message, m.text);
+                    errln!(
+                        "  {}: {}\n    {}",
+                        escape_controls(&file),
+                        escape_controls(&m.message),
+                        escape_controls(&m.text)
+                    );
                 }
             }
             for d in run.discrepancies.iter().filter(|d| d.corpus == c.name) {
-                eprintln!("PROBLEM: {d}");
+                errln!("PROBLEM: {d}");
             }
         });
     }
@@ -159,7 +169,7 @@ impl<'a> Live<'a> {
 impl Observer for Live<'_> {
     fn notice(&self, notice: &Notice) {
         // Before the run: the bar is not drawn yet.
-        eprintln!("dlxbench: {notice}");
+        errln!("dlxbench: {notice}");
     }
 
     fn run_starting(&self) {
@@ -171,7 +181,11 @@ impl Observer for Live<'_> {
             bar.reset();
             bar.set_length(lines);
             bar.set_position(0);
-            bar.set_message(format!("corpus {} of {count}: {name}", index + 1));
+            bar.set_message(format!(
+                "corpus {} of {count}: {}",
+                index + 1,
+                escape_controls(name)
+            ));
         }
     }
 

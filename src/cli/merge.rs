@@ -10,6 +10,9 @@ use dlxbench::export;
 use dlxbench::merge::{self, Options};
 use dlxbench::plot;
 use dlxbench::report::{self, schema};
+use dlxbench::terminal::escape_lines;
+
+use super::io::errln;
 
 /// The end of `merge --help`.
 const AFTER_HELP: &str = "\
@@ -118,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot move the merge into {}", args.out.display()))?;
     let took = started.elapsed();
     for d in &merged.result.discrepancies {
-        eprintln!("dlxbench: {d}");
+        errln!("dlxbench: {d}");
     }
     if !args.quiet {
         let shards = merged.meta.merged.as_ref().map_or(String::new(), |m| {
@@ -131,7 +134,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
         print!(
             "{}",
-            report::table::render_text(&merged.result, &merged.config, &merged.meta)
+            escape_lines(&report::table::render_text(
+                &merged.result,
+                &merged.config,
+                &merged.meta
+            ))
         );
         println!(
             "Merged {} part{}{shards}: {} puzzle rows in {:.2} s\nResults: {} ({} files)",
@@ -139,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             if args.parts.len() == 1 { "" } else { "s" },
             report::thousands(merged.rows),
             took.as_secs_f64(),
-            out.display(),
+            dlxbench::terminal::escape_controls(&out.display().to_string()),
             merged.written.len()
         );
     }

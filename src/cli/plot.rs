@@ -37,7 +37,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             println!(
                 "{}: {} files ({} rows of {} read, {} points drawn) in {:.2} s",
-                dir.join(schema::REPORT_HTML).display(),
+                dlxbench::terminal::escape_controls(
+                    &dir.join(schema::REPORT_HTML).display().to_string()
+                ),
                 drawn.files.len(),
                 thousands(drawn.rows_read),
                 schema::PUZZLES_CSV,

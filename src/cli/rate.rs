@@ -29,7 +29,7 @@ use dlxbench::sudoku::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 
-use super::io::{finish, puzzles, Counts, Input, Output};
+use super::io::{errln, finish, puzzles, Counts, Input, Output};
 use super::{BudgetArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Puzzles rated per parallel batch.
@@ -218,7 +218,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Err(e) => {
                 counts.unreadable += 1;
-                eprintln!("dlxbench: {name}: {e}");
+                errln!("dlxbench: {name}: {e}");
             }
         }
         if written.is_err() {
@@ -249,7 +249,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|d| format!("{} {d}", classes[*d as usize]))
         .collect();
-    eprintln!(
+    errln!(
         "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {} unreadable, \
          in {seconds:.2} s on {} threads",
         puzzles(rated as usize),
@@ -259,7 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         rater.threads()
     );
     if !spread.guesses.is_empty() {
-        eprintln!(
+        errln!(
             "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
             Spread::line(&spread.guesses),
             Spread::line(&spread.nodes)

@@ -24,7 +24,7 @@ use dlxbench::puzzle::{Format, LineError};
 use dlxbench::report::describe_budget;
 use dlxbench::solvers::Budget;
 
-use super::io::{finish_input, for_each_puzzle, Input, Output, SolveTally};
+use super::io::{errln, finish_input, for_each_puzzle, Input, Output, SolveTally};
 use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
 
 /// Arguments of `dlxbench solve`.
@@ -108,7 +108,7 @@ impl PerKind for Args {
                 Err(e) => {
                     tally.unreadable();
                     out.flush()?;
-                    eprintln!("dlxbench: {name}: {e}");
+                    errln!("dlxbench: {name}: {e}");
                     return writeln!(out, "# line {}: unreadable", e.line());
                 }
             };

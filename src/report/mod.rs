@@ -71,6 +71,9 @@ pub struct RunMeta {
     /// For a result that `dlxbench merge` made of shards: which, and each
     /// part's own facts.
     pub merged: Option<run_json::Merged>,
+    /// SHA-256 of the binary that wrote the result
+    /// ([`run_json::binary_sha256`], taken before the run starts).
+    pub binary_sha256: Option<String>,
 }
 
 impl RunMeta {
@@ -92,6 +95,7 @@ impl RunMeta {
             out_dir: dir.path.clone(),
             per_puzzle: r.per_puzzle,
             merged: None,
+            binary_sha256: r.facts.binary_sha256.clone(),
         }
     }
 }

@@ -94,6 +94,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         arch: std::env::consts::ARCH.to_string(),
         facts: RunFacts {
             git_revision: git_revision(),
+            binary_sha256: meta.binary_sha256.clone(),
             command_line: meta.command_line.clone(),
             cpu_model: cpu_model(),
             cores: std::thread::available_parallelism().map(|n| n.get()).ok(),
@@ -133,18 +134,30 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
 pub const RUSTC_VERSION: &str = env!("DLXBENCH_RUSTC_VERSION");
 
 /// The git revision of the source tree this binary was built from (`git
-/// describe --always --dirty --abbrev=40`), looked up at run time in the
-/// build's source directory; `None` when that is not a git checkout any
-/// more.
+/// describe --always --dirty --abbrev=40`: the commit, with `-dirty` when
+/// the tree differed from it), recorded by the build script when the
+/// binary was built; `None` when it was not built from a git checkout.
+/// Nothing is run to know it.
 pub fn git_revision() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["describe", "--always", "--dirty", "--abbrev=40"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stderr(std::process::Stdio::null())
-        .output()
-        .ok()?;
-    let rev = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !rev.is_empty()).then_some(rev)
+    Some(GIT_REVISION)
+        .filter(|r| !r.is_empty())
+        .map(str::to_string)
+}
+
+/// [`git_revision`] as the build script recorded it (empty: none).
+const GIT_REVISION: &str = env!("DLXBENCH_GIT_REVISION");
+
+/// SHA-256 (lower-case hex) of the running executable
+/// ([`std::env::current_exe`]), read once and kept; `None` when it cannot
+/// be read. A run takes it before anything is timed
+/// ([`RunMeta::binary_sha256`]).
+pub fn binary_sha256() -> Option<String> {
+    static HASH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        let exe = std::env::current_exe().ok()?;
+        crate::datasets::sha256_file(&exe).ok()
+    })
+    .clone()
 }
 
 /// The CPU model from `/proc/cpuinfo`, if there is one.

@@ -70,8 +70,12 @@ pub struct RunInfo {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunFacts {
-    /// Git revision of the build (`None`: not a git checkout).
+    /// Git revision of the build, recorded when the binary was built
+    /// (`None`: not built from a git checkout).
     pub git_revision: Option<String>,
+    /// SHA-256 (hex) of the binary that ran (`None`: unreadable, or a file
+    /// from before the key).
+    pub binary_sha256: Option<String>,
     /// The command line, argument by argument.
     pub command_line: Vec<String>,
     /// CPU model.

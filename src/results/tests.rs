@@ -19,6 +19,7 @@ fn info() -> RunInfo {
         arch: "x86_64".into(),
         facts: RunFacts {
             git_revision: None,
+            binary_sha256: Some("ab".repeat(32)),
             command_line: vec!["dlxbench".into(), "bench".into()],
             cpu_model: Some("AMD EPYC".into()),
             cores: Some(2),
@@ -257,14 +258,17 @@ fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
 fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
     let dir = ResultDir::open(&baseline()).unwrap();
     assert_eq!(dir.run.schema_version, None);
+    assert_eq!(dir.run.facts.binary_sha256, None);
     assert_eq!(dir.run.facts.threads, Some(2));
     assert_eq!(dir.config().unwrap().solvers.len(), 5);
     assert_eq!(dir.stats().unwrap().len(), 15);
 
     let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
     let mut back = serde_json::to_value(&dir.run).unwrap();
-    // The one key this version adds.
-    back.as_object_mut().unwrap().remove("schema_version");
+    // The keys added since: the format's version, the binary's hash.
+    for key in ["schema_version", "binary_sha256"] {
+        back.as_object_mut().unwrap().remove(key);
+    }
     assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
 
     let text = std::fs::read_to_string(baseline().join(schema::HISTOGRAMS_JSON)).unwrap();

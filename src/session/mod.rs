@@ -300,6 +300,7 @@ impl<P: Puzzle> Session<'_, P> {
                 .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
             per_puzzle: self.per_puzzle,
             merged: None,
+            binary_sha256: report::run_json::binary_sha256(),
         };
         if self.announce {
             observer.notice(&Notice::Plan(Plan::new(
