@@ -55,6 +55,7 @@
 pub mod ab;
 pub mod atomic;
 pub mod budget;
+pub mod clobber;
 pub mod clock;
 pub mod compare;
 pub mod corpus;
