@@ -42,6 +42,8 @@
 //!   meter a search loop checks them with.
 //! * [`atomic`]: files and directories written under a temporary name and
 //!   renamed into place.
+//! * [`clobber`]: no output over an input; output paths checked against a
+//!   command's inputs by file identity.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
 //!   built with the exact-cover API.
 
