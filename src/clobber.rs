@@ -113,13 +113,16 @@ impl Inputs {
         self
     }
 
-    /// Adds the directory `dir` and every file directly in it (a result
-    /// directory that is read: its `run.json`, `summary.csv`, ...).
-    pub fn add_dir_files(&mut self, dir: &Path) -> &mut Inputs {
+    /// Adds the directory `dir` and the files directly in it whose names
+    /// `keep` accepts (a result directory that is read: its `run.json`,
+    /// `summary.csv`, ...).
+    pub fn add_dir_files(&mut self, dir: &Path, keep: impl Fn(&str) -> bool) -> &mut Inputs {
         self.add(dir);
         if let Ok(entries) = fs::read_dir(dir) {
             for entry in entries.flatten() {
-                if entry.file_type().is_ok_and(|t| !t.is_dir()) {
+                let name = entry.file_name();
+                if entry.file_type().is_ok_and(|t| !t.is_dir()) && name.to_str().is_some_and(&keep)
+                {
                     self.add(&entry.path());
                 }
             }
@@ -263,12 +266,14 @@ mod tests {
     fn an_input_directory_and_its_files() {
         let dir = tree();
         let mut inputs = Inputs::new();
-        inputs.add_dir_files(&dir.path().join("sub"));
+        fs::write(dir.path().join("sub/c.md"), "c\n").unwrap();
+        inputs.add_dir_files(&dir.path().join("sub"), |name| name.ends_with(".txt"));
         assert!(matches!(
             inputs.check_dir(&dir.path().join("sub")),
             Err(Clash::Same { .. })
         ));
         assert!(inputs.check_file(&dir.path().join("sub/b.txt")).is_err());
+        assert!(inputs.check_file(&dir.path().join("sub/c.md")).is_ok());
         assert!(inputs.check_file(&dir.path().join("a.txt")).is_ok());
     }
 

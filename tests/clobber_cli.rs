@@ -258,6 +258,18 @@ fn merge_compare_and_plot_refuse_their_inputs_as_outputs() {
         refused(&mut cmd, "is an input of this command", &file, &before);
     }
 
+    // A file of its own there is fine, again and again.
+    for _ in 0..2 {
+        in_dir(tmp.path())
+            .args(["compare", "--metric", "nodes"])
+            .arg(&a)
+            .arg(&b)
+            .arg("--out")
+            .arg(a.join("compare.md"))
+            .assert()
+            .success();
+    }
+
     // plot: a page that is (a hard link of) a file it reads.
     #[cfg(unix)]
     {

@@ -91,7 +91,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // or a file) are inputs.
     let mut inputs = Inputs::new();
     for side in [&args.baseline, &args.current] {
-        inputs.add_dir_files(side);
+        super::add_results(&mut inputs, side);
     }
     args.export.targets(&inputs)?;
     for (flag, path) in [("--out", &args.out), ("--html", &args.html)] {

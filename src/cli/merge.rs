@@ -94,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Nothing written over a part: the parts and their files are inputs.
     let mut inputs = Inputs::new();
     for part in &args.parts {
-        inputs.add_dir_files(part);
+        super::add_results(&mut inputs, part);
     }
     args.export.targets(&inputs)?;
     check_out(&args.out, &inputs, args.force)?;

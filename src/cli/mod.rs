@@ -34,6 +34,7 @@ use dlxbench::harness::Mode;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
+use dlxbench::results::schema;
 use dlxbench::solvers::foreign::{self, LibrarySpec};
 use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{Alphabet, BoxShape};
@@ -240,6 +241,23 @@ pub(crate) fn corpus_inputs(specs: &[PathBuf], corpora: &[Corpus]) -> Inputs {
         inputs.add_stdin();
     }
     inputs
+}
+
+/// Adds the result directory or file `path` to `inputs`: a directory with
+/// its result files, a file (`compare` reads a CSV file too) with the
+/// result files beside it.
+pub(crate) fn add_results(inputs: &mut Inputs, path: &Path) {
+    let dir = match path.is_dir() {
+        true => path,
+        false => {
+            inputs.add(path);
+            match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            }
+        }
+    };
+    inputs.add_dir_files(dir, schema::is_result_file);
 }
 
 /// Refuses `output`, the value of the flag `flag`, when it is one of
