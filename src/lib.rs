@@ -43,6 +43,8 @@
 //! * [`atomic`]: files and directories written under a temporary name and
 //!   renamed into place.
 //! * [`terminal`]: text for a terminal, with control characters escaped.
+//! * [`clobber`]: no output over an input; output paths checked against a
+//!   command's inputs by file identity.
 //! * [`exact_cover::puzzles`]: N-queens, pentominoes and Langford pairs
 //!   built with the exact-cover API.
 
@@ -56,6 +58,7 @@
 pub mod ab;
 pub mod atomic;
 pub mod budget;
+pub mod clobber;
 pub mod clock;
 pub mod compare;
 pub mod corpus;

@@ -43,7 +43,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| {
+        let args: Vec<String> = std::env::args_os()
+            .map(|a| a.to_string_lossy().into_owned())
+            .collect();
+        cli::explain_parse_error(e, &args).exit()
+    });
     let result = match cli.command {
         Command::Bench(args) => cli::bench::run(args),
         Command::Compare(args) => cli::compare::run(args),

@@ -22,6 +22,7 @@ const LAYERS: &[(&str, u32)] = &[
     // Leaves but for the clock.
     ("atomic", 1),
     ("budget", 1),
+    ("clobber", 1),
     ("corpus", 1),
     ("notation", 1),
     ("rng", 1),

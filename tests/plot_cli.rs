@@ -276,8 +276,7 @@ fn a_merge_is_drawn_like_a_run() {
         .arg(tmp.path().join("part2"))
         .arg("--out")
         .arg(&merged)
-        .args(["--export", "bmf"])
-        .arg(&bmf)
+        .arg(export("bmf", &bmf))
         .assert()
         .success();
     assert_eq!(svgs(&merged).len(), 8);
@@ -285,6 +284,11 @@ fn a_merge_is_drawn_like_a_run() {
     check_run_bmf(&bmf, &merged);
     check_page(&merged, "report.html");
     check_picture(&merged.join("gen_9x9_1000.cost.svg"), &SOLVERS);
+}
+
+/// `--export=FORMAT=FILE`, one argument.
+fn export(format: &str, file: &Path) -> String {
+    format!("--export={format}={}", file.display())
 }
 
 /// The BMF document: benchmark -> measure -> {value, lower_value, upper_value}.
@@ -363,12 +367,8 @@ fn exports_of_a_run_have_their_formats_shape() {
         &corpora,
         &[
             "--no-plots",
-            "--export",
-            "bmf",
-            bmf.to_str().unwrap(),
-            "--export",
-            "github-action-benchmark",
-            gab.to_str().unwrap(),
+            &export("bmf", &bmf),
+            &export("github-action-benchmark", &gab),
         ],
     );
     check_run_bmf(&bmf, &out);
@@ -386,7 +386,7 @@ fn exports_of_a_run_have_their_formats_shape() {
 
     // An unknown format is refused before the run.
     dlxbench()
-        .args(["bench", "-q", "--export", "csv", "x.csv"])
+        .args(["bench", "-q", "--export", "csv=x.csv"])
         .arg(&corpora[1])
         .assert()
         .code(2)
@@ -410,8 +410,7 @@ fn compare_and_ab_write_their_page_and_exports() {
         .arg(&b)
         .arg("--html")
         .arg(&html)
-        .args(["--export", "bmf"])
-        .arg(&bmf)
+        .arg(export("bmf", &bmf))
         .assert()
         .success();
     let page = std::fs::read_to_string(&html).unwrap();
@@ -444,8 +443,7 @@ fn compare_and_ab_write_their_page_and_exports() {
         .args(&corpora)
         .arg("--html")
         .arg(&html)
-        .args(["--export", "github-action-benchmark"])
-        .arg(&gab)
+        .arg(export("github-action-benchmark", &gab))
         .output()
         .unwrap()
         .status;

@@ -104,7 +104,6 @@ impl PerKind for Args {
             // Before anything is loaded or opened.
             return Err(ab::AbError::SameSolver(self.a).into());
         }
-        self.export.targets()?;
         let set = self.solver_libs.solver_set::<P>(&self.count_only)?;
         let solvers = set.select(&[self.a.clone(), self.b.clone()])?;
         let options = P::options(&self.notation.notation(Format::Line))?;
@@ -120,6 +119,12 @@ impl PerKind for Args {
         };
         corpus::install_sigbus_handler();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
+        // No output over a corpus, checked before any work.
+        let inputs = super::corpus_inputs(&self.corpora, &corpora);
+        self.export.targets(&inputs)?;
+        if let Some(path) = &self.html {
+            super::check_output(&inputs, "--html", path)?;
+        }
         let options = Options {
             threshold: self.threshold,
             precision: self.precision,
@@ -166,7 +171,7 @@ impl PerKind for Args {
         if let Some(path) = &self.html {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
-        self.export.write(&export::of_ab(&result))?;
+        self.export.write(&inputs, &export::of_ab(&result))?;
         let regressed = result.verdict == TimeVerdict::Regression;
         Ok(ExitCode::from(
             if regressed || !result.discrepancies.is_empty() {

@@ -15,7 +15,7 @@ use dlxbench::shard::Shard;
 
 use super::io::errln;
 use super::live::{self, Live};
-use super::{ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use super::{check_output_dir, ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// The end of `bench --help`, before the solvers.
 const AFTER_HELP: &str = "\
@@ -185,9 +185,19 @@ impl PerKind for Args {
 /// `dlxbench bench` on puzzles of type `P`.
 fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (lineup, config, reference) = lineup::<P>(&args)?;
-    let exports = args.export.targets()?;
     corpus::install_sigbus_handler();
     let corpora = open_corpora::<P>(&args.corpora, args.all)?;
+    // No result file over a corpus: the exports and the output directory
+    // are checked against every corpus read (standard input too, when a
+    // file), before anything is written.
+    let inputs = super::corpus_inputs(&args.corpora, &corpora);
+    let exports = args.export.targets(&inputs)?;
+    if let Some(dir) = &args.out {
+        check_output_dir(&inputs, "--out", dir)?;
+    }
+    if let Some(name) = &args.save_baseline {
+        check_output_dir(&inputs, "--save-baseline", &Path::new("results").join(name))?;
+    }
     if args.parse_only {
         let result = session::parse_only(&corpora, &config, &lineup)?;
         write!(std::io::stdout().lock(), "{}", Throughput(&result))?;

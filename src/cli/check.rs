@@ -16,6 +16,8 @@ use std::process::ExitCode;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError, RuleVerdict};
 
+use dlxbench::clobber::Inputs;
+
 use super::io::{finish_input, for_each_puzzle, CheckTally, Input, Output};
 use super::{kind_note, NotationArgs, PerKind};
 
@@ -42,7 +44,7 @@ impl PerKind for Args {
         let options = P::options(&self.notation.notation(Format::Line))?;
         let input = Input::open(self.file.as_deref())?;
         let name = input.name.clone();
-        let mut output = Output::create(None)?;
+        let mut output = Output::create(None, &Inputs::new())?;
         let out = output.writer();
         let mut tally = CheckTally::default();
         let written = for_each_puzzle::<P, _>(input, options, |item| match item {

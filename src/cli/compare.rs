@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::builder::TypedValueParser as _;
 
 use dlxbench::atomic::AtomicFile;
+use dlxbench::clobber::Inputs;
 use dlxbench::compare::{self, render, Metric, Options};
 use dlxbench::export;
 use dlxbench::plot::compare_page;
@@ -86,7 +87,18 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.export.targets()?;
+    // No output over an input: the two sides (a directory and its files,
+    // or a file) are inputs.
+    let mut inputs = Inputs::new();
+    for side in [&args.baseline, &args.current] {
+        super::add_results(&mut inputs, side);
+    }
+    args.export.targets(&inputs)?;
+    for (flag, path) in [("--out", &args.out), ("--html", &args.html)] {
+        if let Some(path) = path {
+            super::check_output(&inputs, flag, path)?;
+        }
+    }
     let baseline = compare::load(&args.baseline).context("reading the baseline")?;
     let current = compare::load(&args.current).context("reading the current run")?;
     let options = Options {
@@ -126,7 +138,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         compare_page::write(path, &compare_page::comparison(&comparison)?)?;
     }
-    args.export.write(&export::of_comparison(&comparison))?;
+    args.export
+        .write(&inputs, &export::of_comparison(&comparison))?;
     Ok(ExitCode::from(if comparison.failed() {
         super::EXIT_FAILURE
     } else {

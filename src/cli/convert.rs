@@ -27,7 +27,7 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use dlxbench::sudoku::{Alphabet, BoxShape, Format, Grid, ParseOptions, PuzzleReader};
 
-use super::io::{errln, finish, puzzles, Counts, Input, Output};
+use super::io::{errln, finish, inputs_of, puzzles, Counts, Input, Output};
 use super::{EXIT_FAILURE, EXIT_OK};
 
 /// Arguments of `dlxbench convert`.
@@ -110,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         name,
         reader: input,
     } = Input::open(args.file.as_deref())?;
-    let mut output = Output::create(args.out.as_ref())?;
+    let mut output = Output::create(args.out.as_ref(), &inputs_of(args.file.as_deref()))?;
     let options = ParseOptions {
         alphabet: args.alphabet,
         shape: args.shape,

@@ -74,6 +74,10 @@ fn fetch(args: FetchArgs) -> anyhow::Result<ExitCode> {
         if !from.is_dir() {
             anyhow::bail!("--from {}: not a directory", from.display());
         }
+        // Copying a directory onto itself: nothing to gain, a file to lose.
+        let mut inputs = dlxbench::clobber::Inputs::new();
+        inputs.add(from);
+        super::check_output(&inputs, "--dir", &args.dir)?;
     }
     let width = chosen.iter().map(|c| c.name.len()).max().unwrap_or(0);
     let mut out = std::io::stdout().lock();

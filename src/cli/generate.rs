@@ -9,6 +9,8 @@ use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, GenerateError, GenerateRequest};
 use dlxbench::sudoku::BoxShape;
 
+use dlxbench::clobber::Inputs;
+
 use super::io::{errln, is_broken_pipe, Output};
 use super::{PerKind, EXIT_FAILURE, EXIT_OK};
 
@@ -139,7 +141,7 @@ impl PerKind for Args {
             self.count,
             generator.header_options()
         );
-        let mut output = Output::create(self.out.as_ref())?;
+        let mut output = Output::create(self.out.as_ref(), &Inputs::new())?;
         let started = Instant::now();
         let (mut puzzle, mut solution) = (P::blank(), P::blank());
         let format = generator.format();

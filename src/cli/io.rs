@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context};
 use dlxbench::atomic::AtomicFile;
+use dlxbench::clobber::Inputs;
 use dlxbench::corpus::check_readable;
 use dlxbench::puzzle::Puzzle;
 use dlxbench::terminal::escape_lines;
@@ -79,6 +80,17 @@ impl Input {
     }
 }
 
+/// The input of a subcommand that reads `file` (`-` or none: standard
+/// input), for [`Output::create`] to check its `--out` against.
+pub(crate) fn inputs_of(file: Option<&Path>) -> Inputs {
+    let mut inputs = Inputs::new();
+    match file {
+        Some(path) => inputs.add(path),
+        None => inputs.add_stdin(),
+    };
+    inputs
+}
+
 /// Where a subcommand writes: buffered standard output, or a file that
 /// appears complete or not at all ([`AtomicFile`]).
 pub(crate) enum Output {
@@ -89,13 +101,15 @@ pub(crate) enum Output {
 }
 
 impl Output {
-    /// `--out FILE` when given, else standard output.
-    pub(crate) fn create(out: Option<&PathBuf>) -> anyhow::Result<Output> {
+    /// `--out FILE` when given, else standard output. A FILE that is one
+    /// of `inputs` ([`inputs_of`]) is refused, before anything is written.
+    pub(crate) fn create(out: Option<&PathBuf>, inputs: &Inputs) -> anyhow::Result<Output> {
         match out {
-            Some(path) => Ok(Output::File(
+            Some(path) => Ok(Output::File({
+                super::check_output(inputs, "--out", path)?;
                 AtomicFile::create(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?,
-            )),
+                    .with_context(|| format!("cannot create {}", path.display()))?
+            })),
             None => Ok(Output::Stdout(BufWriter::with_capacity(
                 1 << 16,
                 io::stdout().lock(),

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context};
 
 use dlxbench::atomic::AtomicDir;
+use dlxbench::clobber::{Clash, Inputs};
 use dlxbench::export;
 use dlxbench::merge::{self, Options};
 use dlxbench::plot;
@@ -52,18 +53,20 @@ pub struct Args {
     pub export: super::ExportArgs,
 }
 
-/// Refuses an `--out` that would lose something: a part, a directory with
+/// Refuses an `--out` that would lose something: a part or a directory
+/// holding one (`inputs`: the parts and their files), a directory with
 /// other files, or earlier results without `force`.
-fn check_out(out: &Path, parts: &[PathBuf], force: bool) -> anyhow::Result<()> {
-    if !out.exists() {
-        return Ok(());
-    }
-    let canonical = out.canonicalize().ok();
-    if parts.iter().any(|p| p.canonicalize().ok() == canonical) {
-        bail!(
+fn check_out(out: &Path, inputs: &Inputs, force: bool) -> anyhow::Result<()> {
+    match inputs.check_dir(out) {
+        Ok(()) => {}
+        Err(Clash::Same { .. }) => bail!(
             "--out {}: is one of the parts; write the merge elsewhere",
             out.display()
-        );
+        ),
+        Err(clash) => return Err(clash).with_context(|| format!("--out {}", out.display())),
+    }
+    if !out.exists() {
+        return Ok(());
     }
     let mut results = 0;
     for entry in std::fs::read_dir(out).with_context(|| format!("--out {}", out.display()))? {
@@ -91,8 +94,13 @@ fn check_out(out: &Path, parts: &[PathBuf], force: bool) -> anyhow::Result<()> {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    args.export.targets()?;
-    check_out(&args.out, &args.parts, args.force)?;
+    // Nothing written over a part: the parts and their files are inputs.
+    let mut inputs = Inputs::new();
+    for part in &args.parts {
+        super::add_results(&mut inputs, part);
+    }
+    args.export.targets(&inputs)?;
+    check_out(&args.out, &inputs, args.force)?;
     let started = std::time::Instant::now();
     let dir = AtomicDir::create(&args.out).with_context(|| {
         format!(
@@ -113,9 +121,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let drawn = plot::draw_run(dir.path()).context("cannot draw the pictures")?;
         merged.written.extend(drawn.files);
     }
-    merged
-        .written
-        .extend(args.export.write(&export::of_run(&merged.result))?);
+    merged.written.extend(
+        args.export
+            .write(&inputs, &export::of_run(&merged.result))?,
+    );
     let out = dir
         .commit()
         .with_context(|| format!("cannot move the merge into {}", args.out.display()))?;

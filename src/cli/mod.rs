@@ -19,7 +19,7 @@ pub mod plot;
 pub mod rate;
 pub mod solve;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context};
@@ -27,11 +27,14 @@ use anyhow::{bail, Context};
 use std::time::Duration;
 
 use dlxbench::budget::Budget;
+use dlxbench::clobber::Inputs;
+use dlxbench::corpus::Corpus;
 use dlxbench::export;
 use dlxbench::harness::Mode;
 use dlxbench::kinds::{Kind, KindVisitor, PuzzleKind};
 use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
+use dlxbench::results::schema;
 use dlxbench::solvers::foreign::{self, LibrarySpec};
 use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{Alphabet, BoxShape};
@@ -161,38 +164,116 @@ impl SolverLibArgs {
 /// a dashboard's format ([`dlxbench::export`]).
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct ExportArgs {
-    /// Also write the results for a dashboard, as FORMAT into FILE: `bmf` (Bencher Metric
-    /// Format, for bencher.dev) or `github-action-benchmark` (its customSmallerIsBetter JSON).
-    /// Repeatable.
-    #[arg(long = "export", num_args = 2, value_names = ["FORMAT", "FILE"],
-          action = clap::ArgAction::Append)]
-    pub export: Vec<String>,
+    /// Also write the results for a dashboard into FILE, in FORMAT: `bmf` (Bencher Metric
+    /// Format, for bencher.dev) or `github-action-benchmark` (its customSmallerIsBetter JSON),
+    /// in one argument (`--export bmf=bmf.json`). Repeatable. FILE may not be an input.
+    #[arg(long = "export", value_name = "FORMAT=FILE", action = clap::ArgAction::Append)]
+    pub export: Vec<export::Target>,
 }
 
 impl ExportArgs {
-    /// The formats and files asked for; an unknown format is an error, found
-    /// before any work is done.
-    pub(crate) fn targets(&self) -> anyhow::Result<Vec<(Box<dyn export::Format>, PathBuf)>> {
+    /// The formats and files asked for, each file checked against the
+    /// command's `inputs` ([`Inputs`]): found before any work is done.
+    pub(crate) fn targets(
+        &self,
+        inputs: &Inputs,
+    ) -> anyhow::Result<Vec<(Box<dyn export::Format>, PathBuf)>> {
         self.export
-            .chunks(2)
-            .map(|pair| {
-                let format =
-                    export::format(&pair[0]).map_err(|e| anyhow::anyhow!("--export: {e}"))?;
-                Ok((format, PathBuf::from(&pair[1])))
+            .iter()
+            .map(|target| {
+                let format = target
+                    .format()
+                    .with_context(|| format!("--export {target}"))?;
+                inputs
+                    .check_file(&target.file)
+                    .with_context(|| format!("--export {target}"))?;
+                Ok((format, target.file.clone()))
             })
             .collect()
     }
 
     /// Writes `metrics` in every format asked for; returns the files.
-    pub(crate) fn write(&self, metrics: &[export::Metric]) -> anyhow::Result<Vec<PathBuf>> {
-        self.targets()?
+    pub(crate) fn write(
+        &self,
+        inputs: &Inputs,
+        metrics: &[export::Metric],
+    ) -> anyhow::Result<Vec<PathBuf>> {
+        self.targets(inputs)?
             .iter()
             .map(|(format, file)| {
                 export::write(format.as_ref(), metrics, file)
-                    .with_context(|| format!("--export {} {}", format.name(), file.display()))
+                    .with_context(|| format!("--export {}={}", format.name(), file.display()))
             })
             .collect()
     }
+}
+
+/// `error`, a command-line parse error, explained when `args` hold the
+/// old two-argument form `--export FORMAT FILE`: its FILE left over is an
+/// unexpected argument where the positional arguments are fixed
+/// (`compare`), and the message should say what to write instead.
+pub fn explain_parse_error(error: clap::Error, args: &[String]) -> clap::Error {
+    use clap::error::ErrorKind;
+    if error.kind() != ErrorKind::UnknownArgument {
+        return error;
+    }
+    let old = args
+        .windows(2)
+        .filter(|w| w[0] == "--export")
+        .find_map(|w| w[1].parse::<export::Target>().err());
+    match old {
+        Some(e) => clap::Error::raw(
+            ErrorKind::InvalidValue,
+            format!("invalid value for '--export <FORMAT=FILE>': {e}\n"),
+        ),
+        None => error,
+    }
+}
+
+/// The inputs of `bench` and `ab`: every corpus file opened (those found
+/// in a directory too), and standard input when `specs` name it (`-`).
+pub(crate) fn corpus_inputs(specs: &[PathBuf], corpora: &[Corpus]) -> Inputs {
+    let mut inputs = Inputs::new();
+    for path in corpora.iter().filter_map(|c| c.path()) {
+        inputs.add(path);
+    }
+    if specs.iter().any(|c| c == Path::new("-")) {
+        inputs.add_stdin();
+    }
+    inputs
+}
+
+/// Adds the result directory or file `path` to `inputs`: a directory with
+/// its result files, a file (`compare` reads a CSV file too) with the
+/// result files beside it.
+pub(crate) fn add_results(inputs: &mut Inputs, path: &Path) {
+    let dir = match path.is_dir() {
+        true => path,
+        false => {
+            inputs.add(path);
+            match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            }
+        }
+    };
+    inputs.add_dir_files(dir, schema::is_result_file);
+}
+
+/// Refuses `output`, the value of the flag `flag`, when it is one of
+/// `inputs` ([`dlxbench::clobber`]).
+pub(crate) fn check_output(inputs: &Inputs, flag: &str, output: &Path) -> anyhow::Result<()> {
+    inputs
+        .check_file(output)
+        .with_context(|| format!("{flag} {}", output.display()))
+}
+
+/// Refuses the output directory `dir`, the value of `flag`, when it is one
+/// of `inputs` or holds one.
+pub(crate) fn check_output_dir(inputs: &Inputs, flag: &str, dir: &Path) -> anyhow::Result<()> {
+    inputs
+        .check_dir(dir)
+        .with_context(|| format!("{flag} {}", dir.display()))
 }
 
 /// `--mode` values of `bench` and `ab`.

@@ -29,7 +29,7 @@ use dlxbench::sudoku::rate::{Difficulty, ParallelRater, Rating};
 use dlxbench::sudoku::{Alphabet, BoxShape, Grid, ParseOptions, PuzzleReader};
 use hdrhistogram::Histogram;
 
-use super::io::{errln, finish, puzzles, Counts, Input, Output};
+use super::io::{errln, finish, inputs_of, puzzles, Counts, Input, Output};
 use super::{BudgetArgs, EXIT_FAILURE, EXIT_OK};
 
 /// Puzzles rated per parallel batch.
@@ -183,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         name,
         reader: input,
     } = Input::open(args.file.as_deref())?;
-    let mut output = Output::create(args.out.as_ref())?;
+    let mut output = Output::create(args.out.as_ref(), &inputs_of(args.file.as_deref()))?;
     let out = output.writer();
     let options = ParseOptions {
         alphabet: args.alphabet,

@@ -24,6 +24,8 @@ use dlxbench::puzzle::{Format, LineError};
 use dlxbench::report::describe_budget;
 use dlxbench::solvers::Budget;
 
+use dlxbench::clobber::Inputs;
+
 use super::io::{errln, finish_input, for_each_puzzle, Input, Output, SolveTally};
 use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
 
@@ -95,7 +97,7 @@ impl PerKind for Args {
         let budget_text = describe_budget(budget);
         let mut solver = entry.make();
         let mut solution = P::blank();
-        let mut output = Output::create(None)?;
+        let mut output = Output::create(None, &Inputs::new())?;
         let out = output.writer();
         let mut tally = SolveTally::default();
         let separator = match self.format {

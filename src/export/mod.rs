@@ -126,6 +126,90 @@ pub fn format(name: &str) -> Result<Box<dyn Format>, String> {
         })
 }
 
+/// One export asked for on the command line, `FORMAT=FILE` in one
+/// argument (so that it cannot take a following argument for its file):
+/// results in the format named FORMAT, written to FILE.
+///
+/// ```
+/// use dlxbench::export::Target;
+///
+/// let t: Target = "bmf=out/bmf.json".parse().unwrap();
+/// assert_eq!((t.format.as_str(), t.file.to_str()), ("bmf", Some("out/bmf.json")));
+/// // The format alone, its file forgotten or given as a separate argument:
+/// let e = "bmf".parse::<Target>().unwrap_err().to_string();
+/// assert!(e.contains("--export bmf=FILE"), "{e}");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// The format's name, one of [`formats`].
+    pub format: String,
+    /// The file to write.
+    pub file: PathBuf,
+}
+
+/// Why a `FORMAT=FILE` argument is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    /// A format without `=FILE`: the old two-argument form, or a forgotten
+    /// file.
+    #[error(
+        "expected FORMAT=FILE in one argument: write `--export {0}=FILE` (e.g. `--export \
+         {0}=results.json`)"
+    )]
+    NoFile(String),
+    /// No `=` and not a format either.
+    #[error("expected FORMAT=FILE, e.g. `--export bmf=results.json` (FORMAT: {1}), not `{0}`")]
+    NotTarget(String, String),
+    /// `FORMAT=` with nothing after it.
+    #[error("no FILE after `{0}=` (expected e.g. `--export {0}=results.json`)")]
+    EmptyFile(String),
+    /// An unknown format.
+    #[error("{0}")]
+    Format(String),
+}
+
+impl std::str::FromStr for Target {
+    type Err = TargetError;
+
+    fn from_str(text: &str) -> Result<Target, TargetError> {
+        let names = || {
+            formats()
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        let Some((name, file)) = text.split_once('=') else {
+            return Err(match format(text) {
+                Ok(_) => TargetError::NoFile(text.to_string()),
+                Err(_) => TargetError::NotTarget(text.to_string(), names()),
+            });
+        };
+        format(name).map_err(TargetError::Format)?;
+        if file.is_empty() {
+            return Err(TargetError::EmptyFile(name.to_string()));
+        }
+        Ok(Target {
+            format: name.to_string(),
+            file: PathBuf::from(file),
+        })
+    }
+}
+
+impl Target {
+    /// Its format (checked when parsed; an error only for a target built
+    /// by hand with an unknown name).
+    pub fn format(&self) -> Result<Box<dyn Format>, TargetError> {
+        format(&self.format).map_err(TargetError::Format)
+    }
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.format, self.file.display())
+    }
+}
+
 /// Writes `metrics` to `path` in `format`, atomically.
 pub fn write(format: &dyn Format, metrics: &[Metric], path: &Path) -> std::io::Result<PathBuf> {
     AtomicFile::write(path, format.render(metrics).as_bytes())

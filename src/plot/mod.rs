@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 use hdrhistogram::Histogram;
 
 use crate::atomic::AtomicFile;
+use crate::clobber::{Clash, Inputs};
 use crate::compare::CompareError;
 use crate::harness::{Config, RunResult};
 use crate::harness::{CorpusResult, SolverStats};
@@ -59,6 +60,9 @@ pub enum PlotError {
     /// A chart could not be drawn.
     #[error(transparent)]
     Draw(#[from] DrawError),
+    /// A picture or the page would replace a file the drawing reads.
+    #[error(transparent)]
+    Clobber(#[from] Clash),
     /// A file could not be written.
     #[error("cannot write {path}: {source}")]
     Write {
@@ -125,6 +129,20 @@ impl Recorded {
 /// from its files, into it.
 pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
     let run = Recorded::open(dir)?;
+    // No picture over a file read: the directory's files are inputs.
+    let mut inputs = Inputs::new();
+    for name in [
+        schema::RUN_JSON,
+        schema::SUMMARY_CSV,
+        schema::PUZZLES_CSV,
+        schema::HISTOGRAMS_JSON,
+    ] {
+        inputs.add(&dir.join(name));
+    }
+    let write = |path: &Path, text: &str| {
+        inputs.check_file(path)?;
+        write(path, text)
+    };
     let puzzles = dir.join(schema::PUZZLES_CSV);
     let samples = if run.meta.per_puzzle && puzzles.is_file() {
         sample::sample(&puzzles, MAX_POINTS)?

@@ -40,7 +40,7 @@ impl fmt::Display for Warning {
                 file,
                 error,
             } => {
-                write!(f, "--export {format} {}: {error}", file.display())?;
+                write!(f, "--export {format}={}: {error}", file.display())?;
                 let mut cause = std::error::Error::source(error);
                 while let Some(e) = cause {
                     write!(f, ": {e}")?;

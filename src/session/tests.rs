@@ -384,7 +384,7 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
     assert_eq!(outcome.warnings.len(), 1);
     let warning = outcome.warnings[0].to_string();
     assert!(
-        warning.starts_with(&format!("--export bmf {}: ", missing.display())),
+        warning.starts_with(&format!("--export bmf={}: ", missing.display())),
         "{warning}"
     );
     assert!(warning.ends_with("; the results are kept"), "{warning}");
