@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("atomic", 1),
     ("budget", 1),
     ("corpus", 1),
+    ("dirlock", 1),
     ("notation", 1),
     ("rng", 1),
     ("shard", 1),
