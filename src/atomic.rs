@@ -350,7 +350,7 @@ mod tests {
         assert!(name.starts_with(&format!(".dlxbench-{}.", "é".repeat(16))));
         assert!(name.len() < 64, "{name}");
         assert_eq!(f.commit().unwrap(), dir.path().join(&long));
-        assert_eq!(names(dir.path()), [long.clone()]);
+        assert_eq!(names(dir.path()), [long.as_str()]);
         let d = AtomicDir::create(&dir.path().join("d".repeat(250))).unwrap();
         assert!(d.path().file_name().unwrap().len() < 64);
         d.commit().unwrap();
