@@ -94,6 +94,19 @@ fn a_second_run_into_a_busy_directory_is_refused_and_the_first_is_untouched() {
             "{stderr}"
         );
     }
+    // Nor does a merge replace the directory meanwhile.
+    let merge = dlxbench()
+        .args(["merge", "--force", "--out"])
+        .arg(&out)
+        .arg(dir.path().join("part"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&merge.stderr);
+    assert_eq!(merge.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("(pid {}) is writing into it", first.id())),
+        "{stderr}"
+    );
     assert!(
         first.try_wait().unwrap().is_none(),
         "the first run ended before the second started: make the corpus slower"

@@ -1,9 +1,11 @@
 //! A benchmark session: what `dlxbench bench` does around the
 //! [`harness`] run, for any caller.
 //!
-//! A [`Session`] owns the output directory (its name, the refusal of an
-//! earlier run's files or their removal with `force`, the leftovers of a
-//! killed run, the temporary directory of a baseline), writes each
+//! A [`Session`] owns the output directory (its name, its lock
+//! ([`crate::dirlock`]: one writer per directory, taken before anything in
+//! it is touched), the refusal of an earlier run's files or their removal
+//! with `force` (those its `run.json` lists, nothing else), the leftovers
+//! of a killed run, the temporary directory of a baseline), writes each
 //! corpus's result files as the corpus ends, streams `puzzles.csv`, and
 //! after the run draws the pictures, writes the exports and moves a
 //! baseline into place. It never prints: what happens before and during
