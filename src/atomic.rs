@@ -4,9 +4,10 @@
 //! Both are filled under a temporary name next to their destination (same
 //! directory, so same file system) and renamed into place by `commit`;
 //! dropped without commit, the temporary is removed. Temporary names start
-//! with [`PREFIX`] followed by the destination's name and end with
-//! `.tmp`, so leftovers of a killed process can be found and removed with
-//! [`remove_stale`].
+//! with [`PREFIX`] followed by the start of the destination's name (at
+//! most [`NAME_PART`] bytes, so that a temporary name stays short whatever
+//! the destination's) and end with `.tmp`, so leftovers of a killed
+//! process can be found and removed with [`remove_stale`].
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -18,8 +19,11 @@ use tempfile::{Builder, NamedTempFile, TempDir};
 /// How the names of this tool's temporary files and directories start:
 /// `.dlxbench-<name>.<random>.tmp` for a file or directory being written
 /// to `<name>`, `.dlxbench-<name>.<random>.tmp.old` for a directory
-/// being replaced.
+/// being replaced (`<name>` cut to [`NAME_PART`] bytes).
 pub const PREFIX: &str = ".dlxbench-";
+
+/// The most bytes of the destination's name in a temporary name.
+pub const NAME_PART: usize = 32;
 
 /// Suffix of a temporary file or directory being written.
 const TMP_SUFFIX: &str = ".tmp";
@@ -39,10 +43,16 @@ fn parent_of(dest: &Path) -> &Path {
 }
 
 /// The prefix of the temporary names for `dest`: [`PREFIX`], its file
-/// name and a dot.
+/// name (its first [`NAME_PART`] bytes, cut at a character boundary) and a
+/// dot.
 fn prefix_for(dest: &Path) -> OsString {
+    let name = dest.file_name().unwrap_or_default().to_string_lossy();
+    let mut end = name.len().min(NAME_PART);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
     let mut prefix = OsString::from(PREFIX);
-    prefix.push(dest.file_name().unwrap_or_default());
+    prefix.push(&name[..end]);
     prefix.push(".");
     prefix
 }
@@ -328,6 +338,22 @@ mod tests {
         assert!(name.starts_with(".dlxbench-base.") && name.ends_with(".tmp"));
         assert_eq!(d.path().parent(), Some(rel));
         assert!(d.path().is_dir());
+    }
+
+    #[test]
+    fn temporaries_of_long_names_are_short() {
+        let dir = tempfile::tempdir().unwrap();
+        // 250 bytes: the longest names a file system takes are 255.
+        let long = "é".repeat(100) + &"x".repeat(40) + ".hgrm";
+        let f = AtomicFile::create(&dir.path().join(&long)).unwrap();
+        let name = f.temp_path().file_name().unwrap().to_string_lossy();
+        assert!(name.starts_with(&format!(".dlxbench-{}.", "é".repeat(16))));
+        assert!(name.len() < 64, "{name}");
+        assert_eq!(f.commit().unwrap(), dir.path().join(&long));
+        assert_eq!(names(dir.path()), [long.as_str()]);
+        let d = AtomicDir::create(&dir.path().join("d".repeat(250))).unwrap();
+        assert!(d.path().file_name().unwrap().len() < 64);
+        d.commit().unwrap();
     }
 
     #[test]

@@ -41,7 +41,8 @@
 //! * [`budget`]: search budgets (nodes, and time as a safety net) and the
 //!   meter a search loop checks them with.
 //! * [`atomic`]: files and directories written under a temporary name and
-//!   renamed into place.
+//!   renamed into place; [`dirlock`]: the lock that keeps one writer per
+//!   result directory.
 //! * [`terminal`]: text for a terminal, with control characters escaped.
 //! * [`clobber`]: no output over an input; output paths checked against a
 //!   command's inputs by file identity.
@@ -63,6 +64,7 @@ pub mod clock;
 pub mod compare;
 pub mod corpus;
 pub mod datasets;
+pub mod dirlock;
 pub mod exact_cover;
 pub mod export;
 pub mod ffi;

@@ -164,10 +164,13 @@ fn a_reused_out_directory_is_refused_unless_forced() {
         ))
         .stderr(predicates::str::contains("--force"));
     assert!(!stale.exists());
-    std::fs::write(out.join("old.dlx.hgrm"), "stale").unwrap();
+    // The earlier run's files go; a file that only ends like one stays.
+    std::fs::write(out.join("gen_4x4_100.dlx.hgrm"), "stale").unwrap();
+    std::fs::write(out.join("old.dlx.hgrm"), "not the run's").unwrap();
     bench(&["--force"]).assert().success();
-    assert!(!out.join("old.dlx.hgrm").exists(), "old result files go");
-    assert!(out.join("gen_4x4_100.dlx.hgrm").exists());
+    assert!(out.join("old.dlx.hgrm").exists(), "not in the run's list");
+    let hgrm = std::fs::read_to_string(out.join("gen_4x4_100.dlx.hgrm")).unwrap();
+    assert_ne!(hgrm, "stale");
 }
 
 /// Throughput counts the workers that ran, not the threads asked for:

@@ -24,6 +24,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("budget", 1),
     ("clobber", 1),
     ("corpus", 1),
+    ("dirlock", 1),
     ("notation", 1),
     ("rng", 1),
     ("shard", 1),

@@ -392,6 +392,13 @@ fn out_is_checked_before_anything_is_written() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("holds other files than results (e.g. notes.txt)"));
     assert!(busy.join("notes.txt").exists());
+    // Files that only end like results are not results: never replaced.
+    let logo = tmp.path().join("logo");
+    write_file(&busy_dir(&logo), "logo.svg", "<svg/>");
+    let out = merge(std::slice::from_ref(&part), &logo, &["--force"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("holds other files than results (e.g. logo.svg)"));
+    assert!(logo.join("logo.svg").exists());
     // Into a part: refused.
     let out = merge(std::slice::from_ref(&part), &part, &["--force"]);
     assert!(stderr(&out).contains("is one of the parts"));

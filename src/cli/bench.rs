@@ -96,8 +96,8 @@ pub struct Args {
     /// holding an earlier run's results is refused unless --force.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Replace the results of an earlier run in --out (its result files are removed first, so
-    /// the directory holds one run's files only).
+    /// Replace the results of an earlier run in --out (the files its run.json lists are removed
+    /// first, so the directory holds one run's files only; other files stay).
     #[arg(long, requires = "out")]
     pub force: bool,
     /// Write the results to results/NAME instead, atomically: into a temporary directory, swapped

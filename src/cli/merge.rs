@@ -7,10 +7,12 @@ use anyhow::{bail, Context};
 
 use dlxbench::atomic::AtomicDir;
 use dlxbench::clobber::{Clash, Inputs};
+use dlxbench::dirlock::{self, DirLock};
 use dlxbench::export;
 use dlxbench::merge::{self, Options};
 use dlxbench::plot;
-use dlxbench::report::{self, schema};
+use dlxbench::report;
+use dlxbench::results::ResultDir;
 use dlxbench::terminal::escape_lines;
 
 use super::io::errln;
@@ -68,12 +70,17 @@ fn check_out(out: &Path, inputs: &Inputs, force: bool) -> anyhow::Result<()> {
     if !out.exists() {
         return Ok(());
     }
+    // An earlier run's files are those its run.json lists, not any `.svg`.
+    let earlier = ResultDir::run_files(out).with_context(|| format!("--out {}", out.display()))?;
     let mut results = 0;
     for entry in std::fs::read_dir(out).with_context(|| format!("--out {}", out.display()))? {
-        let name = entry?.file_name();
+        let entry = entry?;
+        let name = entry.file_name();
         let name = name.to_string_lossy();
-        if schema::is_result_file(&name) {
+        if earlier.contains(&entry.path()) {
             results += 1;
+        } else if name == dirlock::LOCK_FILE {
+            // Held by this merge (or a leftover of a run that died).
         } else {
             bail!(
                 "--out {}: holds other files than results (e.g. {name}); the merge replaces the \
@@ -100,6 +107,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::add_results(&mut inputs, part);
     }
     args.export.targets(&inputs)?;
+    // One writer per directory: an --out a run is writing into is refused.
+    let _lock = match args.out.is_dir() {
+        true => Some(DirLock::acquire(&args.out)?),
+        false => None,
+    };
     check_out(&args.out, &inputs, args.force)?;
     let started = std::time::Instant::now();
     let dir = AtomicDir::create(&args.out).with_context(|| {

@@ -224,13 +224,13 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
     }
     table(&mut body, Some("meta"), &[], &metadata(&run.dir.run));
     let tables = table::tables(&run.result, &run.config, &run.meta);
-    for ((corpus, t), pictures) in run.result.corpora.iter().zip(&tables).zip(corpora) {
+    for (t, pictures) in tables.iter().zip(corpora) {
         let _ = writeln!(body, "<h2>{}</h2>", escape(&t.title));
         table(&mut body, None, &t.headers, &t.rows);
         body.push_str("<div class=\"grid\">\n");
         for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
             if let Some(svg) = svg {
-                let file = picture_file(&corpus.name, name);
+                let file = picture_file(&pictures.stem, name);
                 figure(&mut body, svg, caption(name), Some(&file));
             }
         }

@@ -9,7 +9,8 @@
 //! plot, the same puzzles for every solver), so drawing costs about as much
 //! for ten million rows as the one pass that reads them.
 //!
-//! Per corpus, four SVG files, `<corpus>.<picture>.svg`:
+//! Per corpus, four SVG files, `<corpus>.<picture>.svg` (`<corpus>`: the
+//! corpus's file stem, unique in the run, as `run.json` records it):
 //! * `percentiles`: latency (log scale) against the percentile on the
 //!   "nines" axis, one curve per solver, from the histograms;
 //! * `latency`: the cumulative latency distribution (log time axis);
@@ -36,8 +37,8 @@ use crate::clobber::{Clash, Inputs};
 use crate::compare::CompareError;
 use crate::harness::{Config, RunResult};
 use crate::harness::{CorpusResult, SolverStats};
+use crate::report::schema;
 use crate::report::RunMeta;
-use crate::report::{file_safe, schema};
 use crate::results::{ResultDir, ResultError};
 
 pub use chart::DrawError;
@@ -46,7 +47,7 @@ pub use chart::DrawError;
 pub const MAX_POINTS: usize = 10_000;
 
 /// The pictures of one corpus, in the order the page shows them.
-pub const PICTURES: [&str; 4] = ["percentiles", "latency", "cost", "speed"];
+pub const PICTURES: [&str; 4] = schema::PICTURES;
 
 /// Why the pictures could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -84,9 +85,11 @@ pub struct Drawn {
     pub points: usize,
 }
 
-/// The name of one picture's file.
-pub fn picture_file(corpus: &str, picture: &str) -> String {
-    format!("{}.{picture}{}", file_safe(corpus), schema::SVG_SUFFIX)
+/// The name of one picture's file: `<stem>.<picture>.svg`, `stem` the
+/// corpus's file stem (as `run.json` records it,
+/// [`RunInfo::file_stems`](crate::results::RunInfo::file_stems)).
+pub fn picture_file(stem: &str, picture: &str) -> String {
+    schema::picture_file(stem, picture)
 }
 
 /// Writes `text` to `path` atomically.
@@ -154,14 +157,15 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
         ..Drawn::default()
     };
     let mut corpora = Vec::new();
-    for corpus in &run.result.corpora {
-        let pictures = corpus_pictures(&run, corpus, &samples)?;
+    let stems = run.dir.run.file_stems();
+    for (corpus, stem) in run.result.corpora.iter().zip(stems) {
+        let pictures = corpus_pictures(&run, corpus, stem, &samples)?;
         drawn.points += pictures.points;
         for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
             if let Some(svg) = svg {
                 drawn
                     .files
-                    .push(write(&dir.join(picture_file(&corpus.name, name)), svg)?);
+                    .push(write(&dir.join(picture_file(&pictures.stem, name)), svg)?);
             }
         }
         corpora.push(pictures);
@@ -176,6 +180,8 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
 /// One corpus's pictures (`None`: nothing to draw, such as a scatter plot
 /// without `puzzles.csv`).
 struct CorpusPictures {
+    /// The corpus's file stem.
+    stem: String,
     svgs: [Option<String>; 4],
     points: usize,
 }
@@ -220,6 +226,7 @@ fn cdf_points(h: &Histogram<u64>) -> Vec<(f64, f64)> {
 fn corpus_pictures(
     run: &Recorded,
     corpus: &CorpusResult,
+    stem: String,
     samples: &[sample::Sampled],
 ) -> Result<CorpusPictures, PlotError> {
     let name = &corpus.name;
@@ -297,7 +304,7 @@ fn corpus_pictures(
             .map(|bars| chart::speed(&title("relative speed"), &run.meta.reference, &bars))
             .transpose()?,
     ];
-    Ok(CorpusPictures { svgs, points })
+    Ok(CorpusPictures { stem, svgs, points })
 }
 
 /// The relative-speed bars of a corpus, when its reference timed the same

@@ -1,4 +1,5 @@
-//! `<corpus>.<solver>.hgrm`: the HdrHistogram percentile distribution text
+//! `<corpus>.<solver>.hgrm` (`<corpus>`: the corpus's file stem,
+//! [`schema::file_stems`]): the HdrHistogram percentile distribution text
 //! (as `outputPercentileDistribution` writes it), values in microseconds,
 //! five ticks per half distance. HdrHistogram's plotting page reads it.
 
@@ -8,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use hdrhistogram::Histogram;
 
-use super::{file_safe, schema, Report, RunMeta};
+use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
@@ -78,14 +79,10 @@ impl Report for Hgrm {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let mut paths = Vec::new();
-        for c in &run.corpora {
+        let names: Vec<&str> = run.corpora.iter().map(|c| c.name.as_str()).collect();
+        for (c, stem) in run.corpora.iter().zip(schema::file_stems(&names)) {
             for s in &c.solvers {
-                let name = format!(
-                    "{}.{}{}",
-                    file_safe(&c.name),
-                    file_safe(&s.name),
-                    schema::HGRM_SUFFIX
-                );
+                let name = schema::hgrm_file(&stem, &s.name);
                 let mut f = AtomicFile::create(&dir.join(name))?;
                 f.write_all(render(&s.histogram).as_bytes())?;
                 paths.push(f.commit()?);

@@ -31,7 +31,8 @@
 //!   Streamed while the run goes; rows are in corpus order, or the seeded
 //!   shuffled order with `--shuffle`.
 //! * `<corpus>.<solver>.hgrm` ([`hgrm`]): HdrHistogram percentile
-//!   distribution, values in microseconds.
+//!   distribution, values in microseconds; `<corpus>` is the corpus's file
+//!   stem, unique in the run ([`schema::file_stems`]).
 //! * `histograms.json` ([`histograms_json`]): every histogram (nanoseconds)
 //!   as HdrHistogram V2+DEFLATE, base64, for exact merging later.
 //! * `summary.md` ([`markdown`]): the terminal table in Markdown.
@@ -137,19 +138,9 @@ pub fn write_all(
     Ok(paths)
 }
 
-/// A name safe in a file name: letters, digits, `-`, `_`, `.`, `+` kept,
-/// anything else becomes `_`.
-pub fn file_safe(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
+/// A name safe in a file name (kept here under its old place; it lives
+/// in [`crate::results::schema`]).
+pub use crate::results::schema::file_safe;
 
 /// A duration in nanoseconds for people: `850 ns`, `12.3 µs`, `4.56 ms`,
 /// `1.23 s`, three significant figures.

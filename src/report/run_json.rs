@@ -51,11 +51,14 @@ fn shard_entry(config: &Config, meta: &RunMeta) -> Option<ShardInfo> {
 
 /// What `run.json` says of `run`, run with `config`.
 pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
+    let names: Vec<&str> = run.corpora.iter().map(|c| c.name.as_str()).collect();
+    let stems = schema::file_stems(&names);
     let corpora = run
         .corpora
         .iter()
+        .zip(stems)
         .enumerate()
-        .map(|(i, c)| CorpusInfo {
+        .map(|(i, (c, stem))| CorpusInfo {
             name: c.name.clone(),
             path: c.path.as_ref().map(|p| p.display().to_string()),
             bytes: c.bytes,
@@ -72,6 +75,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             reader_mb_per_s: c.reader_mb_per_s(),
             wall_s: c.wall.as_secs_f64(),
             changed_on_disk: c.changed_on_disk,
+            file_stem: Some(stem),
         })
         .collect();
     let solvers = config
@@ -86,7 +90,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
         })
         .collect();
-    RunInfo {
+    let mut info = RunInfo {
         schema_version: Some(SCHEMA_VERSION),
         dlxbench_version: Some(env!("CARGO_PKG_VERSION").to_string()),
         rustc_version: RUSTC_VERSION.to_string(),
@@ -127,7 +131,10 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         corpora,
         per_puzzle: meta.per_puzzle,
         out_dir: meta.out_dir.display().to_string(),
-    }
+        files: Vec::new(),
+    };
+    info.files = info.result_files();
+    info
 }
 
 /// The rustc that built this binary.

@@ -113,6 +113,35 @@ impl ResultDir {
         })
     }
 
+    /// The files in `dir` of the run that wrote there, to replace it (with
+    /// `--force`): those its `run.json` lists ([`RunInfo::manifest`]); when
+    /// there is no `run.json` or it does not read, those of
+    /// [`schema::FIXED_FILES`] (a run killed before its `run.json` was
+    /// written). Never a file by its ending alone: a `logo.svg` of the
+    /// user's is not a run's. Only names there (not directories), in the
+    /// list's order; an empty list when `dir` is missing.
+    pub fn run_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+        let run_path = dir.join(schema::RUN_JSON);
+        let names = match std::fs::read_to_string(&run_path) {
+            Ok(text) => RunInfo::read(&run_path, &text).map(|r| r.manifest()).ok(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        };
+        let names =
+            names.unwrap_or_else(|| schema::FIXED_FILES.iter().map(|f| f.to_string()).collect());
+        let mut files = Vec::new();
+        for name in names {
+            let path = dir.join(&name);
+            match std::fs::symlink_metadata(&path) {
+                Ok(m) if !m.is_dir() && !files.contains(&path) => files.push(path),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(files)
+    }
+
     /// Reads one `run.json`.
     pub fn read_run_info(path: &Path) -> Result<RunInfo, ResultError> {
         RunInfo::read(path, &read_text(path)?)

@@ -8,6 +8,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::schema;
+
+/// Whether `name` is the name of a file directly in a directory: not
+/// empty, not `.` or `..`, no separator.
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && name != "." && name != ".." && !name.contains(['/', '\\', '\0'])
+}
+
 /// The contents of `run.json`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -63,6 +71,10 @@ pub struct RunInfo {
     pub per_puzzle: bool,
     /// The output directory, as given.
     pub out_dir: String,
+    /// The run's files in the directory, by name: what `--force` removes
+    /// before another run writes there, and nothing else
+    /// ([`RunInfo::manifest`]). Empty in files from before the key.
+    pub files: Vec<String>,
 }
 
 /// Who ran a run, where and when: in `run.json`, and for each part of a
@@ -188,6 +200,11 @@ pub struct CorpusInfo {
     pub wall_s: f64,
     /// Whether the file changed on disk during the run.
     pub changed_on_disk: bool,
+    /// The stem of the corpus's result files (`<stem>.<solver>.hgrm`,
+    /// `<stem>.<picture>.svg`): unique in the run
+    /// ([`file_stems`](super::schema::file_stems)). `None` in files from
+    /// before the key: [`RunInfo::file_stems`] then gives what they used.
+    pub file_stem: Option<String>,
 }
 
 impl RunInfo {
@@ -196,7 +213,72 @@ impl RunInfo {
     pub fn read(path: &std::path::Path, text: &str) -> Result<RunInfo, super::ResultError> {
         let mut info: RunInfo = super::from_json(path, text)?;
         info.facts = super::from_json(path, text)?;
+        // Names joined to the directory: never a path out of it.
+        for (i, c) in info.corpora.iter().enumerate() {
+            if let Some(stem) = c.file_stem.as_deref().filter(|s| !schema::is_file_stem(s)) {
+                return Err(super::ResultError::field(
+                    path,
+                    format!("corpora[{i}].file_stem"),
+                    format!("`{stem}` is not a file stem a run writes"),
+                ));
+            }
+        }
+        if let Some(i) = info.files.iter().position(|f| !is_plain_name(f)) {
+            return Err(super::ResultError::field(
+                path,
+                format!("files[{i}]"),
+                format!(
+                    "`{}` is not the name of a file in the directory",
+                    info.files[i]
+                ),
+            ));
+        }
         Ok(info)
+    }
+
+    /// The stem of each corpus's result files, in run order: as recorded,
+    /// or for a file from before `file_stem`, as [`schema::file_stems`]
+    /// gives them.
+    pub fn file_stems(&self) -> Vec<String> {
+        let names: Vec<&str> = self.corpora.iter().map(|c| c.name.as_str()).collect();
+        self.corpora
+            .iter()
+            .zip(schema::file_stems(&names))
+            .map(|(c, computed)| c.file_stem.clone().unwrap_or(computed))
+            .collect()
+    }
+
+    /// The names of the files a run of these corpora and solvers has in
+    /// its directory: `summary.csv`, `run.json`, `histograms.json`,
+    /// `summary.md`, `puzzles.csv` (with per-puzzle rows), each corpus x
+    /// solver's `.hgrm` file, and the pictures and `report.html` that
+    /// `bench` or a later `plot` draws there. The exports are not among
+    /// them: they are where the command line put them.
+    pub fn result_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = schema::FIXED_FILES
+            .iter()
+            .filter(|f| self.per_puzzle || **f != schema::PUZZLES_CSV)
+            .map(|f| f.to_string())
+            .collect();
+        for stem in self.file_stems() {
+            for s in &self.solvers {
+                files.push(schema::hgrm_file(&stem, &s.name));
+            }
+            for picture in schema::PICTURES {
+                files.push(schema::picture_file(&stem, picture));
+            }
+        }
+        files
+    }
+
+    /// The files of the run, by name: its `files` list, or for a
+    /// `run.json` from before the list, the names its corpora and solvers
+    /// imply ([`RunInfo::result_files`]).
+    pub fn manifest(&self) -> Vec<String> {
+        match self.files.is_empty() {
+            true => self.result_files(),
+            false => self.files.clone(),
+        }
     }
 
     /// The solver named `name`.

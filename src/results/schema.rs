@@ -29,20 +29,103 @@ pub const REPORT_HTML: &str = "report.html";
 /// The ending of the pictures (`<corpus>.<picture>.svg`).
 pub const SVG_SUFFIX: &str = ".svg";
 
-/// Whether a file named `name` is one a run writes: a directory holding
-/// one holds the results of a run.
+/// The pictures of one corpus, in the order `report.html` shows them:
+/// `<stem>.<picture>.svg` ([`picture_file`]).
+pub const PICTURES: [&str; 4] = ["percentiles", "latency", "cost", "speed"];
+
+/// The files of a run whose names do not depend on its corpora and
+/// solvers ([`PUZZLES_CSV`] only with per-puzzle rows, [`REPORT_HTML`]
+/// only once drawn).
+pub const FIXED_FILES: [&str; 6] = [
+    SUMMARY_CSV,
+    PUZZLES_CSV,
+    RUN_JSON,
+    HISTOGRAMS_JSON,
+    SUMMARY_MD,
+    REPORT_HTML,
+];
+
+/// Whether a file named `name` may be one a run writes: one of
+/// [`FIXED_FILES`], or a name ending like a histogram or a picture. A
+/// guess by name: which files a run wrote is what its `run.json` lists
+/// ([`super::RunInfo::manifest`]).
 pub fn is_result_file(name: &str) -> bool {
-    [
-        SUMMARY_CSV,
-        PUZZLES_CSV,
-        RUN_JSON,
-        HISTOGRAMS_JSON,
-        SUMMARY_MD,
-        REPORT_HTML,
-    ]
-    .contains(&name)
-        || name.ends_with(HGRM_SUFFIX)
-        || name.ends_with(SVG_SUFFIX)
+    FIXED_FILES.contains(&name) || name.ends_with(HGRM_SUFFIX) || name.ends_with(SVG_SUFFIX)
+}
+
+/// The longest corpus or solver part of a result file's name, bytes: a
+/// longer name is cut and ends with a hash of the whole ([`file_part`]),
+/// so that every result file's name stays far below the 255 bytes file
+/// systems allow.
+pub const MAX_PART: usize = 96;
+
+/// A name safe in a file name: letters, digits, `-`, `_`, `.`, `+` kept,
+/// anything else becomes `_`.
+pub fn file_safe(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `name` as a part of a result file's name: [`file_safe`], and when that
+/// is longer than [`MAX_PART`] bytes, its first 79 characters, `-` and the
+/// first 16 hex digits of the SHA-256 of `name` (so that long names that
+/// differ only at their end stay apart).
+pub fn file_part(name: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let safe = file_safe(name);
+    if safe.len() <= MAX_PART {
+        return safe;
+    }
+    let hash = Sha256::digest(name.as_bytes());
+    let hex: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+    // `safe` is ASCII: any byte index is a character boundary.
+    format!("{}-{hex}", &safe[..MAX_PART - 17])
+}
+
+/// The stem of each corpus's result files (`<stem>.<solver>.hgrm`,
+/// `<stem>.<picture>.svg`), corpora named `names` in run order: its
+/// [`file_part`], and when that is already taken by an earlier corpus
+/// (ignoring case, as macOS and Windows file systems do) `-2`, `-3`, ...
+/// after it: corpora `x y` and `x_y` get `x_y` and `x_y-2`. A run records
+/// each in `run.json` (`corpora[i].file_stem`).
+pub fn file_stems<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    names
+        .iter()
+        .map(|name| {
+            let base = file_part(name.as_ref());
+            let mut stem = base.clone();
+            let mut n = 2;
+            while !taken.insert(stem.to_ascii_lowercase()) {
+                stem = format!("{base}-{n}");
+                n += 1;
+            }
+            stem
+        })
+        .collect()
+}
+
+/// Whether `stem` is a stem [`file_stems`] can give: not empty, file-safe,
+/// at most [`MAX_PART`] bytes and a few more for a `-N`.
+pub fn is_file_stem(stem: &str) -> bool {
+    !stem.is_empty() && stem.len() <= MAX_PART + 8 && file_safe(stem) == stem
+}
+
+/// The `.hgrm` file of corpus `stem` x `solver`.
+pub fn hgrm_file(stem: &str, solver: &str) -> String {
+    format!("{stem}.{}{HGRM_SUFFIX}", file_part(solver))
+}
+
+/// The file of corpus `stem`'s picture `picture` (one of [`PICTURES`]).
+pub fn picture_file(stem: &str, picture: &str) -> String {
+    format!("{stem}.{picture}{SVG_SUFFIX}")
 }
 
 /// The columns of `summary.csv`: one row per corpus x solver.
@@ -197,6 +280,30 @@ mod tests {
             "corpus,line,solver,ns,solutions,nodes,guesses,status,updates"
         );
         assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::UPDATES));
+    }
+
+    #[test]
+    fn file_stems_are_unique_ignoring_case_and_short() {
+        assert_eq!(
+            file_stems(&["x y", "x_y", "X_Y", "x_y-2", "a/b.c"]),
+            ["x_y", "x_y-2", "X_Y-3", "x_y-2-2", "a_b.c"]
+        );
+        // Deterministic, and a prefix of the corpora gets a prefix.
+        assert_eq!(file_stems(&["x y"]), ["x_y"]);
+        let long = "é".repeat(120) + "z";
+        let other = "é".repeat(120) + "y";
+        let stems = file_stems(&[long.as_str(), other.as_str()]);
+        assert_eq!(stems[0].len(), MAX_PART);
+        assert_ne!(stems[0], stems[1], "the hash keeps them apart");
+        assert!(stems[0].starts_with(&"_".repeat(79)) && stems[0].as_bytes()[79] == b'-');
+        assert_eq!(stems, file_stems(&[long.as_str(), other.as_str()]));
+        assert!(stems.iter().all(|s| is_file_stem(s)));
+        assert!(!is_file_stem("../x") && !is_file_stem("") && !is_file_stem("a b"));
+        let solver = "s".repeat(300);
+        assert!(hgrm_file(&stems[0], &solver).len() < 255 - 32);
+        assert_eq!(hgrm_file("x_y-2", "dlx"), "x_y-2.dlx.hgrm");
+        assert_eq!(picture_file("x_y-2", "cost"), "x_y-2.cost.svg");
+        assert_eq!(file_safe("a b/c.txt"), "a_b_c.txt");
     }
 
     #[test]

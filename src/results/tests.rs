@@ -85,9 +85,11 @@ fn info() -> RunInfo {
             reader_mb_per_s: 217.89,
             wall_s: 0.21,
             changed_on_disk: false,
+            file_stem: Some("c".into()),
         }],
         per_puzzle: true,
         out_dir: "results/x".into(),
+        files: vec!["run.json".into(), "c.dlx.hgrm".into()],
     }
 }
 
@@ -216,6 +218,13 @@ fn a_malformed_field_is_named_with_its_file() {
     // A field of the run's facts (written among the others).
     bad("\"threads\": 2", "\"threads\": \"two\"", "threads");
     bad("\"count\": 4", "\"count\": 4.5", "shard.count");
+    // Names that would reach out of the directory.
+    bad(
+        "\"file_stem\": \"c\"",
+        "\"file_stem\": \"../c\"",
+        "corpora[0].file_stem",
+    );
+    bad("\"c.dlx.hgrm\"", "\"../c.dlx.hgrm\"", "files[1]");
     // Not JSON at all.
     std::fs::write(&path, "{not json").unwrap();
     let e = ResultDir::open(dir.path()).unwrap_err();
@@ -243,6 +252,77 @@ fn a_malformed_field_is_named_with_its_file() {
     );
 }
 
+/// The files of an earlier run are those its `run.json` lists, or those
+/// its corpora and solvers imply, never a file by its ending alone.
+#[test]
+fn the_files_of_a_run_are_those_it_lists() {
+    let names = |files: Vec<PathBuf>| -> Vec<String> {
+        files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut info = info();
+    let dir = written(&info, None);
+    for f in ["c.dlx.hgrm", "logo.svg", "notes.hgrm", "summary.csv"] {
+        std::fs::write(dir.path().join(f), "x").unwrap();
+    }
+    std::fs::create_dir(dir.path().join("c.cost.svg")).unwrap();
+    // As listed (summary.csv is not, here).
+    assert_eq!(
+        names(ResultDir::run_files(dir.path()).unwrap()),
+        ["run.json", "c.dlx.hgrm"]
+    );
+    // A run.json from before the list: the names of its corpora and
+    // solvers (not the directory named like a picture).
+    info.files.clear();
+    info.corpora[0].file_stem = None;
+    std::fs::write(dir.path().join(schema::RUN_JSON), to_json(&info).unwrap()).unwrap();
+    assert_eq!(
+        info.result_files(),
+        [
+            "summary.csv",
+            "puzzles.csv",
+            "run.json",
+            "histograms.json",
+            "summary.md",
+            "report.html",
+            "c.dlx.hgrm",
+            "c.percentiles.svg",
+            "c.latency.svg",
+            "c.cost.svg",
+            "c.speed.svg"
+        ]
+    );
+    assert_eq!(
+        names(ResultDir::run_files(dir.path()).unwrap()),
+        ["summary.csv", "run.json", "c.dlx.hgrm"]
+    );
+    // No run.json that reads: the fixed names only.
+    std::fs::write(dir.path().join(schema::RUN_JSON), "{broken").unwrap();
+    assert_eq!(
+        names(ResultDir::run_files(dir.path()).unwrap()),
+        ["summary.csv", "run.json"]
+    );
+    assert!(ResultDir::run_files(&dir.path().join("missing"))
+        .unwrap()
+        .is_empty());
+}
+
+#[test]
+fn stems_are_read_as_recorded_or_computed_for_old_files() {
+    let mut info = info();
+    info.corpora[0].file_stem = Some("c-2".into());
+    let mut second = info.corpora[0].clone();
+    second.name = "C".into();
+    second.file_stem = None;
+    info.corpora.push(second);
+    // Recorded, else as the run would have named it.
+    assert_eq!(info.file_stems(), ["c-2", "C-2"]);
+    info.corpora[0].file_stem = None;
+    assert_eq!(info.file_stems(), ["c", "C-2"]);
+}
+
 /// `rows` as a CSV file with its header.
 fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -265,9 +345,13 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
 
     let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
     let mut back = serde_json::to_value(&dir.run).unwrap();
-    // The keys added since: the format's version, the binary's hash.
-    for key in ["schema_version", "binary_sha256"] {
-        back.as_object_mut().unwrap().remove(key);
+    // The keys this version adds.
+    let object = back.as_object_mut().unwrap();
+    object.remove("schema_version");
+    object.remove("files");
+    object.remove("binary_sha256");
+    for corpus in object["corpora"].as_array_mut().unwrap() {
+        corpus.as_object_mut().unwrap().remove("file_stem");
     }
     assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
 

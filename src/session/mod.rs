@@ -1,9 +1,11 @@
 //! A benchmark session: what `dlxbench bench` does around the
 //! [`harness`] run, for any caller.
 //!
-//! A [`Session`] owns the output directory (its name, the refusal of an
-//! earlier run's files or their removal with `force`, the leftovers of a
-//! killed run, the temporary directory of a baseline), writes each
+//! A [`Session`] owns the output directory (its name, its lock
+//! ([`crate::dirlock`]: one writer per directory, taken before anything in
+//! it is touched), the refusal of an earlier run's files or their removal
+//! with `force` (those its `run.json` lists, nothing else), the leftovers
+//! of a killed run, the temporary directory of a baseline), writes each
 //! corpus's result files as the corpus ends, streams `puzzles.csv`, and
 //! after the run draws the pictures, writes the exports and moves a
 //! baseline into place. It never prints: what happens before and during
@@ -25,13 +27,15 @@ use std::time::Duration;
 
 use crate::atomic::{self, AtomicDir};
 use crate::corpus::{self, Corpus};
+use crate::dirlock::{DirLock, LockError};
 use crate::export;
 use crate::harness::{
     self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult,
 };
 use crate::plot;
 use crate::puzzle::Puzzle;
-use crate::report::{self, puzzles_csv::PuzzlesCsv, RunMeta};
+use crate::report::{self, puzzles_csv::PuzzlesCsv, schema, RunMeta};
+use crate::results::ResultDir;
 
 pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
 pub use outcome::{Baseline, Lost, Outcome, Problem, Unreadable, Warning};
@@ -209,6 +213,10 @@ pub enum SessionError {
         /// The lineup's solvers.
         solvers: Vec<String>,
     },
+    /// Another run is writing into the output directory (it holds the
+    /// directory's lock).
+    #[error(transparent)]
+    Locked(#[from] LockError),
     /// The run could not start.
     #[error(transparent)]
     Harness(#[from] HarnessError),
@@ -281,6 +289,9 @@ impl<P: Puzzle> Session<'_, P> {
             "cannot create output directory",
             &out_dir,
         )?;
+        // One writer per directory: nothing in it is touched before the
+        // lock, which is held until the run's last file is in place.
+        let _lock = Locked::take(&out_dir, baseline.as_ref())?;
         prepare_out_dir(&out_dir, force, observer)?;
         let solver_names = self.lineup.names();
         let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
@@ -430,7 +441,7 @@ impl<P: Puzzle> Session<'_, P> {
                 let shard = self.config.shard.map_or(String::new(), |s| {
                     format!("-shard{}of{}", s.index(), s.count())
                 });
-                let dir = format!("{}{shard}-{stamp}", report::file_safe(name));
+                let dir = format!("{}{shard}-{stamp}", schema::file_part(name));
                 (parent.join(dir), None, false)
             }
             Output::Baseline { parent, name } => {
@@ -449,10 +460,61 @@ impl<P: Puzzle> Session<'_, P> {
     }
 }
 
-/// Clears `dir` for a run: leftovers of a killed run (this tool's
-/// temporary files) go, told as a [`Notice::StaleRemoved`]; an earlier
-/// run's result files are refused, or removed with `force`, so that the
-/// directory never mixes two runs.
+/// The lock of the directory a session writes into ([`DirLock`]): the
+/// output directory's, or for a baseline its destination's (made if
+/// missing, and removed again if the baseline is not saved into it). The
+/// baseline's temporary directory is the session's alone.
+struct Locked {
+    lock: Option<DirLock>,
+    /// The baseline's destination, when the session made it.
+    made: Option<PathBuf>,
+}
+
+impl Locked {
+    fn take(out_dir: &Path, baseline: Option<&AtomicDir>) -> Result<Locked, SessionError> {
+        let Some(dest) = baseline.map(AtomicDir::dest) else {
+            return Ok(Locked {
+                lock: Some(DirLock::acquire(out_dir)?),
+                made: None,
+            });
+        };
+        let made = !dest.exists();
+        io_at(
+            std::fs::create_dir_all(dest),
+            "cannot create output directory",
+            dest,
+        )?;
+        let made = made.then(|| dest.to_path_buf());
+        match DirLock::acquire(dest) {
+            Ok(lock) => Ok(Locked {
+                lock: Some(lock),
+                made,
+            }),
+            Err(e) => {
+                if let Some(dest) = made {
+                    let _ = std::fs::remove_dir(dest);
+                }
+                Err(e.into())
+            }
+        }
+    }
+}
+
+impl Drop for Locked {
+    fn drop(&mut self) {
+        drop(self.lock.take());
+        // Only if still empty: a saved baseline is there now.
+        if let Some(dest) = &self.made {
+            let _ = std::fs::remove_dir(dest);
+        }
+    }
+}
+
+/// Clears `dir` for a run, under its lock: leftovers of a killed run (this
+/// tool's temporary files) go, told as a [`Notice::StaleRemoved`]; an
+/// earlier run's files (those its `run.json` lists,
+/// [`ResultDir::run_files`]) are refused, or removed with `force`, so that
+/// the directory never mixes two runs. Other files stay.
 fn prepare_out_dir(dir: &Path, force: bool, observer: &dyn Observer) -> Result<(), SessionError> {
     let stale = io_at(atomic::remove_stale(dir), "cannot clean", dir)?;
     if stale > 0 {
@@ -461,13 +523,7 @@ fn prepare_out_dir(dir: &Path, force: bool, observer: &dyn Observer) -> Result<(
             dir: dir.to_path_buf(),
         });
     }
-    let mut old = Vec::new();
-    for entry in io_at(std::fs::read_dir(dir), "cannot read", dir)? {
-        let entry = io_at(entry, "cannot read", dir)?;
-        if report::schema::is_result_file(&entry.file_name().to_string_lossy()) {
-            old.push(entry.path());
-        }
-    }
+    let old = io_at(ResultDir::run_files(dir), "cannot read", dir)?;
     if old.is_empty() {
         return Ok(());
     }

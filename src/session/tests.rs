@@ -397,3 +397,80 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
         }]
     );
 }
+
+#[test]
+fn a_locked_directory_is_refused_before_anything_in_it_is_touched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("run");
+    std::fs::create_dir(&out).unwrap();
+    // Another run's temporary file, in a directory that run holds.
+    let live = out.join(format!("{}puzzles.csv.x.tmp", atomic::PREFIX));
+    std::fs::write(&live, "rows").unwrap();
+    let held = DirLock::acquire(&out).unwrap();
+    let corpora = [tiny("a", 3)];
+    let lineup = lineup();
+    let config = config(&lineup);
+    let dir = Output::Dir {
+        path: out.clone(),
+        force: true,
+    };
+    let refused = session(&corpora, &lineup, &config, dir.clone())
+        .run(&(), &AtomicBool::new(false))
+        .unwrap_err();
+    assert!(
+        matches!(&refused, SessionError::Locked(LockError::Held { pid: Some(p), .. }) if *p == std::process::id()),
+        "{refused}"
+    );
+    assert!(live.exists(), "the holder's temporary file stays");
+    assert!(!out.join(schema::RUN_JSON).exists());
+
+    // A baseline whose destination is held: refused, nothing left.
+    let dest = tmp.path().join("base");
+    std::fs::create_dir(&dest).unwrap();
+    let held_base = DirLock::acquire(&dest).unwrap();
+    let baseline = Output::Baseline {
+        parent: tmp.path().to_path_buf(),
+        name: "base".into(),
+    };
+    let refused = session(&corpora, &lineup, &config, baseline.clone())
+        .run(&(), &AtomicBool::new(false))
+        .unwrap_err();
+    assert!(matches!(refused, SessionError::Locked(_)), "{refused}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 2);
+
+    // Released: both run, and leave no lock file behind.
+    drop((held, held_base));
+    std::fs::remove_dir(&dest).unwrap();
+    let mut s = session(&corpora, &lineup, &config, dir);
+    s.plots = false;
+    assert!(s.run(&(), &AtomicBool::new(false)).unwrap().complete());
+    assert!(!live.exists(), "a leftover once no one holds the directory");
+    assert!(!out.join(crate::dirlock::LOCK_FILE).exists());
+    let mut s = session(&corpora, &lineup, &config, baseline);
+    s.plots = false;
+    let saved = s.run(&(), &AtomicBool::new(false)).unwrap();
+    assert!(matches!(saved.baseline, Some(Baseline::Saved)));
+    assert!(dest.join(schema::RUN_JSON).is_file());
+    assert!(!dest.join(crate::dirlock::LOCK_FILE).exists());
+}
+
+#[test]
+fn a_new_baseline_not_saved_leaves_no_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpora = [tiny("a", 3)];
+    let lineup = lineup();
+    let config = config(&lineup);
+    let mut s = session(
+        &corpora,
+        &lineup,
+        &config,
+        Output::Baseline {
+            parent: tmp.path().to_path_buf(),
+            name: "base".into(),
+        },
+    );
+    s.plots = false;
+    let stopped = s.run(&(), &AtomicBool::new(true)).unwrap();
+    assert!(matches!(stopped.baseline, Some(Baseline::NotSaved { .. })));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
