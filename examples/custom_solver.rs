@@ -162,6 +162,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out_dir: out_dir.clone(),
         per_puzzle: false,
         merged: None,
+        progress: None,
     };
     std::fs::create_dir_all(&out_dir)?;
     report::write_all(&result, &config, &meta, &out_dir)?;

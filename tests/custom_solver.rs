@@ -50,6 +50,7 @@ fn a_solver_added_at_run_time_runs_through_bench() {
         out_dir: dir.path().to_path_buf(),
         per_puzzle: false,
         merged: None,
+        progress: None,
     };
     report::write_all(&result, &config, &meta, dir.path()).unwrap();
     let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();

@@ -89,6 +89,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     args.export.targets()?;
     let baseline = compare::load(&args.baseline).context("reading the baseline")?;
     let current = compare::load(&args.current).context("reading the current run")?;
+    for (name, run) in [("baseline", &baseline), ("current run", &current)] {
+        if let Some(w) = &run.incomplete {
+            eprintln!("dlxbench: warning: the {name} is not a complete run: {w}");
+        }
+    }
     let options = Options {
         threshold: args.threshold,
         metric: match args.metric {

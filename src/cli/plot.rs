@@ -34,6 +34,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let started = Instant::now();
         let drawn = plot::draw_run(dir)
             .with_context(|| format!("cannot draw the pictures of {}", dir.display()))?;
+        if let Some(w) = &drawn.warning {
+            eprintln!("dlxbench: warning: {w}");
+        }
         if !args.quiet {
             println!(
                 "{}: {} files ({} rows of {} read, {} points drawn) in {:.2} s",

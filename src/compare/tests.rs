@@ -27,6 +27,8 @@ fn run(rows: Vec<PuzzleRow>, json: Option<crate::results::RunInfo>) -> Run {
             summary: None,
             puzzles: Some(rows),
         }],
+        incomplete: None,
+        partial: Vec::new(),
     }
 }
 

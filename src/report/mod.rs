@@ -71,6 +71,10 @@ pub struct RunMeta {
     /// For a result that `dlxbench merge` made of shards: which, and each
     /// part's own facts.
     pub merged: Option<run_json::Merged>,
+    /// For a run being written by a bench session: the corpora asked for
+    /// and whether this is its last write (`run.json`'s `state`, `pid`
+    /// and the corpora `not started`); `None` for a finished result.
+    pub progress: Option<run_json::InProgress>,
 }
 
 impl RunMeta {
@@ -92,6 +96,7 @@ impl RunMeta {
             out_dir: dir.path.clone(),
             per_puzzle: r.per_puzzle,
             merged: None,
+            progress: None,
         }
     }
 }

@@ -67,6 +67,8 @@ fn info() -> RunInfo {
         clock_overhead_ns: 20.0,
         problems: 0,
         interrupted: false,
+        state: Some(RunState::Complete),
+        pid: Some(4242),
         corpora: vec![CorpusInfo {
             name: "c".into(),
             path: Some("datasets/c.txt".into()),
@@ -84,6 +86,7 @@ fn info() -> RunInfo {
             reader_mb_per_s: 217.89,
             wall_s: 0.21,
             changed_on_disk: false,
+            state: Some(CorpusState::Done),
         }],
         per_puzzle: true,
         out_dir: "results/x".into(),
