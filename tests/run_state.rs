@@ -106,16 +106,25 @@ fn assert_died_in_second_corpus(out: &Path) {
     assert_eq!(run["corpora"][0]["lines_done"], PER_CORPUS as u64);
 
     let dir = ResultDir::open(out).unwrap();
-    assert!(matches!(dir.state, DirState::Died { .. }), "{:?}", dir.state);
+    assert!(
+        matches!(dir.state, DirState::Died { .. }),
+        "{:?}",
+        dir.state
+    );
     let ran: Vec<&str> = dir.run.corpora.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(ran, ["a"]);
     let warning = dir.warning().unwrap();
     assert!(warning.contains("died"), "{warning}");
-    assert!(warning.contains("b (running), c (not started)"), "{warning}");
+    assert!(
+        warning.contains("b (running), c (not started)"),
+        "{warning}"
+    );
 
     let rows = read_csv(&out.join("puzzles.csv"));
     assert_eq!(rows.len(), PER_CORPUS, "a's rows, every one");
-    assert!(rows.iter().all(|r| r["corpus"] == "a" && r["status"] == "unique"));
+    assert!(rows
+        .iter()
+        .all(|r| r["corpus"] == "a" && r["status"] == "unique"));
     let lines: Vec<u64> = rows.iter().map(|r| r["line"].parse().unwrap()).collect();
     assert_eq!(lines, (1..=PER_CORPUS as u64).collect::<Vec<_>>());
     let summary = read_csv(&out.join("summary.csv"));
@@ -131,8 +140,7 @@ fn assert_died_in_second_corpus(out: &Path) {
         .unwrap();
     let stderr = String::from_utf8_lossy(&compare.stderr);
     assert!(
-        stderr.contains("warning: the baseline is not a complete run")
-            && stderr.contains("died"),
+        stderr.contains("warning: the baseline is not a complete run") && stderr.contains("died"),
         "{stderr}"
     );
     let plot = common::dlxbench().arg("plot").arg(out).output().unwrap();

@@ -187,4 +187,44 @@ mod tests {
         let expected = String::from_utf8(expected.into_inner().unwrap()).unwrap();
         assert_eq!(text, expected);
     }
+
+    /// At each corpus's end `puzzles.csv` holds every finished corpus's
+    /// rows, complete; the rows of the corpus in flight are not there until
+    /// it ends (or the run finishes, for one a stop cut short).
+    #[test]
+    fn each_finished_corpus_is_kept_as_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = PuzzlesCsv::path(dir.path());
+        let mut w = PuzzlesCsv::create(dir.path(), &["dlx"]).unwrap();
+        let record = |line| Record {
+            line,
+            solver: 0,
+            status: Status::Unique,
+            ns: 10,
+            solutions: 1,
+            nodes: Some(1),
+            guesses: 0,
+            updates: None,
+        };
+        let header = format!("{}\n", COLUMNS.join(","));
+        w.write_batch("a", &[record(1), record(2)]).unwrap();
+        w.end_corpus("a").unwrap();
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,\na,2,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
+        w.write_batch("b", &[record(1)]).unwrap();
+        w.write_batch("b", &[record(2)]).unwrap();
+        // b in flight: a only, complete.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
+        w.end_corpus("b").unwrap();
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,\nb,2,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
+        // c cut short by a stop: its rows come with finish.
+        w.write_batch("c", &[record(1)]).unwrap();
+        w.finish().unwrap();
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
+        // No temporary file is left.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
 }
