@@ -384,10 +384,13 @@ impl<P: Puzzle> Session<'_, P> {
             });
         }
         match run.records_error.take() {
-            Some(error) => lost.push(Lost::PerPuzzle {
-                path: PuzzlesCsv::path(&out_dir),
-                error,
-            }),
+            Some(error) => {
+                // Not kept, as the message says: the corpora written before
+                // the failure would read as the whole run's rows.
+                let path = PuzzlesCsv::path(&out_dir);
+                let _ = std::fs::remove_file(&path);
+                lost.push(Lost::PerPuzzle { path, error });
+            }
             None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
             None => {}
         }
