@@ -163,6 +163,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         per_puzzle: false,
         merged: None,
         binary_sha256: report::run_json::binary_sha256(),
+        progress: None,
     };
     std::fs::create_dir_all(&out_dir)?;
     report::write_all(&result, &config, &meta, &out_dir)?;

@@ -11,7 +11,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use tempfile::{Builder, NamedTempFile, TempDir};
@@ -116,6 +116,25 @@ impl AtomicFile {
         file.as_file().sync_all()?;
         let _: File = file.persist(&self.dest).map_err(io::Error::from)?;
         Ok(self.dest)
+    }
+
+    /// Appends the whole of the file at `path` (in the kernel where it can:
+    /// `copy_file_range` on Linux).
+    pub fn append_file(&mut self, path: &Path) -> io::Result<u64> {
+        self.writer.flush()?;
+        io::copy(&mut File::open(path)?, self.writer.get_mut().as_file_mut())
+    }
+
+    /// Appends everything written so far to `other` (from the start), and
+    /// goes on writing after it; returns how many bytes.
+    pub fn append_to(&mut self, other: &mut AtomicFile) -> io::Result<u64> {
+        self.writer.flush()?;
+        other.writer.flush()?;
+        let from = self.writer.get_mut().as_file_mut();
+        from.seek(SeekFrom::Start(0))?;
+        let n = io::copy(from, other.writer.get_mut().as_file_mut());
+        from.seek(SeekFrom::End(0))?;
+        n
     }
 
     /// Writes `bytes` to `dest` atomically.

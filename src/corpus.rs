@@ -587,8 +587,9 @@ pub fn install_sigbus_handler() {
 mod sigbus {
     extern "C" fn on_sigbus(_: libc::c_int) {
         const MSG: &[u8] = b"\ndlxbench: SIGBUS: a memory-mapped corpus file was truncated or \
-removed while the benchmark read it; results of this run are incomplete and were not written \
-under their final names. Copy the corpus or pipe it through standard input.\n";
+removed while the benchmark read it; the run stops here: the corpora it finished are kept, the \
+one in flight is lost (its run.json reads as a run that died). Copy the corpus or pipe it through \
+standard input.\n";
         // SAFETY: write(2) and _exit(2) are async-signal-safe.
         unsafe {
             libc::write(2, MSG.as_ptr().cast(), MSG.len());

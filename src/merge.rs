@@ -36,7 +36,7 @@ use crate::atomic::AtomicFile;
 use crate::harness::{self, Config, Discrepancy, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
-use crate::results::{PartFacts, ResultDir, ResultError, RunInfo, Throughput};
+use crate::results::{DirState, PartFacts, ResultDir, ResultError, RunInfo, Throughput};
 use crate::solvers::Status;
 
 /// How to merge.
@@ -140,6 +140,18 @@ impl Part {
     fn load(dir: &Path) -> Result<Part, MergeError> {
         let part = Part::read(dir)?;
         let run = &part.result.run;
+        if matches!(
+            part.result.state,
+            DirState::Died { .. } | DirState::Running { .. }
+        ) {
+            return Err(MergeError::Part {
+                dir: dir.to_path_buf(),
+                what: format!(
+                    "not a finished run: {}; run this shard again",
+                    part.result.warning().unwrap_or_default()
+                ),
+            });
+        }
         if run.interrupted {
             let partial: Vec<String> = run
                 .corpora

@@ -13,6 +13,8 @@ use dlxbench::compare::{self, render, Metric, Options};
 use dlxbench::export;
 use dlxbench::plot::compare_page;
 
+use super::io::errln;
+
 /// `--metric` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum MetricArg {
@@ -101,6 +103,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let baseline = compare::load(&args.baseline).context("reading the baseline")?;
     let current = compare::load(&args.current).context("reading the current run")?;
+    for (name, run) in [("baseline", &baseline), ("current run", &current)] {
+        if let Some(w) = &run.incomplete {
+            errln!("dlxbench: warning: the {name} is not a complete run: {w}");
+        }
+    }
     let options = Options {
         threshold: args.threshold,
         metric: match args.metric {

@@ -10,6 +10,8 @@ use anyhow::Context;
 use dlxbench::plot;
 use dlxbench::report::{schema, thousands};
 
+use super::io::errln;
+
 /// Arguments.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
@@ -34,6 +36,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let started = Instant::now();
         let drawn = plot::draw_run(dir)
             .with_context(|| format!("cannot draw the pictures of {}", dir.display()))?;
+        if let Some(w) = &drawn.warning {
+            errln!("dlxbench: warning: {w}");
+        }
         if !args.quiet {
             println!(
                 "{}: {} files ({} rows of {} read, {} points drawn) in {:.2} s",

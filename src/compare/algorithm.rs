@@ -125,11 +125,37 @@ pub fn compare(
             notes.push("the puzzle order differs (--shuffle); counters are unaffected".into());
         }
     }
+    for (name, run) in [("baseline", baseline), ("current run", current)] {
+        if let Some(w) = &run.incomplete {
+            notes.push(format!("the {name} is not a complete run: {w}"));
+        }
+    }
     let mut results = Vec::new();
     let mut only_in_baseline = Vec::new();
     for b in &baseline.groups {
         match current.group(&b.corpus, &b.solver) {
-            Some(c) => results.push(compare_pair(b, c, bt, ct, options)),
+            Some(c) => {
+                let partial =
+                    baseline.partial.contains(&b.corpus) || current.partial.contains(&b.corpus);
+                let r = compare_pair(b, c, bt, ct, options, partial);
+                if partial {
+                    notes.push(match r.counters.scope {
+                        Scope::NotCompared => format!(
+                            "{} x {}: one run ran the corpus in part and the other has no {}: \
+                             counters not compared",
+                            b.corpus,
+                            b.solver,
+                            schema::PUZZLES_CSV
+                        ),
+                        _ => format!(
+                            "{} x {}: one run ran the corpus in part: compared only the {} \
+                             puzzles both runs have",
+                            b.corpus, b.solver, r.counters.compared
+                        ),
+                    });
+                }
+                results.push(r);
+            }
             None => only_in_baseline.push((b.corpus.clone(), b.solver.clone())),
         }
     }
@@ -176,6 +202,7 @@ fn compare_pair(
     bt: Option<u64>,
     ct: Option<u64>,
     options: &Options,
+    partial: bool,
 ) -> PairResult {
     let bs = b
         .summary_or_derived(bt)
@@ -184,7 +211,19 @@ fn compare_pair(
         .summary_or_derived(ct)
         .expect("a group has a summary or rows");
     let (counters, log_ratios) = match (&b.puzzles, &c.puzzles) {
+        // A corpus one run ran in part: the puzzles both have, only.
+        (Some(br), Some(cr)) if partial => {
+            let (br, cr) = common_lines(br, cr);
+            per_puzzle(&br, &cr, options.examples)
+        }
         (Some(br), Some(cr)) => per_puzzle(br, cr, options.examples),
+        _ if partial => (
+            Counters {
+                scope: Scope::NotCompared,
+                ..totals(&bs, &cs)
+            },
+            Vec::new(),
+        ),
         _ => (totals(&bs, &cs), Vec::new()),
     };
     let seed = options.seed ^ pair_hash(&b.corpus, &b.solver);
@@ -257,6 +296,25 @@ fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
         examples: Vec::new(),
         puzzles_changed: 0,
     }
+}
+
+/// The rows of two line-sorted lists whose line is in both.
+fn common_lines(b: &[PuzzleRow], c: &[PuzzleRow]) -> (Vec<PuzzleRow>, Vec<PuzzleRow>) {
+    let (mut kb, mut kc) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < b.len() && j < c.len() {
+        match b[i].line.cmp(&c[j].line) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                kb.push(b[i]);
+                kc.push(c[j]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (kb, kc)
 }
 
 /// Merges two line-sorted row lists: the counters, and the log-ratios of

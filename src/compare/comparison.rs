@@ -76,6 +76,10 @@ pub enum Scope {
     PerPuzzle,
     /// Totals from the summaries only.
     Totals,
+    /// Not compared: one run ran the corpus only in part and the other
+    /// has no per-puzzle data, so no puzzles are known to be common to
+    /// both (a difference of totals would say nothing of the algorithm).
+    NotCompared,
 }
 
 /// A puzzle whose counters or outcome changed.
@@ -120,6 +124,10 @@ pub struct Counters {
 impl Counters {
     /// Whether anything deterministic differs: an algorithm change.
     pub fn changed(&self) -> bool {
+        self.scope != Scope::NotCompared && self.changed_if_compared()
+    }
+
+    fn changed_if_compared(&self) -> bool {
         self.nodes.is_some_and(|(b, c)| b != c)
             || self.updates.is_some_and(|(b, c)| b != c)
             || self.counts.0 != self.counts.1

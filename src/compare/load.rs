@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::CompareError;
 use crate::results::schema::{self, puzzles as pc, summary as sc};
-use crate::results::{ResultDir, RunInfo};
+use crate::results::{CorpusState, ResultDir, RunInfo};
 use crate::solvers::Status;
 
 /// One puzzle x solver row of `puzzles.csv`.
@@ -148,6 +148,12 @@ pub struct Run {
     pub run_json: Option<RunInfo>,
     /// Corpus x solver groups, in order of first appearance.
     pub groups: Vec<Group>,
+    /// Why the run is not a complete one (interrupted, died, still
+    /// going), from its `run.json` ([`ResultDir::warning`]); `None` for a
+    /// complete run or one without `run.json`.
+    pub incomplete: Option<String>,
+    /// The corpora its `run.json` says ran only in part (`partial`).
+    pub partial: Vec<String>,
 }
 
 impl Run {
@@ -255,9 +261,20 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         }
     };
     let run_json_path = Some(dir.join(schema::RUN_JSON)).filter(|p| p.is_file());
-    let run_json = match run_json_path {
-        Some(_) => Some(ResultDir::open(&dir)?.run),
-        None => None,
+    let (run_json, incomplete, partial) = match run_json_path {
+        Some(_) => {
+            let read = ResultDir::open(&dir)?;
+            let partial = read
+                .run
+                .corpora
+                .iter()
+                .filter(|c| c.state() == CorpusState::Partial)
+                .map(|c| c.name.clone())
+                .collect();
+            let incomplete = read.warning();
+            (Some(read.run), incomplete, partial)
+        }
+        None => (None, None, Vec::new()),
     };
     let mut groups: Vec<Group> = Vec::new();
     if let Some(s) = summary.as_deref() {
@@ -283,6 +300,8 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         run_json_path,
         run_json,
         groups,
+        incomplete,
+        partial,
     })
 }
 

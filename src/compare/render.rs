@@ -107,7 +107,9 @@ pub fn percent(fraction: f64) -> String {
 }
 
 fn counter_verdict(c: &Comparison, k: &Counters) -> &'static str {
-    if !k.changed() {
+    if k.scope == Scope::NotCompared {
+        "not compared (partial)"
+    } else if !k.changed() {
         "same"
     } else if !c.options.metric.gates_nodes() {
         "changed (not gating)"
@@ -151,7 +153,7 @@ fn counters_table(c: &Comparison) -> Table {
                 ud,
                 match k.scope {
                     Scope::PerPuzzle => thousands(k.puzzles_changed),
-                    Scope::Totals => "-".into(),
+                    Scope::Totals | Scope::NotCompared => "-".into(),
                 },
                 counter_verdict(c, k).into(),
             ]
@@ -627,7 +629,7 @@ pub fn json(c: &Comparison) -> Value {
                 "corpus": r.corpus,
                 "solver": r.solver,
                 "counters": {
-                    "scope": match k.scope { Scope::PerPuzzle => "per_puzzle", Scope::Totals => "totals" },
+                    "scope": match k.scope { Scope::PerPuzzle => "per_puzzle", Scope::Totals => "totals", Scope::NotCompared => "not_compared" },
                     "changed": k.changed(),
                     "nodes": k.nodes.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),

@@ -27,6 +27,8 @@ fn run(rows: Vec<PuzzleRow>, json: Option<crate::results::RunInfo>) -> Run {
             summary: None,
             puzzles: Some(rows),
         }],
+        incomplete: None,
+        partial: Vec::new(),
     }
 }
 
@@ -143,4 +145,54 @@ fn incompatible_runs_list_every_difference() {
 fn pair_streams_differ_and_are_stable() {
     assert_ne!(pair_hash("a", "bc"), pair_hash("ab", "c"));
     assert_eq!(pair_hash("top", "dlx"), pair_hash("top", "dlx"));
+}
+
+#[test]
+fn a_partial_corpus_is_compared_on_the_puzzles_both_runs_have() {
+    // The baseline ran all four puzzles, the current run (interrupted) the
+    // first two, with the same counters: no algorithm change.
+    let b = vec![
+        row(1, 100, 5),
+        row(2, 100, 6),
+        row(3, 100, 7),
+        row(4, 100, 8),
+    ];
+    let c = vec![row(1, 110, 5), row(2, 110, 6)];
+    let baseline = run(b.clone(), None);
+    let mut current = run(c.clone(), None);
+    let options = Options::default();
+    // Unmarked, the missing puzzles are a change.
+    let cmp = compare(&baseline, &current, &options).unwrap();
+    assert!(cmp.results[0].counters.changed());
+    current.partial = vec!["c".into()];
+    current.incomplete = Some("x: the run interrupted: c partial (2 of 4 lines)".into());
+    let cmp = compare(&baseline, &current, &options).unwrap();
+    let k = &cmp.results[0].counters;
+    assert!(!k.changed(), "{k:?}");
+    assert_eq!(
+        (k.compared, k.only_in_baseline, k.only_in_current),
+        (2, 0, 0)
+    );
+    assert_eq!(k.nodes, Some((11, 11)));
+    assert!(cmp
+        .notes
+        .iter()
+        .any(|n| n.contains("compared only the 2 puzzles both runs have")));
+    assert!(cmp
+        .notes
+        .iter()
+        .any(|n| n.starts_with("the current run is not a complete run")));
+    // A real change among the common puzzles is still one.
+    current.groups[0].puzzles = Some(vec![row(1, 110, 5), row(2, 110, 9)]);
+    assert!(compare(&baseline, &current, &options).unwrap().results[0]
+        .counters
+        .changed());
+    // Without per-puzzle rows on one side, the totals of a partial corpus
+    // are not compared at all.
+    let mut totals_only = run(Vec::new(), None);
+    totals_only.groups[0].puzzles = None;
+    totals_only.groups[0].summary = Some(SummaryRow::from_rows(&b, None));
+    let cmp = compare(&totals_only, &current, &options).unwrap();
+    assert_eq!(cmp.results[0].counters.scope, Scope::NotCompared);
+    assert!(!cmp.results[0].counters.changed());
 }

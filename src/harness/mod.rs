@@ -209,6 +209,16 @@ pub struct Record {
 pub trait RecordSink: Send {
     /// Writes one chunk's records of the corpus named `corpus`.
     fn write_batch(&mut self, corpus: &str, records: &[Record]) -> std::io::Result<()>;
+    /// Every record of the corpus named `corpus` was written: called once
+    /// for each corpus that ran in full, before the run reports it
+    /// finished ([`Progress::finish_corpus`]), so that what the sink keeps
+    /// can be made durable corpus by corpus. Not called for a corpus a stop
+    /// cut short (its records end with [`RecordSink::finish`]), nor after a
+    /// failed write. Does nothing unless implemented.
+    fn end_corpus(&mut self, corpus: &str) -> std::io::Result<()> {
+        let _ = corpus;
+        Ok(())
+    }
     /// Called once after the last batch.
     fn finish(&mut self) -> std::io::Result<()>;
 }
@@ -462,7 +472,12 @@ pub enum HarnessError {
     Config(String),
 }
 
-/// One chunk's records on their way to the writer thread.
+/// The `seq` of the [`Batch`] that marks the end of a corpus run in full:
+/// the writer thread calls [`RecordSink::end_corpus`] and acknowledges.
+const END_OF_CORPUS: usize = usize::MAX;
+
+/// One chunk's records on their way to the writer thread (or, with `seq`
+/// [`END_OF_CORPUS`], the end of a corpus).
 struct Batch {
     corpus: usize,
     seq: usize,
@@ -520,6 +535,8 @@ pub fn run<P: Puzzle>(
     // Batches written so far (over all corpora), for the reorder window.
     let written = Arc::new(AtomicUsize::new(0));
     let window = 2 * threads + 2;
+    // The writer thread acknowledges each END_OF_CORPUS on `ended`.
+    let (ended_tx, ended) = std::sync::mpsc::channel::<usize>();
     let (sender, writer) = match sink {
         Some(sink) => {
             let (tx, rx) = sync_channel::<Batch>(window);
@@ -528,7 +545,7 @@ pub fn run<P: Puzzle>(
             let written = written.clone();
             let handle = std::thread::Builder::new()
                 .name("dlxbench-writer".into())
-                .spawn(move || write_batches(rx, sink, &names, &chunks, &written))?;
+                .spawn(move || write_batches(rx, sink, &names, &chunks, &written, &ended_tx))?;
             (Some(tx), Some(handle))
         }
         None => (None, None),
@@ -631,6 +648,13 @@ pub fn run<P: Puzzle>(
         result.malformed_examples.sort();
         result.malformed_examples.truncate(MALFORMED_EXAMPLES);
         run.interrupted = !result.complete();
+        if let (Some(tx), false) = (&sender, run.interrupted) {
+            // The corpus's records are all sent: have them kept before the
+            // corpus is reported finished (an error ends the writer thread's
+            // acknowledgements, not the run).
+            send(tx, index, END_OF_CORPUS, Vec::new());
+            while ended.recv().is_ok_and(|c| c < index) {}
+        }
         run.corpora.push(result);
         sort_discrepancies(&mut run.discrepancies);
         run.states_created = created.load(Ordering::Relaxed);
@@ -686,11 +710,15 @@ fn write_batches(
     names: &[String],
     chunks: &[usize],
     written: &AtomicUsize,
+    ended: &std::sync::mpsc::Sender<usize>,
 ) -> std::io::Result<()> {
     let mut pending: BTreeMap<(usize, usize), Vec<Record>> = BTreeMap::new();
     let (mut corpus, mut seq) = (0usize, 0usize);
     let mut error: Option<std::io::Error> = None;
-    let mut emit = |records: &[Record], corpus: usize, error: &mut Option<std::io::Error>| {
+    let emit = |sink: &mut Box<dyn RecordSink>,
+                records: &[Record],
+                corpus: usize,
+                error: &mut Option<std::io::Error>| {
         if error.is_none() {
             if let Err(e) = sink.write_batch(&names[corpus], records) {
                 *error = Some(e);
@@ -698,6 +726,25 @@ fn write_batches(
         }
     };
     for batch in rx {
+        if batch.seq == END_OF_CORPUS {
+            // Every chunk of the corpus was sent before its end: anything
+            // still pending of it (or before it) goes out now, in order.
+            let rest = pending.split_off(&(batch.corpus + 1, 0));
+            for ((c, _), records) in std::mem::replace(&mut pending, rest) {
+                emit(&mut sink, &records, c, &mut error);
+                written.fetch_add(1, Ordering::Release);
+            }
+            if corpus <= batch.corpus {
+                (corpus, seq) = (batch.corpus + 1, 0);
+            }
+            if error.is_none() {
+                if let Err(e) = sink.end_corpus(&names[batch.corpus]) {
+                    error = Some(e);
+                }
+            }
+            let _ = ended.send(batch.corpus);
+            continue;
+        }
         pending.insert((batch.corpus, batch.seq), batch.records);
         while corpus < chunks.len() {
             if seq == chunks[corpus] {
@@ -708,14 +755,14 @@ fn write_batches(
             let Some(records) = pending.remove(&(corpus, seq)) else {
                 break;
             };
-            emit(&records, corpus, &mut error);
+            emit(&mut sink, &records, corpus, &mut error);
             written.fetch_add(1, Ordering::Release);
             seq += 1;
         }
     }
     // Anything left (only if a worker stopped early): write in order.
     for ((c, _), records) in std::mem::take(&mut pending) {
-        emit(&records, c, &mut error);
+        emit(&mut sink, &records, c, &mut error);
     }
     if error.is_none() {
         sink.finish()?;

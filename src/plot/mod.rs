@@ -83,6 +83,9 @@ pub struct Drawn {
     pub rows_read: u64,
     /// Points drawn in the scatter plots, all corpora.
     pub points: usize,
+    /// What to warn of: the directory does not hold a complete run
+    /// (interrupted, died, still going: [`ResultDir::warning`]).
+    pub warning: Option<String>,
 }
 
 /// The name of one picture's file: `<stem>.<picture>.svg`, `stem` the
@@ -154,6 +157,7 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
     };
     let mut drawn = Drawn {
         rows_read: samples.iter().map(|s| s.rows).sum(),
+        warning: run.dir.warning(),
         ..Drawn::default()
     };
     let mut corpora = Vec::new();

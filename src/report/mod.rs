@@ -75,6 +75,10 @@ pub struct RunMeta {
     /// SHA-256 of the binary that wrote the result
     /// ([`run_json::binary_sha256`], taken before the run starts).
     pub binary_sha256: Option<String>,
+    /// For a run being written by a bench session: the corpora asked for
+    /// and whether this is its last write (`run.json`'s `state`, `pid`
+    /// and the corpora `not started`); `None` for a finished result.
+    pub progress: Option<run_json::InProgress>,
 }
 
 impl RunMeta {
@@ -97,6 +101,7 @@ impl RunMeta {
             per_puzzle: r.per_puzzle,
             merged: None,
             binary_sha256: r.facts.binary_sha256.clone(),
+            progress: None,
         }
     }
 }

@@ -1,6 +1,10 @@
 //! `puzzles.csv`: one row per puzzle x solver, streamed by the harness's
-//! writer thread (a [`RecordSink`]) into a temporary file that is renamed
-//! into place when the run ends. Memory stays flat whatever the corpus size.
+//! writer thread (a [`RecordSink`]) into a temporary file per corpus. At
+//! each corpus's end its rows are added to `puzzles.csv`, which is
+//! rewritten atomically (the rows so far copied, in the kernel where it
+//! can, then the corpus's): at any moment `puzzles.csv` holds every
+//! finished corpus's rows complete, so a run that dies loses at most the
+//! corpus in flight. Memory stays flat whatever the corpus size.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -16,25 +20,60 @@ pub use super::schema::puzzles::COLUMNS;
 /// The streaming writer.
 #[derive(Debug)]
 pub struct PuzzlesCsv {
-    file: Option<AtomicFile>,
+    /// The rows of the corpus in flight, under a temporary name.
+    rows: Option<AtomicFile>,
+    /// Whether `rows` holds any.
+    pending: bool,
+    /// Whether `puzzles.csv` was written (the header and the rows of the
+    /// corpora finished so far).
+    kept: bool,
+    dest: PathBuf,
     solvers: Vec<String>,
     /// Corpus name as a CSV field, cached between batches.
     corpus: (String, String),
 }
 
 impl PuzzlesCsv {
-    /// Creates `dir/puzzles.csv` (under a temporary name) and writes the
-    /// header. `solvers` are the names in the config's order. The file
-    /// appears under its final name ([`PuzzlesCsv::path`]) when the harness
-    /// calls [`RecordSink::finish`].
+    /// Starts `dir/puzzles.csv`: the first corpus's rows go to a
+    /// temporary file. `solvers` are the names in the config's order. The
+    /// file appears under its final name ([`PuzzlesCsv::path`]) with the
+    /// first corpus's end ([`RecordSink::end_corpus`]), and grows at each
+    /// later one and at [`RecordSink::finish`].
     pub fn create(dir: &Path, solvers: &[&str]) -> std::io::Result<Self> {
-        let mut file = AtomicFile::create(&Self::path(dir))?;
-        writeln!(file, "{}", COLUMNS.join(","))?;
+        let dest = Self::path(dir);
         Ok(PuzzlesCsv {
-            file: Some(file),
+            rows: Some(AtomicFile::create(&dest)?),
+            pending: false,
+            kept: false,
+            dest,
             solvers: solvers.iter().map(|s| csv_field(s)).collect(),
             corpus: (String::new(), String::new()),
         })
+    }
+
+    /// Rewrites `puzzles.csv` atomically with the rows pending added (the
+    /// header first when it is new), and starts a new temporary file for
+    /// the next corpus's.
+    fn keep(&mut self) -> std::io::Result<()> {
+        let mut rows = self.rows.take().expect("open until finish");
+        if self.kept && !self.pending {
+            self.rows = Some(rows);
+            return Ok(());
+        }
+        let mut file = AtomicFile::create(&self.dest)?;
+        match self.kept {
+            true => {
+                file.append_file(&self.dest)?;
+            }
+            false => writeln!(file, "{}", COLUMNS.join(","))?,
+        }
+        rows.append_to(&mut file)?;
+        file.commit()?;
+        self.kept = true;
+        drop(rows);
+        self.rows = Some(AtomicFile::create(&self.dest)?);
+        self.pending = false;
+        Ok(())
     }
 
     /// The final path of the file in `dir`.
@@ -57,7 +96,8 @@ impl RecordSink for PuzzlesCsv {
         if self.corpus.0 != corpus {
             self.corpus = (corpus.to_string(), csv_field(corpus));
         }
-        let f = self.file.as_mut().expect("open until finish");
+        self.pending |= !records.is_empty();
+        let f = self.rows.as_mut().expect("open until finish");
         let mut buf = itoa::Buffer::new();
         // A puzzle the solver does not take has no row: nothing was run.
         for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
@@ -84,10 +124,14 @@ impl RecordSink for PuzzlesCsv {
         Ok(())
     }
 
+    fn end_corpus(&mut self, _corpus: &str) -> std::io::Result<()> {
+        self.keep()
+    }
+
     fn finish(&mut self) -> std::io::Result<()> {
-        if let Some(f) = self.file.take() {
-            f.commit()?;
-        }
+        // The rows of a corpus a stop cut short, if any.
+        self.keep()?;
+        self.rows = None;
         Ok(())
     }
 }
@@ -118,6 +162,9 @@ mod tests {
             record(2, 1, Status::NotApplicable, None, None),
         ];
         w.write_batch("c \"q\"", &records).unwrap();
+        // Nothing under the final name before the corpus ends.
+        assert!(!PuzzlesCsv::path(dir.path()).exists());
+        w.end_corpus("c \"q\"").unwrap();
         w.finish().unwrap();
         let text = std::fs::read_to_string(PuzzlesCsv::path(dir.path())).unwrap();
 
@@ -139,5 +186,45 @@ mod tests {
         }
         let expected = String::from_utf8(expected.into_inner().unwrap()).unwrap();
         assert_eq!(text, expected);
+    }
+
+    /// At each corpus's end `puzzles.csv` holds every finished corpus's
+    /// rows, complete; the rows of the corpus in flight are not there until
+    /// it ends (or the run finishes, for one a stop cut short).
+    #[test]
+    fn each_finished_corpus_is_kept_as_it_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = PuzzlesCsv::path(dir.path());
+        let mut w = PuzzlesCsv::create(dir.path(), &["dlx"]).unwrap();
+        let record = |line| Record {
+            line,
+            solver: 0,
+            status: Status::Unique,
+            ns: 10,
+            solutions: 1,
+            nodes: Some(1),
+            guesses: 0,
+            updates: None,
+        };
+        let header = format!("{}\n", COLUMNS.join(","));
+        w.write_batch("a", &[record(1), record(2)]).unwrap();
+        w.end_corpus("a").unwrap();
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,\na,2,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
+        w.write_batch("b", &[record(1)]).unwrap();
+        w.write_batch("b", &[record(2)]).unwrap();
+        // b in flight: a only, complete.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
+        w.end_corpus("b").unwrap();
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,\nb,2,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
+        // c cut short by a stop: its rows come with finish.
+        w.write_batch("c", &[record(1)]).unwrap();
+        w.finish().unwrap();
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,\n");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
+        // No temporary file is left.
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
     }
 }

@@ -9,7 +9,8 @@ use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 use crate::results::{
-    to_json, CorpusInfo, PartFacts, RunFacts, RunInfo, ShardInfo, SolverInfo, SCHEMA_VERSION,
+    to_json, CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
+    SolverInfo, SCHEMA_VERSION,
 };
 
 /// Writes `run.json`.
@@ -27,6 +28,22 @@ pub struct Merged {
     /// Each part's own facts (machine, threads, times, throughput), in
     /// the order of `indices`.
     pub parts: Vec<PartFacts>,
+}
+
+/// A run a bench session is writing, for its `run.json`: every corpus
+/// asked for, and whether this is the run's last write. Without one
+/// ([`RunMeta::progress`] `None`, as for a merge) `run.json` describes a
+/// finished run.
+#[derive(Debug, Clone, Default)]
+pub struct InProgress {
+    /// Every corpus asked for, in run order, as `not started` (name, path,
+    /// size, SHA-256, lines).
+    pub corpora: Vec<CorpusInfo>,
+    /// The writer's process id.
+    pub pid: u32,
+    /// The run's last write: `state` is `complete` or `interrupted`
+    /// (otherwise `running`).
+    pub last: bool,
 }
 
 /// The `shard` entry of `run.json`: `None` for a whole run; one shard's
@@ -76,8 +93,25 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             wall_s: c.wall.as_secs_f64(),
             changed_on_disk: c.changed_on_disk,
             file_stem: Some(stem),
+            state: Some(match c.complete() {
+                true => CorpusState::Done,
+                false => CorpusState::Partial,
+            }),
         })
-        .collect();
+        .collect::<Vec<_>>();
+    // The corpora asked for that have not run yet.
+    let mut corpora = corpora;
+    if let Some(p) = &meta.progress {
+        corpora.extend(p.corpora.iter().skip(corpora.len()).map(|c| CorpusInfo {
+            state: Some(CorpusState::NotStarted),
+            ..c.clone()
+        }));
+    }
+    let state = match &meta.progress {
+        Some(p) if !p.last => RunState::Running,
+        _ if run.interrupted => RunState::Interrupted,
+        _ => RunState::Complete,
+    };
     let solvers = config
         .solvers
         .iter()
@@ -128,6 +162,8 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         clock_overhead_ns: run.clock_overhead_ns,
         problems: run.discrepancies.len() as u64,
         interrupted: run.interrupted,
+        state: Some(state),
+        pid: meta.progress.as_ref().map(|p| p.pid),
         corpora,
         per_puzzle: meta.per_puzzle,
         out_dir: meta.out_dir.display().to_string(),

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use super::{schema, HistogramSet, RunInfo};
+use super::{schema, CorpusInfo, CorpusState, HistogramSet, RunInfo, RunState};
 use crate::budget::Budget;
 use crate::harness::{self, Config, CorpusResult, Mode, RunResult, SolverStats};
 use crate::kinds::PuzzleKind;
@@ -66,6 +66,111 @@ impl ResultError {
     }
 }
 
+/// What a result directory holds: its `run.json`'s `state`, with a
+/// `running` run whose writer is gone read as what it is, a run that died.
+/// `Display`: `complete`, `interrupted`, `running (pid 12)`, `died (its
+/// writer, pid 12, is gone)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirState {
+    /// Every corpus ran and every result file was written.
+    Complete,
+    /// Stopped on request: the corpora `done` and the one `partial` are
+    /// kept.
+    Interrupted,
+    /// The run is still going: its writer (this pid) is alive.
+    Running {
+        /// The writer's process id.
+        pid: Option<u32>,
+    },
+    /// The run's writer died before its last write (a crash, `abort()`,
+    /// `exit()` in a loaded solver, SIGKILL): the corpora `done` are kept,
+    /// the one in flight is lost.
+    Died {
+        /// The writer's process id, as recorded.
+        pid: Option<u32>,
+    },
+}
+
+impl DirState {
+    /// The state of a directory whose `run.json` is `run`:
+    /// [`writer_alive`] tells a live `running` run from a dead one.
+    pub fn of(dir: &Path, run: &RunInfo) -> DirState {
+        match run.state() {
+            RunState::Complete => DirState::Complete,
+            RunState::Interrupted => DirState::Interrupted,
+            RunState::Running if writer_alive(dir, run) => DirState::Running { pid: run.pid },
+            RunState::Running => DirState::Died { pid: run.pid },
+        }
+    }
+
+    /// Whether the run finished: every corpus ran in full.
+    pub fn complete(self) -> bool {
+        self == DirState::Complete
+    }
+}
+
+impl std::fmt::Display for DirState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pid = |pid: &Option<u32>| pid.map_or_else(|| "?".to_string(), |p| p.to_string());
+        match self {
+            DirState::Complete => write!(f, "complete"),
+            DirState::Interrupted => write!(f, "interrupted"),
+            DirState::Running { pid: p } => write!(f, "running (pid {})", pid(p)),
+            DirState::Died { pid: p } => write!(f, "died (its writer, pid {}, is gone)", pid(p)),
+        }
+    }
+}
+
+/// Whether the process writing a directory whose `run.json` says
+/// `running` is still alive.
+///
+/// This is the one place that decides it. A run holds its directory's
+/// lock ([`dirlock`](crate::dirlock)) from before its first write to
+/// after its last, and the operating system releases it when the process
+/// dies however it dies: a held lock is a live writer, and a lock file
+/// that nobody holds is one that died (a run that ends removes it). With
+/// no lock file (a directory written by an older version, or the lock
+/// file removed by hand), the writer's recorded `pid` decides (a process
+/// that no longer exists, or a zombie, is gone; no pid reads as gone).
+pub fn writer_alive(dir: &Path, run: &RunInfo) -> bool {
+    match crate::dirlock::holder(dir) {
+        Ok(Some(_)) => true,
+        Ok(None) if dir.join(crate::dirlock::LOCK_FILE).exists() => false,
+        _ => run.pid.is_some_and(process_alive),
+    }
+}
+
+/// Whether process `pid` exists and is not a zombie.
+fn process_alive(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    // Linux: the state letter after the command name; a zombie (`Z`) or a
+    // dead task (`X`) has ended.
+    if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        return stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X");
+    }
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return false;
+        };
+        if pid <= 0 {
+            return false;
+        }
+        // SAFETY: signal 0 only checks that the process exists.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// A result directory, read: its `run.json`, and which of its other files
 /// are there (`histograms.json` is read when asked for, the CSV files are
 /// streamed by their readers: `puzzles.csv` can hold millions of rows).
@@ -73,8 +178,14 @@ impl ResultError {
 pub struct ResultDir {
     /// The directory.
     pub path: PathBuf,
-    /// `run.json`.
+    /// `run.json`, its `corpora` those that ran (in full or in part: the
+    /// ones with results).
     pub run: RunInfo,
+    /// Where the run stands.
+    pub state: DirState,
+    /// The corpora requested that have no results: the one in flight
+    /// (`running`) and those `not started`, in run order.
+    pub not_run: Vec<CorpusInfo>,
     /// `histograms.json`, if there.
     pub histograms_json: Option<PathBuf>,
     /// `summary.csv`, if there.
@@ -102,11 +213,18 @@ impl ResultDir {
                 dir: dir.to_path_buf(),
             });
         }
-        let run = Self::read_run_info(&run_path)?;
+        let mut run = Self::read_run_info(&run_path)?;
+        let state = DirState::of(dir, &run);
+        let (ran, not_run) = std::mem::take(&mut run.corpora)
+            .into_iter()
+            .partition(|c| c.state().ran());
+        run.corpora = ran;
         let file = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
         Ok(ResultDir {
             path: dir.to_path_buf(),
             run,
+            state,
+            not_run,
             histograms_json: file(schema::HISTOGRAMS_JSON),
             summary_csv: file(schema::SUMMARY_CSV),
             puzzles_csv: file(schema::PUZZLES_CSV),
@@ -140,6 +258,56 @@ impl ResultDir {
             }
         }
         Ok(files)
+    }
+
+    /// The warning to give about a directory that does not hold a
+    /// complete run (`None` for a complete one): `DIR: the run died (its
+    /// writer, pid 12, is gone): results of a; b partial (10 of 20 lines);
+    /// no results of c (running), d (not started)`.
+    pub fn warning(&self) -> Option<String> {
+        if self.state.complete() {
+            return None;
+        }
+        let what = match self.state {
+            DirState::Running { .. } => format!("the run is still going ({})", self.state),
+            state => format!("the run {state}"),
+        };
+        let mut parts = Vec::new();
+        let done: Vec<&str> = self
+            .run
+            .corpora
+            .iter()
+            .filter(|c| c.state() == CorpusState::Done)
+            .map(|c| c.name.as_str())
+            .collect();
+        parts.push(match done.is_empty() {
+            true => "no corpus finished".to_string(),
+            false => format!("results of {}", done.join(", ")),
+        });
+        for c in self
+            .run
+            .corpora
+            .iter()
+            .filter(|c| c.state() == CorpusState::Partial)
+        {
+            parts.push(format!(
+                "{} partial ({} of {} lines)",
+                c.name, c.lines_done, c.lines
+            ));
+        }
+        if !self.not_run.is_empty() {
+            let names: Vec<String> = self
+                .not_run
+                .iter()
+                .map(|c| format!("{} ({})", c.name, c.state().as_str()))
+                .collect();
+            parts.push(format!("no results of {}", names.join(", ")));
+        }
+        Some(format!(
+            "{}: {what}: {}",
+            self.path.display(),
+            parts.join("; ")
+        ))
     }
 
     /// Reads one `run.json`.

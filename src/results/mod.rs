@@ -28,11 +28,14 @@ mod run_info;
 pub mod schema;
 mod summary;
 
-pub use dir::{ResultDir, ResultError};
+pub use dir::{DirState, ResultDir, ResultError};
 pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
 pub use puzzles::PuzzleRecord;
-pub use run_info::{CorpusInfo, PartFacts, RunFacts, RunInfo, ShardInfo, SolverInfo, Throughput};
+pub use run_info::{
+    CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo, SolverInfo,
+    Throughput,
+};
 pub use summary::SummaryRow;
 
 /// The version of the result-directory format this build writes, in

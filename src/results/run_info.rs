@@ -65,6 +65,15 @@ pub struct RunInfo {
     pub problems: u64,
     /// Whether the run was interrupted.
     pub interrupted: bool,
+    /// Where the run stands ([`RunInfo::state`] reads it; `None`: a file
+    /// from before the key, which was written only by a finished run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<RunState>,
+    /// The process id of the run's writer (`None`: a file from before the
+    /// key, or a merge): with `state` `running`, whether that process is
+    /// still alive tells a live run from one that died.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pid: Option<u32>,
     /// Corpora, in run order.
     pub corpora: Vec<CorpusInfo>,
     /// Whether `puzzles.csv` was written.
@@ -205,6 +214,85 @@ pub struct CorpusInfo {
     /// ([`file_stems`](super::schema::file_stems)). `None` in files from
     /// before the key: [`RunInfo::file_stems`] then gives what they used.
     pub file_stem: Option<String>,
+    /// Where the corpus stands ([`CorpusInfo::state`] reads it; `None`: a
+    /// file from before the key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state: Option<CorpusState>,
+}
+
+/// Where a run stands, as its `run.json` says (`state`). Written
+/// `running` before anything is solved and at every corpus's start and
+/// end; `complete` or `interrupted` only by the run's last write. A
+/// `running` directory whose writer is gone is a run that died (read as
+/// [`DirState::Died`](super::DirState::Died)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunState {
+    /// The run is going, or its writer died before its last write.
+    Running,
+    /// Every corpus ran and every result file was written.
+    Complete,
+    /// Stopped on request (Ctrl-C, SIGTERM): the corpora `done` and the
+    /// one `partial` are kept.
+    Interrupted,
+}
+
+impl RunState {
+    /// The word in `run.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Complete => "complete",
+            RunState::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// Where a corpus of the run stands, as its entry in `run.json` says
+/// (`state`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CorpusState {
+    /// Every line was run; its result files (and its rows of
+    /// `puzzles.csv`) are written.
+    #[serde(rename = "done")]
+    Done,
+    /// Stopped part-way (`lines_done` of `lines`); what ran is kept.
+    #[serde(rename = "partial")]
+    Partial,
+    /// In flight when `run.json` was written: nothing of it is kept yet.
+    #[serde(rename = "running")]
+    Running,
+    /// Requested, never started.
+    #[serde(rename = "not started")]
+    NotStarted,
+}
+
+impl CorpusState {
+    /// The word in `run.json`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CorpusState::Done => "done",
+            CorpusState::Partial => "partial",
+            CorpusState::Running => "running",
+            CorpusState::NotStarted => "not started",
+        }
+    }
+
+    /// Whether the corpus ran, in full or in part: it has results.
+    pub fn ran(self) -> bool {
+        matches!(self, CorpusState::Done | CorpusState::Partial)
+    }
+}
+
+impl CorpusInfo {
+    /// Where the corpus stands: its `state`, or for a file from before the
+    /// key `done` or (not `complete`) `partial`.
+    pub fn state(&self) -> CorpusState {
+        self.state.unwrap_or(match self.complete {
+            true => CorpusState::Done,
+            false => CorpusState::Partial,
+        })
+    }
 }
 
 impl RunInfo {
@@ -279,6 +367,15 @@ impl RunInfo {
             true => self.result_files(),
             false => self.files.clone(),
         }
+    }
+
+    /// Where the run stands: its `state`, or for a file from before the
+    /// key `interrupted` or `complete` (only a finished run wrote one).
+    pub fn state(&self) -> RunState {
+        self.state.unwrap_or(match self.interrupted {
+            true => RunState::Interrupted,
+            false => RunState::Complete,
+        })
     }
 
     /// The solver named `name`.

@@ -68,6 +68,8 @@ fn info() -> RunInfo {
         clock_overhead_ns: 20.0,
         problems: 0,
         interrupted: false,
+        state: Some(RunState::Complete),
+        pid: Some(4242),
         corpora: vec![CorpusInfo {
             name: "c".into(),
             path: Some("datasets/c.txt".into()),
@@ -86,6 +88,7 @@ fn info() -> RunInfo {
             wall_s: 0.21,
             changed_on_disk: false,
             file_stem: Some("c".into()),
+            state: Some(CorpusState::Done),
         }],
         per_puzzle: true,
         out_dir: "results/x".into(),

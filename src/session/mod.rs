@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use crate::atomic::{self, AtomicDir};
+use crate::atomic::{self, AtomicDir, AtomicFile};
 use crate::corpus::{self, Corpus};
 use crate::dirlock::{DirLock, LockError};
 use crate::export;
@@ -34,8 +34,9 @@ use crate::harness::{
 };
 use crate::plot;
 use crate::puzzle::Puzzle;
+use crate::report::run_json::{self, InProgress};
 use crate::report::{self, puzzles_csv::PuzzlesCsv, schema, RunMeta};
-use crate::results::ResultDir;
+use crate::results::{to_json, CorpusInfo, CorpusState, ResultDir, RunInfo};
 
 pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
 pub use outcome::{Baseline, Lost, Outcome, Problem, Unreadable, Warning};
@@ -305,14 +306,51 @@ impl<P: Puzzle> Session<'_, P> {
         let meta = RunMeta {
             command_line: self.command_line,
             reference: self.reference,
-            sha256,
+            sha256: sha256.clone(),
             out_dir: baseline
                 .as_ref()
                 .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
             per_puzzle: self.per_puzzle,
             merged: None,
             binary_sha256: report::run_json::binary_sha256(),
+            progress: Some(InProgress {
+                corpora: self
+                    .corpora
+                    .iter()
+                    .zip(&sha256)
+                    .map(|(c, sha256)| CorpusInfo {
+                        name: c.name().to_string(),
+                        path: c.path().map(|p| p.display().to_string()),
+                        bytes: c.bytes().len() as u64,
+                        sha256: Some(sha256.clone()),
+                        lines: corpus::count_newlines(c.bytes()),
+                        ..CorpusInfo::default()
+                    })
+                    .collect(),
+                pid: std::process::id(),
+                last: false,
+            }),
         };
+        // `run.json` first, before anything is solved (the estimate solves):
+        // every corpus asked for, `not started`, the run `running`.
+        let now = std::time::SystemTime::now();
+        let nothing = RunResult {
+            corpora: Vec::new(),
+            discrepancies: Vec::new(),
+            states_created: 0,
+            threads: self.config.threads,
+            clock_overhead_ns: 0.0,
+            started: now,
+            finished: now,
+            interrupted: false,
+            records_error: None,
+        };
+        let first = run_json::run_info(&nothing, self.config, &meta);
+        io_at(
+            write_run_json(&out_dir, &first),
+            "cannot write in",
+            &out_dir,
+        )?;
         if self.announce {
             observer.notice(&Notice::Plan(Plan::new(
                 self.corpora,
@@ -336,24 +374,34 @@ impl<P: Puzzle> Session<'_, P> {
             dir: &out_dir,
             stop,
             error: Mutex::new(None),
+            written: Mutex::new(first),
         };
         let mut run = harness::run(self.corpora, self.config, self.lineup, sink, Some(&writer))?;
         observer.run_done();
-        // The last write carries the run's end time (and, after a stop, the
-        // partial corpus); each corpus's files were written as it ended.
-        let mut files = writer.write(&run).unwrap_or_default();
+        // The last write carries the run's end time, its final state (and,
+        // after a stop, the partial corpus); each corpus's files were
+        // written as it ended.
+        let error = writer.error;
+        let mut meta = meta;
+        if let Some(p) = meta.progress.as_mut() {
+            p.last = true;
+        }
+        let mut files = write_files(&run, self.config, &meta, &out_dir, &error).unwrap_or_default();
         let mut lost = Vec::new();
-        if let Some(error) = writer.error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Some(error) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             lost.push(Lost::ResultFiles {
                 dir: out_dir.clone(),
                 error,
             });
         }
         match run.records_error.take() {
-            Some(error) => lost.push(Lost::PerPuzzle {
-                path: PuzzlesCsv::path(&out_dir),
-                error,
-            }),
+            Some(error) => {
+                // Not kept, as the message says: the corpora written before
+                // the failure would read as the whole run's rows.
+                let path = PuzzlesCsv::path(&out_dir);
+                let _ = std::fs::remove_file(&path);
+                lost.push(Lost::PerPuzzle { path, error });
+            }
             None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
             None => {}
         }
@@ -544,9 +592,38 @@ fn prepare_out_dir(dir: &Path, force: bool, observer: &dyn Observer) -> Result<(
     Ok(())
 }
 
+/// Writes `info` as `dir`'s `run.json`, atomically.
+fn write_run_json(dir: &Path, info: &RunInfo) -> io::Result<PathBuf> {
+    let text = to_json(info).map_err(io::Error::other)?;
+    AtomicFile::write(&dir.join(report::schema::RUN_JSON), text.as_bytes())
+}
+
+/// Writes every result file for `run` (the run so far), unless an earlier
+/// write failed (the first error is kept in `error`); returns the paths
+/// written.
+fn write_files(
+    run: &RunResult,
+    config: &Config,
+    meta: &RunMeta,
+    dir: &Path,
+    error: &Mutex<Option<io::Error>>,
+) -> Option<Vec<PathBuf>> {
+    let mut error = error.lock().unwrap_or_else(|e| e.into_inner());
+    if error.is_some() {
+        return None;
+    }
+    match report::write_all(run, config, meta, dir) {
+        Ok(paths) => Some(paths),
+        Err(e) => {
+            *error = Some(e);
+            None
+        }
+    }
+}
+
 /// The harness's [`Progress`] during a session: passes the progress on to
-/// the observer, writes the result files as each corpus ends, and stops
-/// when the flag is set.
+/// the observer, writes the result files as each corpus ends (and
+/// `run.json` as each starts), and stops when the flag is set.
 struct Writer<'a> {
     observer: &'a dyn Observer,
     config: &'a Config,
@@ -555,28 +632,39 @@ struct Writer<'a> {
     stop: &'a AtomicBool,
     /// The first error writing the result files: no later write is tried.
     error: Mutex<Option<io::Error>>,
+    /// `run.json` as last written.
+    written: Mutex<RunInfo>,
 }
 
 impl Writer<'_> {
     /// Writes every result file for `run` (the run so far), unless an
     /// earlier write failed; returns the paths written.
     fn write(&self, run: &RunResult) -> Option<Vec<PathBuf>> {
+        let paths = write_files(run, self.config, self.meta, self.dir, &self.error)?;
+        *self.written.lock().unwrap_or_else(|e| e.into_inner()) =
+            run_json::run_info(run, self.config, self.meta);
+        Some(paths)
+    }
+
+    /// Rewrites `run.json` with corpus `index` `running`.
+    fn mark_running(&self, index: usize) {
         let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
         if error.is_some() {
-            return None;
+            return;
         }
-        match report::write_all(run, self.config, self.meta, self.dir) {
-            Ok(paths) => Some(paths),
-            Err(e) => {
-                *error = Some(e);
-                None
-            }
+        let mut info = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = info.corpora.get_mut(index) {
+            c.state = Some(CorpusState::Running);
+        }
+        if let Err(e) = write_run_json(self.dir, &info) {
+            *error = Some(e);
         }
     }
 }
 
 impl Progress for Writer<'_> {
     fn start_corpus(&self, index: usize, count: usize, name: &str, lines: u64) {
+        self.mark_running(index);
         self.observer.start_corpus(index, count, name, lines);
     }
 
