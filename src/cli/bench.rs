@@ -15,7 +15,7 @@ use dlxbench::shard::Shard;
 
 use super::io::errln;
 use super::live::{self, Live};
-use super::{check_output_dir, ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use super::{ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// The end of `bench --help`, before the solvers.
 const AFTER_HELP: &str = "\
@@ -157,9 +157,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
-    config.schedule = harness::Schedule {
-        block: usize::try_from(args.block).unwrap_or(usize::MAX),
-    };
+    config.schedule.block = usize::try_from(args.block).unwrap_or(usize::MAX);
     if let Some(spec) = &args.shard {
         let (shard, from) =
             Shard::resolve(spec, |name| std::env::var(name).ok()).context("--shard")?;
@@ -187,24 +185,17 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (lineup, config, reference) = lineup::<P>(&args)?;
     corpus::install_sigbus_handler();
     let corpora = open_corpora::<P>(&args.corpora, args.all)?;
-    // No result file over a corpus: the exports and the output directory
-    // are checked against every corpus read (standard input too, when a
-    // file), before anything is written.
+    // No result file over a corpus read (standard input too, when a file).
     let inputs = super::corpus_inputs(&args.corpora, &corpora);
     let exports = args.export.targets(&inputs)?;
-    if let Some(dir) = &args.out {
-        check_output_dir(&inputs, "--out", dir)?;
-    }
-    if let Some(name) = &args.save_baseline {
-        check_output_dir(&inputs, "--save-baseline", &Path::new("results").join(name))?;
-    }
+    let (out, baseline) = (args.out.as_deref(), args.save_baseline.as_deref());
+    super::check_result_dir(&inputs, out, baseline)?;
     if args.parse_only {
         let result = session::parse_only(&corpora, &config, &lineup)?;
         write!(std::io::stdout().lock(), "{}", Throughput(&result))?;
         let failed = args.strict && result.has_malformed();
         return Ok(ExitCode::from(if failed { EXIT_FAILURE } else { EXIT_OK }));
     }
-    let (out, baseline) = (args.out.as_deref(), args.save_baseline.as_deref());
     let output = Output::choose(Path::new("results"), baseline, out, args.force);
     let session = Session {
         corpora: &corpora,

@@ -276,6 +276,23 @@ pub(crate) fn check_output_dir(inputs: &Inputs, flag: &str, dir: &Path) -> anyho
         .with_context(|| format!("{flag} {}", dir.display()))
 }
 
+/// Refuses a result directory of `bench` that holds one of its inputs:
+/// `--out DIR` (`out`), or `results/NAME` of `--save-baseline NAME`
+/// (`baseline`).
+pub(crate) fn check_result_dir(
+    inputs: &Inputs,
+    out: Option<&Path>,
+    baseline: Option<&str>,
+) -> anyhow::Result<()> {
+    if let Some(dir) = out {
+        check_output_dir(inputs, "--out", dir)?;
+    }
+    if let Some(name) = baseline {
+        check_output_dir(inputs, "--save-baseline", &Path::new("results").join(name))?;
+    }
+    Ok(())
+}
+
 /// `--mode` values of `bench` and `ab`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ModeArg {
