@@ -206,6 +206,37 @@ fn closed_stdout_and_stderr_end_quietly() {
     }
 }
 
+/// `merge` and `plot` print through a writer whose broken pipe ends the
+/// command with exit 0: a closed standard output (`| head -0`) never
+/// aborts them.
+#[test]
+fn merge_and_plot_end_quietly_on_a_closed_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = repo_path("datasets/generated/gen_6x6_100.txt");
+    let corpus = corpus.to_str().unwrap();
+    let bench = Process::new(binary())
+        .args(["bench", "-q", "--solvers", "dlx", "--out", "b", corpus])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(bench.status.success(), "{bench:?}");
+    let cases: Vec<Vec<&str>> = vec![vec!["plot", "b"], vec!["merge", "b", "--out", "m"]];
+    for args in cases {
+        let output = Process::new(binary())
+            .args(&args)
+            .current_dir(dir.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                drop(child.stdout.take());
+                child.wait_with_output()
+            })
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+    }
+}
+
 /// The command line writes its messages through `errln!` only: an
 /// `eprintln!` (or `eprint!`) would print raw text and abort on a closed
 /// standard error.

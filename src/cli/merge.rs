@@ -1,5 +1,6 @@
 //! `dlxbench merge`: join the result directories of shards into one.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -153,15 +154,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 m.shard_count
             )
         });
-        print!(
+        // A closed standard output ends the command quietly (main maps
+        // the broken pipe to exit 0), where `print!` would abort.
+        let mut stdout = std::io::stdout().lock();
+        write!(
+            stdout,
             "{}",
             escape_lines(&report::table::render_text(
                 &merged.result,
                 &merged.config,
                 &merged.meta
             ))
-        );
-        println!(
+        )?;
+        writeln!(
+            stdout,
             "Merged {} part{}{shards}: {} puzzle rows in {:.2} s\nResults: {} ({} files)",
             args.parts.len(),
             if args.parts.len() == 1 { "" } else { "s" },
@@ -169,7 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             took.as_secs_f64(),
             dlxbench::terminal::escape_controls(&out.display().to_string()),
             merged.written.len()
-        );
+        )?;
     }
     if merged.result.discrepancies.is_empty() {
         Ok(ExitCode::from(super::EXIT_OK))

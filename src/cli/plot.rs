@@ -1,6 +1,7 @@
 //! `dlxbench plot`: (re)draw the pictures and `report.html` of result
 //! directories from their files ([`dlxbench::plot`]).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,7 +41,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             errln!("dlxbench: warning: {w}");
         }
         if !args.quiet {
-            println!(
+            // A closed standard output: a broken pipe, which main ends
+            // quietly (exit 0), where `println!` would abort.
+            writeln!(
+                std::io::stdout().lock(),
                 "{}: {} files ({} rows of {} read, {} points drawn) in {:.2} s",
                 dlxbench::terminal::escape_controls(
                     &dir.join(schema::REPORT_HTML).display().to_string()
@@ -50,7 +54,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 schema::PUZZLES_CSV,
                 thousands(drawn.points as u64),
                 started.elapsed().as_secs_f64()
-            );
+            )?;
         }
     }
     Ok(ExitCode::from(super::EXIT_OK))
