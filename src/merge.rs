@@ -8,6 +8,19 @@
 //! dlxbench version; they are shards of one partition, none given twice
 //! and none missing (unless the merge is [`Options::partial`]).
 //!
+//! Each part is read through [`ResultDir::open_with`]: the checksums its
+//! `run.json` records of its files are verified (a file edited, truncated
+//! or replaced after the run is refused, naming it, unless
+//! [`Options::accept_modified`] (then each is in [`Merge::notes`]); a part
+//! from before checksums is read unverified, as before). What no checksum covers
+//! (a part without them, or a file rewritten with its checksum) is
+//! cross-checked: each part's `summary.csv` must agree with its
+//! `histograms.json` (`solved` at most `puzzles`, the same counts and
+//! total nodes), and its `puzzles.csv` rows, added up, must give exactly
+//! the statistics of its `histograms.json` (counts, total nodes, guesses,
+//! updates, summed times and the latency histogram): edited node counts,
+//! or histograms swapped between solvers, are refused.
+//!
 //! What is merged: every corpus x solver's counts and exact sums, and its
 //! latency histogram, from the parts' `histograms.json` (HdrHistogram V2:
 //! the merged histogram is the exact sum of the parts'); the parts'
@@ -36,7 +49,9 @@ use crate::atomic::AtomicFile;
 use crate::harness::{self, Config, Discrepancy, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
-use crate::results::{DirState, PartFacts, ResultDir, ResultError, RunInfo, Throughput};
+use crate::results::{
+    Checksums, DirState, PartFacts, ResultDir, ResultError, RunInfo, SummaryRow, Throughput, Verify,
+};
 use crate::solvers::Status;
 
 /// How to merge.
@@ -50,6 +65,10 @@ pub struct Options {
     /// Where the merged directory will be (for `run.json`; the files are
     /// written into the directory given to [`merge`]).
     pub out_dir: PathBuf,
+    /// Read parts whose files do not match the checksums in their
+    /// `run.json` (each is then listed in [`Merge::notes`]) instead of
+    /// refusing them. The consistency checks still apply.
+    pub accept_modified: bool,
 }
 
 /// Why parts cannot be merged.
@@ -123,6 +142,9 @@ pub struct Merge {
     pub rows: u64,
     /// The files written.
     pub written: Vec<PathBuf>,
+    /// What to tell about the parts read: their files accepted that do
+    /// not match their checksums ([`Options::accept_modified`]).
+    pub notes: Vec<String>,
 }
 
 /// One part: a result directory.
@@ -137,8 +159,8 @@ struct Part {
 impl Part {
     /// A finished run's directory (an interrupted one is refused: its
     /// shard must run again).
-    fn load(dir: &Path) -> Result<Part, MergeError> {
-        let part = Part::read(dir)?;
+    fn load(dir: &Path, verify: Verify) -> Result<Part, MergeError> {
+        let part = Part::read(dir, verify)?;
         let run = &part.result.run;
         if matches!(
             part.result.state,
@@ -177,8 +199,8 @@ impl Part {
     }
 
     /// A run's directory, finished or not.
-    fn read(dir: &Path) -> Result<Part, MergeError> {
-        let result = ResultDir::open(dir)?;
+    fn read(dir: &Path, verify: Verify) -> Result<Part, MergeError> {
+        let result = ResultDir::open_with(dir, verify)?;
         let (count, indices) = match &result.run.facts.shard {
             None => (1, vec![1]),
             Some(s) => {
@@ -199,6 +221,77 @@ impl Part {
             indices,
             stats,
         })
+    }
+
+    /// What to tell about the part's checksums (none when verified).
+    fn notes(&self) -> Vec<String> {
+        let dir = self.dir.display();
+        match &self.result.checksums {
+            // A part from before checksums is read as before: the
+            // consistency checks are what vouch for it.
+            Checksums::Verified | Checksums::NotRecorded => Vec::new(),
+            Checksums::Modified(modified) => modified
+                .iter()
+                .map(|m| format!("{dir}: {m}; read anyway, as asked"))
+                .collect(),
+        }
+    }
+
+    /// Checks the part's `summary.csv` (if there) against its
+    /// `histograms.json`: every row's counts are possible (`solved` and
+    /// `invalid` at most `puzzles`, `multiple` at most `solved`) and are
+    /// those of the statistics the merge adds up.
+    fn check_summary(&self) -> Result<(), MergeError> {
+        let Some(path) = &self.result.summary_csv else {
+            return Ok(());
+        };
+        let bad = |what: String| MergeError::Part {
+            dir: self.dir.clone(),
+            what: format!("{}: {what}", schema::SUMMARY_CSV),
+        };
+        let mut reader = csv::Reader::from_path(path).map_err(|e| csv_error(path, e))?;
+        for row in reader.deserialize::<SummaryRow>() {
+            let row = row.map_err(|e| csv_error(path, e))?;
+            let (c, s) = (&row.corpus, &row.solver);
+            if row.solved > row.puzzles || row.invalid > row.puzzles {
+                return Err(bad(format!(
+                    "{c} x {s}: {} solved and {} invalid of {} puzzles: impossible counts",
+                    row.solved, row.invalid, row.puzzles
+                )));
+            }
+            if row.multiple > row.solved {
+                return Err(bad(format!(
+                    "{c} x {s}: {} multiple of {} solved: impossible counts",
+                    row.multiple, row.solved
+                )));
+            }
+            let stats = self.stats(c, s)?;
+            let pairs = [
+                ("puzzles", row.puzzles, stats.puzzles),
+                ("solved", row.solved, stats.solved),
+                ("unsolvable", row.unsolvable, stats.unsolvable),
+                ("multiple", row.multiple, stats.multiple),
+                ("budget", row.budget, stats.budget),
+                ("invalid", row.invalid, stats.invalid),
+                ("not_applicable", row.not_applicable, stats.not_applicable),
+            ];
+            let nodes = ("total_nodes", row.total_nodes, stats.total_nodes);
+            let differs = pairs
+                .iter()
+                .map(|(what, a, b)| (*what, Some(*a), Some(*b)))
+                .chain([nodes])
+                .find(|(_, a, b)| a != b);
+            if let Some((what, a, b)) = differs {
+                let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+                return Err(bad(format!(
+                    "{c} x {s}: `{what}` is {}, {} says {}: a file was changed",
+                    show(a),
+                    schema::HISTOGRAMS_JSON,
+                    show(b)
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Whether the run wrote `puzzles.csv`.
@@ -364,10 +457,18 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     if dirs.is_empty() {
         return Err(MergeError::Empty);
     }
+    let verify = match options.accept_modified {
+        true => Verify::AcceptModified,
+        false => Verify::Strict,
+    };
     let parts: Vec<Part> = dirs
         .iter()
-        .map(|d| Part::load(d))
+        .map(|d| Part::load(d, verify))
         .collect::<Result<_, _>>()?;
+    let notes = parts.iter().flat_map(Part::notes).collect();
+    for p in &parts {
+        p.check_summary()?;
+    }
     let (shard_count, indices) = check_parts(&parts, options.partial)?;
     let first = &parts[0];
     let mut config = first.result.config()?;
@@ -410,6 +511,7 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         meta,
         rows,
         written,
+        notes,
     })
 }
 
@@ -423,6 +525,9 @@ struct Rows {
     solver: usize,
     /// Rows per corpus x solver.
     counts: Vec<Vec<u64>>,
+    /// The statistics of the rows read, per corpus x solver: at the end,
+    /// what the part's `histograms.json` must say.
+    stats: Vec<Vec<SolverStats>>,
 }
 
 /// The columns the merge reads.
@@ -432,6 +537,10 @@ struct Columns {
     solver: usize,
     solutions: usize,
     status: usize,
+    ns: usize,
+    nodes: usize,
+    guesses: usize,
+    updates: usize,
 }
 
 impl Rows {
@@ -466,6 +575,13 @@ impl Rows {
             key: None,
             solver: 0,
             counts: vec![vec![0; solvers]; corpora],
+            stats: (0..corpora)
+                .map(|_| {
+                    (0..solvers)
+                        .map(|_| SolverStats::new(String::new()))
+                        .collect()
+                })
+                .collect(),
         })
     }
 
@@ -509,30 +625,119 @@ impl Rows {
         Ok(self.key)
     }
 
-    /// The current row as a record for the cross-check.
-    fn record(&self, columns: &Columns) -> Result<Record, MergeError> {
+    /// The current row as a record (for the cross-check), added to the
+    /// statistics of its corpus x solver.
+    fn record(&mut self, columns: &Columns) -> Result<Record, MergeError> {
         let at = self.row.position().map_or(0, |p| p.line());
+        let bad = |what: &str| MergeError::Part {
+            dir: self.path.clone(),
+            what: format!("line {at}: bad `{what}`"),
+        };
+        // An empty field: the solver does not report the count.
+        let optional = |i: usize, what: &str| match &self.row[i] {
+            b"" => Ok(None),
+            field => number(field).map(Some).ok_or_else(|| bad(what)),
+        };
         let status = std::str::from_utf8(&self.row[columns.status])
             .ok()
-            .and_then(Status::from_name);
-        let solutions = number(&self.row[columns.solutions]);
-        let (Some(status), Some(solutions)) = (status, solutions) else {
-            return Err(MergeError::Part {
-                dir: self.path.clone(),
-                what: format!("line {at}: bad `status` or `solutions`"),
-            });
-        };
-        Ok(Record {
+            .and_then(Status::from_name)
+            .ok_or_else(|| bad("status"))?;
+        let record = Record {
             line: self.key.map_or(0, |k| k.1),
             solver: self.solver as u16,
             status,
-            ns: 0,
-            solutions,
-            nodes: None,
-            guesses: 0,
-            updates: None,
-        })
+            ns: number(&self.row[columns.ns]).ok_or_else(|| bad("ns"))?,
+            solutions: number(&self.row[columns.solutions]).ok_or_else(|| bad("solutions"))?,
+            nodes: optional(columns.nodes, "nodes")?,
+            guesses: number(&self.row[columns.guesses]).ok_or_else(|| bad("guesses"))?,
+            updates: optional(columns.updates, "updates")?,
+        };
+        if let Some((corpus, _)) = self.key {
+            self.stats[corpus][self.solver].add(&record);
+        }
+        Ok(record)
     }
+}
+
+/// The first figure in which `rows` (the statistics of a part's
+/// `puzzles.csv` rows) and `recorded` (its `histograms.json`'s) differ, as
+/// `total_nodes: 1200 in the rows, 1100 recorded`; `None` when they agree
+/// (the sum of squares, a float added in another order, is not compared).
+fn differences(rows: &SolverStats, recorded: &SolverStats) -> Option<String> {
+    let show = |v: Option<u128>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
+    let wide = |v: Option<u64>| v.map(u128::from);
+    let figures = [
+        (
+            "puzzles",
+            wide(Some(rows.puzzles)),
+            wide(Some(recorded.puzzles)),
+        ),
+        (
+            "solved",
+            wide(Some(rows.solved)),
+            wide(Some(recorded.solved)),
+        ),
+        (
+            "unsolvable",
+            wide(Some(rows.unsolvable)),
+            wide(Some(recorded.unsolvable)),
+        ),
+        (
+            "multiple",
+            wide(Some(rows.multiple)),
+            wide(Some(recorded.multiple)),
+        ),
+        (
+            "budget",
+            wide(Some(rows.budget)),
+            wide(Some(recorded.budget)),
+        ),
+        (
+            "invalid",
+            wide(Some(rows.invalid)),
+            wide(Some(recorded.invalid)),
+        ),
+        (
+            "total_nodes",
+            wide(rows.total_nodes),
+            wide(recorded.total_nodes),
+        ),
+        (
+            "total_guesses",
+            wide(Some(rows.total_guesses)),
+            wide(Some(recorded.total_guesses)),
+        ),
+        (
+            "total_updates",
+            wide(rows.total_updates),
+            wide(recorded.total_updates),
+        ),
+        (
+            "no_guess",
+            wide(Some(rows.no_guess)),
+            wide(Some(recorded.no_guess)),
+        ),
+        ("summed ns", Some(rows.sum_ns), Some(recorded.sum_ns)),
+        (
+            "summed over-budget ns",
+            Some(rows.budget_ns),
+            Some(recorded.budget_ns),
+        ),
+    ];
+    if let Some((what, a, b)) = figures.iter().find(|(_, a, b)| a != b) {
+        return Some(format!(
+            "{what}: {} in the rows, {} recorded",
+            show(*a),
+            show(*b)
+        ));
+    }
+    let buckets = |s: &SolverStats| -> Vec<(u64, u64)> {
+        s.histogram
+            .iter_recorded()
+            .map(|v| (v.value_iterated_to(), v.count_at_value()))
+            .collect()
+    };
+    (buckets(rows) != buckets(recorded)).then(|| "the latency histogram".to_string())
 }
 
 fn number(field: &[u8]) -> Option<u64> {
@@ -580,6 +785,10 @@ fn merge_rows(
         solver: position(schema::puzzles::SOLVER),
         solutions: position(schema::puzzles::SOLUTIONS),
         status: position(schema::puzzles::STATUS),
+        ns: position(schema::puzzles::NS),
+        nodes: position(schema::puzzles::NODES),
+        guesses: position(schema::puzzles::GUESSES),
+        updates: position(schema::puzzles::UPDATES),
     };
     let mut readers: Vec<Rows> = parts
         .iter()
@@ -651,6 +860,18 @@ fn merge_rows(
                             corpus.name,
                             schema::HISTOGRAMS_JSON,
                             stats.puzzles
+                        ),
+                    });
+                }
+                if let Some(what) = differences(&r.stats[c][s], stats) {
+                    return Err(MergeError::Part {
+                        dir: part.dir.clone(),
+                        what: format!(
+                            "the rows of {} x {solver} in {} add up to other figures than {} \
+                             records ({what}): a file was changed",
+                            corpus.name,
+                            schema::PUZZLES_CSV,
+                            schema::HISTOGRAMS_JSON,
                         ),
                     });
                 }

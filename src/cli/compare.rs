@@ -12,6 +12,7 @@ use dlxbench::clobber::Inputs;
 use dlxbench::compare::{self, render, Metric, Options};
 use dlxbench::export;
 use dlxbench::plot::compare_page;
+use dlxbench::results::{Checksums, ResultError, Verify};
 
 use super::io::errln;
 
@@ -83,6 +84,10 @@ pub struct Args {
     /// Also write the comparison as a page with the distribution of per-puzzle ratios.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Read runs whose files do not match the checksums in their run.json (edited, e.g. by a
+    /// line-ending conversion), each named in a warning, instead of refusing them.
+    #[arg(long)]
+    pub accept_modified: bool,
     #[command(flatten)]
     pub export: super::ExportArgs,
 }
@@ -101,9 +106,35 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             super::check_output(&inputs, flag, path)?;
         }
     }
-    let baseline = compare::load(&args.baseline).context("reading the baseline")?;
-    let current = compare::load(&args.current).context("reading the current run")?;
+    let verify = match args.accept_modified {
+        true => Verify::AcceptModified,
+        false => Verify::Strict,
+    };
+    let load = |path: &std::path::Path, what: &str| {
+        compare::load_with(path, verify).map_err(|e| {
+            let modified = matches!(
+                e,
+                compare::CompareError::Result(ResultError::Modified { .. })
+            );
+            super::modified_hint(
+                anyhow::Error::from(e).context(format!("reading the {what}")),
+                modified,
+            )
+        })
+    };
+    let baseline = load(&args.baseline, "baseline")?;
+    let current = load(&args.current, "current run")?;
     for (name, run) in [("baseline", &baseline), ("current run", &current)] {
+        if let (Some(Checksums::Modified(modified)), false) =
+            (&run.checksums, run.incomplete.is_some())
+        {
+            for m in modified {
+                errln!(
+                    "dlxbench: warning: the {name}, {}: {m}; read anyway, as asked",
+                    run.source.display()
+                );
+            }
+        }
         if let Some(w) = &run.incomplete {
             errln!("dlxbench: warning: the {name} is not a complete run: {w}");
         }

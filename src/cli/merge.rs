@@ -13,7 +13,7 @@ use dlxbench::export;
 use dlxbench::merge::{self, Options};
 use dlxbench::plot;
 use dlxbench::report;
-use dlxbench::results::ResultDir;
+use dlxbench::results::{ResultDir, ResultError};
 use dlxbench::terminal::escape_lines;
 
 use super::io::errln;
@@ -52,6 +52,10 @@ pub struct Args {
     /// Do not draw the pictures and report.html (`dlxbench plot` draws them later).
     #[arg(long)]
     pub no_plots: bool,
+    /// Merge parts whose files do not match the checksums in their run.json (edited, e.g. by a
+    /// line-ending conversion), each named in a warning, instead of refusing them.
+    #[arg(long)]
+    pub accept_modified: bool,
     #[command(flatten)]
     pub export: super::ExportArgs,
 }
@@ -127,8 +131,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map(|a| a.to_string_lossy().into_owned())
             .collect(),
         out_dir: args.out.clone(),
+        accept_modified: args.accept_modified,
     };
-    let mut merged = merge::merge(&args.parts, dir.path(), &options)?;
+    let mut merged = merge::merge(&args.parts, dir.path(), &options).map_err(|e| {
+        let modified = matches!(e, merge::MergeError::Read(ResultError::Modified { .. }));
+        super::modified_hint(e.into(), modified)
+    })?;
+    for note in &merged.notes {
+        errln!("dlxbench: warning: {note}");
+    }
     // Drawn inside the temporary directory: the merge appears whole.
     if !args.no_plots {
         let drawn = plot::draw_run(dir.path()).context("cannot draw the pictures")?;

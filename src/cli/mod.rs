@@ -160,6 +160,17 @@ impl SolverLibArgs {
     }
 }
 
+/// `error`, and when it is a refusal of a result file that does not match
+/// its checksum (`modified`), how to read it anyway.
+pub(crate) fn modified_hint(error: anyhow::Error, modified: bool) -> anyhow::Error {
+    match modified {
+        true => anyhow::anyhow!(
+            "{error:#} (if the change is known and harmless, --accept-modified reads it anyway)"
+        ),
+        false => error,
+    }
+}
+
 /// The `--export` flag of `bench`, `merge`, `compare` and `ab`: results in
 /// a dashboard's format ([`dlxbench::export`]).
 #[derive(Debug, Clone, Default, clap::Args)]

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use super::CompareError;
 use crate::results::schema::{self, puzzles as pc, summary as sc};
-use crate::results::{CorpusState, ResultDir, RunInfo};
+use crate::results::{Checksums, CorpusState, ResultDir, RunInfo, Verify};
 use crate::solvers::Status;
 
 /// One puzzle x solver row of `puzzles.csv`.
@@ -154,6 +154,10 @@ pub struct Run {
     pub incomplete: Option<String>,
     /// The corpora its `run.json` says ran only in part (`partial`).
     pub partial: Vec<String>,
+    /// What the checksums of its `run.json` say of its files (`None`:
+    /// no `run.json`). A run from before checksums
+    /// ([`Checksums::NotRecorded`]) is read unverified, as before.
+    pub checksums: Option<Checksums>,
 }
 
 impl Run {
@@ -222,8 +226,16 @@ enum CsvKind {
 /// `summary.csv` (with the `run.json` next to it; per-puzzle data is
 /// deliberately not used), or a `puzzles.csv` (with the `summary.csv` and
 /// `run.json` next to it, if there). A CSV file is recognised by its
-/// header, whatever its name.
+/// header, whatever its name. The checksums its `run.json` records are
+/// verified ([`ResultDir::open`]): a file that does not match is refused.
 pub fn load(path: &Path) -> Result<Run, CompareError> {
+    load_with(path, Verify::Strict)
+}
+
+/// [`load()`], with files that do not match their checksums refused or
+/// accepted as `verify` says ([`ResultDir::open_with`]; accepted ones are
+/// in [`Run::checksums`]).
+pub fn load_with(path: &Path, verify: Verify) -> Result<Run, CompareError> {
     let meta = std::fs::metadata(path).map_err(|e| CompareError::Missing {
         path: path.to_path_buf(),
         what: if e.kind() == std::io::ErrorKind::NotFound {
@@ -261,9 +273,9 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         }
     };
     let run_json_path = Some(dir.join(schema::RUN_JSON)).filter(|p| p.is_file());
-    let (run_json, incomplete, partial) = match run_json_path {
+    let (run_json, incomplete, partial, checksums) = match run_json_path {
         Some(_) => {
-            let read = ResultDir::open(&dir)?;
+            let read = ResultDir::open_with(&dir, verify)?;
             let partial = read
                 .run
                 .corpora
@@ -272,9 +284,9 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
                 .map(|c| c.name.clone())
                 .collect();
             let incomplete = read.warning();
-            (Some(read.run), incomplete, partial)
+            (Some(read.run), incomplete, partial, Some(read.checksums))
         }
-        None => (None, None, Vec::new()),
+        None => (None, None, Vec::new(), None),
     };
     let mut groups: Vec<Group> = Vec::new();
     if let Some(s) = summary.as_deref() {
@@ -302,6 +314,7 @@ pub fn load(path: &Path) -> Result<Run, CompareError> {
         groups,
         incomplete,
         partial,
+        checksums,
     })
 }
 

@@ -73,7 +73,7 @@ pub use comparison::{
     TimeCheck, TimeVerdict,
 };
 pub use distribution::RatioHistogram;
-pub use load::{load, Group, PuzzleRow, Run, SummaryRow};
+pub use load::{load, load_with, Group, PuzzleRow, Run, SummaryRow};
 pub use options::{
     parse_threshold, Metric, Options, DEFAULT_RESAMPLES, DEFAULT_SEED, DEFAULT_THRESHOLD,
 };

@@ -29,6 +29,7 @@ fn run(rows: Vec<PuzzleRow>, json: Option<crate::results::RunInfo>) -> Run {
         }],
         incomplete: None,
         partial: Vec::new(),
+        checksums: None,
     }
 }
 

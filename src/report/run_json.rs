@@ -9,7 +9,7 @@ use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 use crate::results::{
-    to_json, CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
+    checksum, to_json, CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
     SolverInfo, SCHEMA_VERSION,
 };
 
@@ -168,9 +168,25 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         per_puzzle: meta.per_puzzle,
         out_dir: meta.out_dir.display().to_string(),
         files: Vec::new(),
+        file_sha256: Default::default(),
     };
     info.files = info.result_files();
     info
+}
+
+/// [`run_info`] for the `run.json` of directory `dir`, which holds the
+/// run's other files as written: with the SHA-256 of each of its data
+/// files there (`file_sha256`, [`checksum::checksums`]). Written last, after
+/// the files it vouches for.
+pub fn run_info_in(
+    run: &RunResult,
+    config: &Config,
+    meta: &RunMeta,
+    dir: &Path,
+) -> std::io::Result<RunInfo> {
+    let mut info = run_info(run, config, meta);
+    info.file_sha256 = checksum::checksums(dir, &info.files)?;
+    Ok(info)
 }
 
 /// The rustc that built this binary.
@@ -253,7 +269,7 @@ impl Report for RunJson {
         meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
-        let text = to_json(&run_info(run, config, meta)).map_err(std::io::Error::other)?;
+        let text = to_json(&run_info_in(run, config, meta, dir)?).map_err(std::io::Error::other)?;
         Ok(vec![AtomicFile::write(
             &dir.join(schema::RUN_JSON),
             text.as_bytes(),

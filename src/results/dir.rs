@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
+use super::checksum::{self, Checksums, Modified, Verify};
 use super::{schema, CorpusInfo, CorpusState, HistogramSet, RunInfo, RunState};
 use crate::budget::Budget;
 use crate::harness::{self, Config, CorpusResult, Mode, RunResult, SolverStats};
@@ -39,6 +40,19 @@ pub enum ResultError {
         path: PathBuf,
         /// What the parser says (with line and column).
         message: String,
+    },
+    /// Result files do not match the checksums their `run.json` records
+    /// (edited, truncated, replaced or deleted after the run).
+    #[error(
+        "{}: {}",
+        dir.display(),
+        modified.iter().map(|m| m.to_string()).collect::<Vec<_>>().join("; ")
+    )]
+    Modified {
+        /// The directory.
+        dir: PathBuf,
+        /// The files that differ, in name order (at least one).
+        modified: Vec<Modified>,
     },
     /// A field holds what a run does not write.
     #[error("{}: `{field}`: {message}", path.display())]
@@ -192,6 +206,9 @@ pub struct ResultDir {
     pub summary_csv: Option<PathBuf>,
     /// `puzzles.csv`, if there.
     pub puzzles_csv: Option<PathBuf>,
+    /// What the checksums in `run.json` say of the files
+    /// ([`checksum`](super::checksum)).
+    pub checksums: Checksums,
 }
 
 /// The text of `path`.
@@ -205,8 +222,22 @@ fn read_text(path: &Path) -> Result<String, ResultError> {
 impl ResultDir {
     /// Reads the result directory `dir`: its `run.json` (required: a
     /// directory without one is not a run's), checked field by field;
-    /// notes which of the other files are there.
+    /// verifies the checksums it records of the other files (refusing a
+    /// file that does not match: [`ResultError::Modified`]); notes which of
+    /// the other files are there. [`ResultDir::open_with`] with
+    /// [`Verify::Strict`].
     pub fn open(dir: &Path) -> Result<ResultDir, ResultError> {
+        Self::open_with(dir, Verify::Strict)
+    }
+
+    /// [`ResultDir::open`], with files that do not match their checksums
+    /// refused or accepted as `verify` says. A directory whose writer did
+    /// not finish (running, or died) is read whatever its checksums say:
+    /// the writer may have died between writing a file and `run.json`;
+    /// the differences are then in [`ResultDir::checksums`] and its
+    /// [warning](ResultDir::warning). A `run.json` from before checksums
+    /// reads as [`Checksums::NotRecorded`].
+    pub fn open_with(dir: &Path, verify: Verify) -> Result<ResultDir, ResultError> {
         let run_path = dir.join(schema::RUN_JSON);
         if !run_path.is_file() {
             return Err(ResultError::NotARun {
@@ -215,6 +246,28 @@ impl ResultDir {
         }
         let mut run = Self::read_run_info(&run_path)?;
         let state = DirState::of(dir, &run);
+        let checksums =
+            match run.has_checksums() {
+                false => Checksums::NotRecorded,
+                true => {
+                    let modified = checksum::verify(dir, &run.file_sha256, &run.manifest())
+                        .map_err(|error| ResultError::Io {
+                            path: dir.to_path_buf(),
+                            error,
+                        })?;
+                    let finished = matches!(state, DirState::Complete | DirState::Interrupted);
+                    match modified.is_empty() {
+                        true => Checksums::Verified,
+                        false if finished && verify == Verify::Strict => {
+                            return Err(ResultError::Modified {
+                                dir: dir.to_path_buf(),
+                                modified,
+                            })
+                        }
+                        false => Checksums::Modified(modified),
+                    }
+                }
+            };
         let (ran, not_run) = std::mem::take(&mut run.corpora)
             .into_iter()
             .partition(|c| c.state().ran());
@@ -228,7 +281,18 @@ impl ResultDir {
             histograms_json: file(schema::HISTOGRAMS_JSON),
             summary_csv: file(schema::SUMMARY_CSV),
             puzzles_csv: file(schema::PUZZLES_CSV),
+            checksums,
         })
+    }
+
+    /// The files that do not match their checksums (accepted: see
+    /// [`ResultDir::open_with`]), in name order; none when verified or not
+    /// recorded.
+    pub fn modified(&self) -> &[Modified] {
+        match &self.checksums {
+            Checksums::Modified(m) => m,
+            _ => &[],
+        }
     }
 
     /// The files in `dir` of the run that wrote there, to replace it (with
@@ -293,6 +357,14 @@ impl ResultDir {
             parts.push(format!(
                 "{} partial ({} of {} lines)",
                 c.name, c.lines_done, c.lines
+            ));
+        }
+        if !self.modified().is_empty() {
+            let files: Vec<&str> = self.modified().iter().map(|m| m.file.as_str()).collect();
+            parts.push(format!(
+                "{} not as {} records (written after it, as the run ended early, or changed)",
+                files.join(", "),
+                schema::RUN_JSON
             ));
         }
         if !self.not_run.is_empty() {

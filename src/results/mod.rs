@@ -15,11 +15,13 @@
 //! written with their keys in sorted order (as they always were): a type's
 //! field order does not matter to the file.
 //!
-//! [`ResultDir::open`] reads and checks a directory; its errors
+//! [`ResultDir::open`] reads and checks a directory (the checksums of its
+//! files included: [`checksum`]); its errors
 //! ([`ResultError`]) name the file and, for a value that is not what a run
 //! writes, the field (`corpora[1].bytes`). `compare`, `merge` and `plot`
 //! read result directories through it.
 
+pub mod checksum;
 mod dir;
 pub mod histograms;
 mod json;
@@ -28,6 +30,7 @@ mod run_info;
 pub mod schema;
 mod summary;
 
+pub use checksum::{Checksums, Modified, Verify};
 pub use dir::{DirState, ResultDir, ResultError};
 pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
@@ -40,8 +43,14 @@ pub use summary::SummaryRow;
 
 /// The version of the result-directory format this build writes, in
 /// `run.json` (`schema_version`). 1: the first with the key; files without
-/// it are older and read as version 0.
-pub const SCHEMA_VERSION: u32 = 1;
+/// it are older and read as version 0. 2: `run.json` records the SHA-256
+/// of each data file (`file_sha256`, [`checksum`]). Every older version is
+/// still read (its files unverified: [`Checksums::NotRecorded`]).
+pub const SCHEMA_VERSION: u32 = 2;
+
+/// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the
+/// result files.
+pub const CHECKSUMS_FROM: u32 = 2;
 
 #[cfg(test)]
 mod tests;

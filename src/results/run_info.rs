@@ -84,6 +84,13 @@ pub struct RunInfo {
     /// before another run writes there, and nothing else
     /// ([`RunInfo::manifest`]). Empty in files from before the key.
     pub files: Vec<String>,
+    /// The SHA-256 (lower-case hex) of each data file of `files` that was
+    /// there when `run.json` was written, by name
+    /// ([`checksum`](super::checksum)): verified by every reader. Empty in
+    /// files from before the key (schema version below
+    /// [`CHECKSUMS_FROM`](super::CHECKSUMS_FROM)).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub file_sha256: std::collections::BTreeMap<String, String>,
 }
 
 /// Who ran a run, where and when: in `run.json`, and for each part of a
@@ -321,7 +328,31 @@ impl RunInfo {
                 ),
             ));
         }
+        for (name, sum) in &info.file_sha256 {
+            if !is_plain_name(name) || !schema::is_checksummed(name) {
+                return Err(super::ResultError::field(
+                    path,
+                    format!("file_sha256.{name}"),
+                    "not the name of a data file of the directory",
+                ));
+            }
+            if !super::checksum::is_sha256(sum) {
+                return Err(super::ResultError::field(
+                    path,
+                    format!("file_sha256.{name}"),
+                    format!("`{sum}` is not a SHA-256 (64 lower-case hex digits)"),
+                ));
+            }
+        }
         Ok(info)
+    }
+
+    /// Whether `run.json` records the checksums of the result files: its
+    /// schema version is [`CHECKSUMS_FROM`](super::CHECKSUMS_FROM) or later.
+    pub fn has_checksums(&self) -> bool {
+        self.schema_version
+            .is_some_and(|v| v >= super::CHECKSUMS_FROM)
+            || !self.file_sha256.is_empty()
     }
 
     /// The stem of each corpus's result files, in run order: as recorded,

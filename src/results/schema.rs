@@ -53,6 +53,15 @@ pub fn is_result_file(name: &str) -> bool {
     FIXED_FILES.contains(&name) || name.ends_with(HGRM_SUFFIX) || name.ends_with(SVG_SUFFIX)
 }
 
+/// Whether `run.json` records a checksum of the file named `name` when a
+/// run lists it ([`super::checksum`]): the data files (`summary.csv`,
+/// `puzzles.csv`, `histograms.json`, `summary.md`, the `.hgrm` files); not
+/// `run.json` itself, nor the pictures and `report.html`, which `plot`
+/// redraws from the data at any time.
+pub fn is_checksummed(name: &str) -> bool {
+    is_result_file(name) && name != RUN_JSON && name != REPORT_HTML && !name.ends_with(SVG_SUFFIX)
+}
+
 /// The longest corpus or solver part of a result file's name, bytes: a
 /// longer name is cut and ends with a hash of the whole ([`file_part`]),
 /// so that every result file's name stays far below the 255 bytes file

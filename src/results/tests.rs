@@ -93,6 +93,7 @@ fn info() -> RunInfo {
         per_puzzle: true,
         out_dir: "results/x".into(),
         files: vec!["run.json".into(), "c.dlx.hgrm".into()],
+        file_sha256: Default::default(),
     }
 }
 
@@ -411,4 +412,125 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
         .unwrap()
         .unwrap_err();
     assert!(e.to_string().contains("unknown status `maybe`"), "{e}");
+}
+
+/// `run.json` vouches for the data files with their SHA-256: a file edited,
+/// deleted or added later is refused, naming it, unless accepted; a run
+/// from before checksums reads unverified; a run whose writer died reads
+/// with the differences in its warning.
+#[test]
+fn checksums_are_verified_by_the_reader() {
+    let mut info = info();
+    info.files = vec![
+        "run.json".into(),
+        "c.dlx.hgrm".into(),
+        "summary.csv".into(),
+        "c.cost.svg".into(),
+    ];
+    let dir = written(&info, None);
+    let hgrm = dir.path().join("c.dlx.hgrm");
+    std::fs::write(&hgrm, "Value Percentile\n1.0 0.5\n").unwrap();
+    std::fs::write(dir.path().join("c.cost.svg"), "<svg/>").unwrap();
+    // Only the data files there get one (not run.json, not a picture, not
+    // summary.csv which is not there).
+    info.file_sha256 = checksum::checksums(dir.path(), &info.files).unwrap();
+    assert_eq!(info.file_sha256.keys().collect::<Vec<_>>(), ["c.dlx.hgrm"]);
+    assert_eq!(
+        info.file_sha256["c.dlx.hgrm"],
+        checksum::sha256_file(&hgrm).unwrap()
+    );
+    let run_json = dir.path().join(schema::RUN_JSON);
+    std::fs::write(&run_json, to_json(&info).unwrap()).unwrap();
+    let read = ResultDir::open(dir.path()).unwrap();
+    assert_eq!(read.checksums, Checksums::Verified);
+    assert_eq!(read.run.file_sha256, info.file_sha256);
+    // A picture redrawn is no change.
+    std::fs::write(dir.path().join("c.cost.svg"), "<svg>other</svg>").unwrap();
+    ResultDir::open(dir.path()).unwrap();
+
+    // Edited (one byte), then truncated.
+    std::fs::write(&hgrm, "Value Percentile\n1.0 0.6\n").unwrap();
+    let e = ResultDir::open(dir.path()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "{}: c.dlx.hgrm does not match the checksum in run.json: edited or truncated",
+            dir.path().display()
+        )
+    );
+    std::fs::write(&hgrm, "Value Percentile\n").unwrap();
+    assert!(matches!(
+        ResultDir::open(dir.path()),
+        Err(ResultError::Modified { .. })
+    ));
+    // Accepted knowingly: read, the difference said.
+    let read = ResultDir::open_with(dir.path(), Verify::AcceptModified).unwrap();
+    assert_eq!(
+        read.modified(),
+        [Modified {
+            file: "c.dlx.hgrm".into(),
+            change: checksum::Change::Edited
+        }]
+    );
+    // Deleted; and a data file there that run.json has no checksum of.
+    std::fs::remove_file(&hgrm).unwrap();
+    std::fs::write(dir.path().join("summary.csv"), "corpus\n").unwrap();
+    let e = ResultDir::open(dir.path()).unwrap_err().to_string();
+    assert!(
+        e.contains("c.dlx.hgrm has a checksum in run.json but is missing: deleted or moved; summary.csv has no checksum in run.json"),
+        "{e}"
+    );
+
+    // A writer that died may have written a file and not run.json: read,
+    // the files named in the warning.
+    let mut died = info.clone();
+    died.state = Some(RunState::Running);
+    died.pid = None;
+    std::fs::write(&run_json, to_json(&died).unwrap()).unwrap();
+    let read = ResultDir::open(dir.path()).unwrap();
+    assert!(matches!(read.state, DirState::Died { .. }));
+    assert_eq!(read.modified().len(), 2);
+    let w = read.warning().unwrap();
+    assert!(
+        w.contains("c.dlx.hgrm, summary.csv not as run.json records"),
+        "{w}"
+    );
+
+    // From before checksums: read unverified.
+    let mut old = info.clone();
+    old.schema_version = Some(1);
+    old.file_sha256.clear();
+    std::fs::write(&run_json, to_json(&old).unwrap()).unwrap();
+    assert_eq!(
+        ResultDir::open(dir.path()).unwrap().checksums,
+        Checksums::NotRecorded
+    );
+    old.schema_version = None;
+    std::fs::write(&run_json, to_json(&old).unwrap()).unwrap();
+    assert_eq!(
+        ResultDir::open(dir.path()).unwrap().checksums,
+        Checksums::NotRecorded
+    );
+    // The committed baseline is such a run.
+    assert_eq!(
+        ResultDir::open(&baseline()).unwrap().checksums,
+        Checksums::NotRecorded
+    );
+
+    // A checksum that is not one, or of a name that is not a data file.
+    let mut bad = info.clone();
+    bad.file_sha256.insert("summary.csv".into(), "XYZ".into());
+    std::fs::write(&run_json, to_json(&bad).unwrap()).unwrap();
+    let e = ResultDir::open(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, ResultError::Field { field, .. } if field == "file_sha256.summary.csv"),
+        "{e}"
+    );
+    let mut bad = info.clone();
+    bad.file_sha256.insert("../x.csv".into(), "ab".repeat(32));
+    std::fs::write(&run_json, to_json(&bad).unwrap()).unwrap();
+    assert!(matches!(
+        ResultDir::open(dir.path()),
+        Err(ResultError::Field { .. })
+    ));
 }

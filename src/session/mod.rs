@@ -386,24 +386,31 @@ impl<P: Puzzle> Session<'_, P> {
         if let Some(p) = meta.progress.as_mut() {
             p.last = true;
         }
-        let mut files = write_files(&run, self.config, &meta, &out_dir, &error).unwrap_or_default();
         let mut lost = Vec::new();
-        if let Some(error) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            lost.push(Lost::ResultFiles {
-                dir: out_dir.clone(),
-                error,
-            });
-        }
+        let mut per_puzzle = Vec::new();
         match run.records_error.take() {
             Some(error) => {
                 // Not kept, as the message says: the corpora written before
-                // the failure would read as the whole run's rows.
+                // the failure would read as the whole run's rows. Removed
+                // before the last `run.json`, which then has no checksum of
+                // it.
                 let path = PuzzlesCsv::path(&out_dir);
                 let _ = std::fs::remove_file(&path);
                 lost.push(Lost::PerPuzzle { path, error });
             }
-            None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
+            None if self.per_puzzle => per_puzzle.push(PuzzlesCsv::path(&out_dir)),
             None => {}
+        }
+        let mut files = write_files(&run, self.config, &meta, &out_dir, &error).unwrap_or_default();
+        files.extend(per_puzzle);
+        if let Some(error) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            lost.insert(
+                0,
+                Lost::ResultFiles {
+                    dir: out_dir.clone(),
+                    error,
+                },
+            );
         }
         let files_lost = lost.iter().any(|l| matches!(l, Lost::ResultFiles { .. }));
         // Pictures and exports come from what was kept: a failure here loses
@@ -641,8 +648,11 @@ impl Writer<'_> {
     /// earlier write failed; returns the paths written.
     fn write(&self, run: &RunResult) -> Option<Vec<PathBuf>> {
         let paths = write_files(run, self.config, self.meta, self.dir, &self.error)?;
-        *self.written.lock().unwrap_or_else(|e| e.into_inner()) =
-            run_json::run_info(run, self.config, self.meta);
+        // As written, checksums included: what `mark_running` rewrites.
+        let path = self.dir.join(schema::RUN_JSON);
+        let written = ResultDir::read_run_info(&path)
+            .unwrap_or_else(|_| run_json::run_info(run, self.config, self.meta));
+        *self.written.lock().unwrap_or_else(|e| e.into_inner()) = written;
         Some(paths)
     }
 
