@@ -55,7 +55,9 @@ fn read_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
     (headers, rows)
 }
 
-/// Writes a CSV file: its header, then its rows.
+/// Writes a CSV file: its header, then its rows; the checksums of its
+/// directory's `run.json` are made to match (the file stands for another
+/// run's, not for one tampered with).
 fn write_rows(path: &Path, headers: &[String], rows: &[Vec<String>]) {
     let mut w = csv::Writer::from_path(path).unwrap();
     w.write_record(headers).unwrap();
@@ -63,6 +65,7 @@ fn write_rows(path: &Path, headers: &[String], rows: &[Vec<String>]) {
         w.write_record(row).unwrap();
     }
     w.flush().unwrap();
+    common::vouch(path.parent().unwrap());
 }
 
 /// Rewrites a CSV file row by row: `f(headers, row)`.
@@ -521,8 +524,36 @@ fn a_truncated_puzzles_csv_exits_2_naming_the_file() {
         .rposition(|&b| b == b'\n')
         .unwrap()
         + 1;
+    // Cut and not vouched for: the checksum refuses it, naming the file.
+    std::fs::write(&path, &whole[..last_row]).unwrap();
+    let assert = compare(&base, &cur).assert().code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains(&format!(
+            "{}: puzzles.csv does not match the checksum in run.json: edited or truncated",
+            cur.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--accept-modified reads it anyway"),
+        "{stderr}"
+    );
+    // Accepted knowingly: the row-count check still refuses it.
+    let assert = compare(&base, &cur)
+        .arg("--accept-modified")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("summary.csv counts 200 puzzles"),
+        "{stderr}"
+    );
+    // The checks behind the checksums: each cut vouched for as if a run
+    // had written it.
     let expect_2 = |cut: &[u8], messages: &[&str]| {
         std::fs::write(&path, cut).unwrap();
+        common::vouch(&cur);
         let assert = compare(&base, &cur).assert().code(2);
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
         assert!(stderr.contains(&path.display().to_string()), "{stderr}");
@@ -545,6 +576,7 @@ fn a_truncated_puzzles_csv_exits_2_naming_the_file() {
     );
     // The whole file again: comparable.
     std::fs::write(&path, &whole).unwrap();
+    common::vouch(&cur);
     compare(&base, &cur)
         .args(["--metric", "nodes"])
         .assert()

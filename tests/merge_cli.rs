@@ -335,7 +335,22 @@ fn four_shards_merge_to_the_whole_run() {
     let keep: Vec<&str> = text.lines().take(50).collect();
     std::fs::write(cut.join("puzzles.csv"), keep.join("\n") + "\n").unwrap();
     let mut set = parts[..3].to_vec();
-    set.push(cut);
+    set.push(cut.clone());
+    // Its checksum in run.json no longer matches: refused, the file named.
+    refused(
+        &set,
+        &bad("c"),
+        &[&format!(
+            "{}: puzzles.csv does not match the checksum in run.json: edited or truncated",
+            cut.display()
+        )],
+    );
+    // Accepted knowingly, with a warning: the row counts still refuse it.
+    let out = merge(&set, &bad("c"), &["--accept-modified"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("a file was cut short or changed"));
+    // And so does it when run.json vouches for the cut file.
+    common::vouch(&cut);
     refused(&set, &bad("c"), &["a file was cut short or changed"]);
 
     // Rows that disagree are found again: exit 1, the puzzle named.
@@ -352,6 +367,27 @@ fn four_shards_merge_to_the_whole_run() {
     fields[7] = "multiple".into();
     *row = fields.join(",");
     std::fs::write(tampered.join("puzzles.csv"), lines.join("\n") + "\n").unwrap();
+    // As a run that found it would have counted it: in histograms.json
+    // too, and in the checksums.
+    edit_stats(&tampered, "gen_9x9_1000", "singles", |stats| {
+        stats["multiple"] = (stats["multiple"].as_u64().unwrap() + 1).into();
+    });
+    let summary = tampered.join("summary.csv");
+    let text = std::fs::read_to_string(&summary).unwrap();
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| match l.starts_with("gen_9x9_1000,singles,") {
+            // corpus,solver,puzzles,solved,unsolvable,multiple,...
+            true => {
+                let mut fields: Vec<String> = l.split(',').map(String::from).collect();
+                fields[5] = (fields[5].parse::<u64>().unwrap() + 1).to_string();
+                fields.join(",")
+            }
+            false => l.to_string(),
+        })
+        .collect();
+    std::fs::write(&summary, lines.join("\n") + "\n").unwrap();
+    common::vouch(&tampered);
     let set = vec![
         parts[0].clone(),
         tampered,
@@ -374,6 +410,175 @@ fn four_shards_merge_to_the_whole_run() {
         &bad("n"),
         &["no run.json: not the result directory of a run"],
     );
+}
+
+/// Edits the `stats` of `corpus` x `solver` in `dir/histograms.json`.
+fn edit_stats(dir: &Path, corpus: &str, solver: &str, edit: impl Fn(&mut serde_json::Value)) {
+    let path = dir.join("histograms.json");
+    let mut set = read_json(&path);
+    let entry = set["histograms"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|e| e["corpus"] == corpus && e["solver"] == solver)
+        .unwrap();
+    edit(&mut entry["stats"]);
+    std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
+}
+
+/// Shards whose files were changed after the run are refused, by their
+/// checksums and, where a file was rewritten with its checksum (or the
+/// shard is from before checksums), by the consistency of its files:
+/// `solved` above `puzzles` in `summary.csv`, node counts edited in
+/// `puzzles.csv`, histograms swapped between solvers.
+#[test]
+fn tampered_shards_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let corpora = corpora(dir);
+    let parts = shards(dir, &corpora, 2);
+    let out = |name: &str| dir.join(format!("out-{name}"));
+    // A copy of shard 2 changed by `change`; the set with shard 1.
+    let changed = |name: &str, change: &dyn Fn(&Path)| {
+        let copy = dir.join(name);
+        copy_dir(&parts[1], &copy);
+        change(&copy);
+        vec![parts[0].clone(), copy]
+    };
+    let summary_solved = |d: &Path| {
+        let path = d.join("summary.csv");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        // corpus,solver,puzzles,solved,...: solved = puzzles + 1.
+        let mut fields: Vec<String> = lines[1].split(',').map(String::from).collect();
+        let puzzles: u64 = fields[2].parse().unwrap();
+        fields[3] = (puzzles + 1).to_string();
+        lines[1] = fields.join(",");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    };
+    let nodes = |d: &Path| {
+        let path = d.join("puzzles.csv");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let row = lines.iter_mut().find(|l| l.contains(",dlx,")).unwrap();
+        // corpus,line,solver,ns,solutions,nodes,...
+        let mut fields: Vec<String> = row.split(',').map(String::from).collect();
+        let n: u64 = fields[5].parse().unwrap();
+        fields[5] = (n + 7).to_string();
+        *row = fields.join(",");
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    };
+    let swapped = |d: &Path| {
+        let path = d.join("histograms.json");
+        let mut set = read_json(&path);
+        let entries = set["histograms"].as_array_mut().unwrap();
+        let find = |solver: &str| {
+            entries
+                .iter()
+                .position(|e| e["corpus"] == "gen_9x9_1000" && e["solver"] == solver)
+                .unwrap()
+        };
+        let (a, b) = (find("dlx"), find("singles"));
+        let data = entries[a]["data"].clone();
+        entries[a]["data"] = entries[b]["data"].clone();
+        entries[b]["data"] = data;
+        std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
+    };
+    let cases: [(&str, &dyn Fn(&Path), &str, &str); 3] = [
+        (
+            "solved",
+            &summary_solved,
+            "summary.csv",
+            "solved and 0 invalid of",
+        ),
+        ("nodes", &nodes, "puzzles.csv", "(total_nodes: "),
+        (
+            "swapped",
+            &swapped,
+            "histograms.json",
+            "(the latency histogram): a file was changed",
+        ),
+    ];
+    for (name, change, file, found) in cases {
+        // As changed: the checksum names the file.
+        let set = changed(name, change);
+        refused(
+            &set,
+            &out(name),
+            &[&format!(
+                "{file} does not match the checksum in run.json: edited or truncated"
+            )],
+        );
+        // Accepted, or vouched for by run.json: the consistency checks.
+        let out_accepting = merge(&set, &out(name), &["--accept-modified"]);
+        assert_eq!(out_accepting.status.code(), Some(2));
+        assert!(
+            stderr(&out_accepting).contains(found),
+            "{}",
+            stderr(&out_accepting)
+        );
+        common::vouch(&set[1]);
+        refused(&set, &out(name), &[found]);
+    }
+    // A harmless edit accepted knowingly: merged, with a warning naming it.
+    let set = changed("notes", &|d| {
+        let path = d.join("summary.md");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text + "\nNoted by hand.\n").unwrap();
+    });
+    refused(
+        &set,
+        &out("notes"),
+        &["summary.md does not match the checksum"],
+    );
+    let merged = merge(&set, &out("notes"), &["--accept-modified"]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(
+        stderr(&merged),
+        format!(
+            "dlxbench: warning: {}: summary.md does not match the checksum in run.json: edited \
+             or truncated; read anyway, as asked\n",
+            set[1].display()
+        )
+    );
+    // Shards from before checksums (schema 1) merge, unverified, and are
+    // still checked for consistency.
+    let old = |name: &str, change: &dyn Fn(&Path)| {
+        let set: Vec<PathBuf> = parts
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let copy = dir.join(format!("{name}{k}"));
+                copy_dir(p, &copy);
+                let mut run = read_json(&copy.join("run.json"));
+                run["schema_version"] = 1.into();
+                run.as_object_mut().unwrap().remove("file_sha256");
+                std::fs::write(copy.join("run.json"), run.to_string()).unwrap();
+                if k == 1 {
+                    change(&copy);
+                }
+                copy
+            })
+            .collect();
+        set
+    };
+    let set = old("old", &|_| {});
+    let merged = merge(&set, &out("old"), &[]);
+    assert!(merged.status.success(), "{}", stderr(&merged));
+    assert_eq!(stderr(&merged), "");
+    // The merged run is of this version: with checksums, verified.
+    let run = read_json(&out("old").join("run.json"));
+    assert_eq!(run["schema_version"], 2);
+    for file in [
+        "summary.csv",
+        "puzzles.csv",
+        "histograms.json",
+        "summary.md",
+    ] {
+        assert!(run["file_sha256"][file].is_string(), "{file}: {run}");
+    }
+    let set = old("oldnodes", &nodes);
+    refused(&set, &out("oldnodes"), &["(total_nodes: "]);
 }
 
 #[test]

@@ -291,3 +291,24 @@ pub fn fifo(dir: &Path, name: &str) -> PathBuf {
     assert!(status.success(), "mkfifo {}", path.display());
     path
 }
+
+/// Makes the checksums in `dir/run.json` (`file_sha256`) those of the
+/// files as they are now, as if the run had written them: for tests that
+/// edit a result file to stand for another run (not for tampering, which
+/// the checksums are there to catch). A file gone loses its checksum.
+pub fn vouch(dir: &Path) {
+    let path = dir.join("run.json");
+    let mut run = read_json(&path);
+    if let Some(sums) = run["file_sha256"].as_object_mut() {
+        let names: Vec<String> = sums.keys().cloned().collect();
+        for name in names {
+            match dlxbench::results::checksum::sha256_file(&dir.join(&name)) {
+                Ok(sum) => sums[&name] = sum.into(),
+                Err(_) => {
+                    sums.remove(&name);
+                }
+            }
+        }
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+}
