@@ -78,6 +78,11 @@ impl Observer for Recorder<'_> {
         assert_eq!(run.corpora.len(), n);
         // The corpus's files are written before it is told.
         assert!(meta.out_dir.join(schema::RUN_JSON).is_file());
+        // And `run.json` vouches for them: every checksum matches.
+        let read = ResultDir::open(&meta.out_dir).unwrap();
+        assert!(read.run.has_checksums());
+        assert_eq!(read.checksums, crate::results::Checksums::Verified);
+        assert!(read.run.file_sha256.contains_key(schema::SUMMARY_CSV));
         if let Some((after, stop)) = self.stop_after {
             if n == after {
                 stop.store(true, Ordering::SeqCst);
@@ -128,6 +133,24 @@ fn a_session_writes_its_files_and_tells_what_it_came_to() {
     assert_eq!(
         outcome.kept(),
         format!("kept the results of small, other in {}", out.display())
+    );
+    // The last run.json has the checksum of every data file, verified.
+    let read = ResultDir::open(&out).unwrap();
+    assert_eq!(read.checksums, crate::results::Checksums::Verified);
+    let mut summed: Vec<&str> = read.run.file_sha256.keys().map(String::as_str).collect();
+    summed.sort_unstable();
+    assert_eq!(
+        summed,
+        [
+            "histograms.json",
+            "other.dlx.hgrm",
+            "other.heuristic.hgrm",
+            "puzzles.csv",
+            "small.dlx.hgrm",
+            "small.heuristic.hgrm",
+            "summary.csv",
+            "summary.md"
+        ]
     );
     let run = &outcome.run;
     assert_eq!(run.corpora.len(), 2);
