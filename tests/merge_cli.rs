@@ -426,6 +426,10 @@ fn edit_stats(dir: &Path, corpus: &str, solver: &str, edit: impl Fn(&mut serde_j
     std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
 }
 
+/// A way to change a shard: its name, the change, the file changed, and
+/// what the consistency checks say of it.
+type Case<'a> = (&'a str, &'a dyn Fn(&Path), &'a str, &'a str);
+
 /// Shards whose files were changed after the run are refused, by their
 /// checksums and, where a file was rewritten with its checksum (or the
 /// shard is from before checksums), by the consistency of its files:
@@ -484,7 +488,7 @@ fn tampered_shards_are_refused() {
         entries[b]["data"] = data;
         std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
     };
-    let cases: [(&str, &dyn Fn(&Path), &str, &str); 3] = [
+    let cases: [Case; 3] = [
         (
             "solved",
             &summary_solved,
