@@ -33,7 +33,11 @@
 //!   whatever the input (`/dev/zero`, a binary file);
 //! * an input read to its end that held no puzzle (empty, only comments
 //!   and blank lines) or no readable one (random bytes, another kind) is an
-//!   error, not a run over nothing ([`check_readable`]).
+//!   error, not a run over nothing ([`check_readable`]);
+//! * an unreadable line otherwise makes the exit status 1 (the readable
+//!   puzzles are still worked on), and an input with more unreadable lines
+//!   than puzzles is said to be most likely not a puzzle file
+//!   ([`mostly_unreadable`]).
 //!
 //! # Truncation while mapped (SIGBUS)
 //! A mapped file that another process truncates while the harness runs makes
@@ -122,6 +126,22 @@ pub fn check_readable(read: u64, unreadable: u64) -> Result<(), NoPuzzles> {
         (0, unreadable) => Err(NoPuzzles::NoneReadable { unreadable }),
         _ => Ok(()),
     }
+}
+
+/// Whether an input with `read` puzzles and `unreadable` lines that are
+/// not is most likely not a puzzle file at all (a README, a list of
+/// another kind): more of its lines are unreadable than read. Such an
+/// input is told as that, beside its unreadable lines (which make the
+/// exit status 1 in any case).
+///
+/// ```
+/// use dlxbench::corpus::mostly_unreadable;
+/// assert!(mostly_unreadable(17, 2121));
+/// assert!(!mostly_unreadable(1000, 2));
+/// assert!(!mostly_unreadable(3, 3));
+/// ```
+pub fn mostly_unreadable(read: u64, unreadable: u64) -> bool {
+    unreadable > read
 }
 
 /// Why a corpus could not be opened.
