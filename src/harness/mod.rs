@@ -192,7 +192,8 @@ pub struct Record {
     pub status: Status,
     /// Solve time in nanoseconds (minimum over passes).
     pub ns: u64,
-    /// Solutions found (capped by the limit).
+    /// Solutions found (capped by the limit; a count above it, which only
+    /// a broken solver returns, is kept as it came, its status `invalid`).
     pub solutions: u64,
     /// Search nodes, for solvers that report them
     /// ([`crate::solvers::Outcome::nodes`]).

@@ -378,14 +378,13 @@ impl<P: Puzzle> Worker<P> {
     /// Records invalid solutions and disagreements ([`super::cross_check`]).
     fn cross_check(&mut self, job: &Job<'_, P>, records: &[Record], line: u64) {
         let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name();
-        self.discrepancies
-            .extend(super::cross_check(
-                job.corpus.name(),
-                line,
-                job.config.limit,
-                records,
-                name,
-            ));
+        self.discrepancies.extend(super::cross_check(
+            job.corpus.name(),
+            line,
+            job.config.limit,
+            records,
+            name,
+        ));
     }
 }
 
