@@ -474,3 +474,43 @@ fn a_new_baseline_not_saved_leaves_no_directory() {
     assert!(matches!(stopped.baseline, Some(Baseline::NotSaved { .. })));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = String::from_utf8_lossy(crate::datasets::DEFAULT_CORPUS)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let prose = format!("{good}\nSome prose.\nMore prose.\n");
+    let few = format!("{good}\n{good}\n{good}\nnot a puzzle\n");
+    let corpora = [
+        Corpus::from_vec("prose", prose.into_bytes()).unwrap(),
+        Corpus::from_vec("few", few.into_bytes()).unwrap(),
+    ];
+    let lineup = lineup();
+    let config = config(&lineup);
+    let out = Output::Dir {
+        path: tmp.path().join("run"),
+        force: false,
+    };
+    let outcome = session(&corpora, &lineup, &config, out)
+        .run(&(), &AtomicBool::new(false))
+        .unwrap();
+    // Not only with --strict: the input policy.
+    assert_eq!(outcome.problems, [Problem::Malformed(3)]);
+    assert!(outcome.run.failed(false));
+    assert_eq!(
+        outcome.mostly_malformed,
+        [MostlyMalformed {
+            file: "prose".into(),
+            puzzles: 1,
+            malformed: 2
+        }]
+    );
+    assert!(outcome.mostly_malformed[0]
+        .to_string()
+        .starts_with("prose: 2 of its 3 puzzle lines are malformed (1 read): most likely not"));
+    assert!(outcome.unreadable.is_empty());
+}
