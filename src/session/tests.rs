@@ -380,7 +380,11 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
     let missing = tmp.path().join("no such dir").join("bmf.json");
     s.exports = vec![(export::format("bmf").unwrap(), missing.clone())];
     let outcome = s.run(&(), &AtomicBool::new(false)).unwrap();
-    assert!(outcome.complete() && outcome.problems.is_empty());
+    // The noise's lines are malformed (a problem: the input policy); with
+    // no puzzle at all it is unreadable, not "mostly malformed".
+    assert!(outcome.complete());
+    assert_eq!(outcome.problems, [Problem::Malformed(2)]);
+    assert!(outcome.mostly_malformed.is_empty());
     assert_eq!(outcome.warnings.len(), 1);
     let warning = outcome.warnings[0].to_string();
     assert!(
