@@ -766,3 +766,44 @@ fn mixed_sizes_in_one_corpus_and_box_option() {
         .success();
     assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["status"], "unique");
 }
+
+#[test]
+fn a_line_of_20_mb_is_rejected_with_its_file_and_line() {
+    // One line longer than hundreds of chunks, between two puzzles: the
+    // chunks' boundaries are found in one pass over it (it was once scanned
+    // again for every chunk it spans: 21 s for 100 MB), and the line is
+    // reported as malformed, the puzzles around it run.
+    let dir = tempfile::tempdir().unwrap();
+    let good = unique_puzzles(2, 5);
+    let mut text = format!("{}\n", good[0]).into_bytes();
+    text.resize(text.len() + 20_000_000, b'1');
+    text.extend_from_slice(format!("\n{}\n", good[1]).as_bytes());
+    let corpus = write_file(dir.path(), "long.txt", text);
+    let out = dir.path().join("out");
+    bench_into(&out, &["-q", "--solvers", "dlx", "--no-plots"], &corpus)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "long: 1 malformed line(s) skipped",
+        ))
+        .stderr(predicate::str::contains(format!(
+            "{}: line 2: expected",
+            corpus.display()
+        )))
+        .stderr(predicate::str::contains("most likely").not());
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(
+        (
+            summary[0]["puzzles"].as_str(),
+            summary[0]["malformed"].as_str()
+        ),
+        ("2", "1")
+    );
+    let lines: Vec<String> = read_csv(&out.join("puzzles.csv"))
+        .iter()
+        .map(|r| r["line"].clone())
+        .collect();
+    assert_eq!(lines, ["1", "3"]);
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["corpora"][0]["lines"], 3);
+}
