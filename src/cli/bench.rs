@@ -10,7 +10,7 @@ use dlxbench::corpus;
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::Format;
-use dlxbench::session::{self, open_corpora, Baseline, Output, Problem, Session, Throughput};
+use dlxbench::session::{self, open_corpora, Baseline, Output, Session, Throughput};
 use dlxbench::shard::Shard;
 
 use super::io::errln;
@@ -112,8 +112,7 @@ pub struct Args {
     pub no_plots: bool,
     #[command(flatten)]
     pub export: super::ExportArgs,
-    /// Fail (exit 1) on unsolvable puzzles in corpora not marked ALLOWZERO (malformed lines always
-    /// fail the run).
+    /// Also fail (exit 1) on unsolvable puzzles in corpora not marked ALLOWZERO.
     #[arg(long)]
     pub strict: bool,
     /// No progress bar and no table; problems and warnings still go to standard error.
@@ -194,8 +193,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     if args.parse_only {
         let result = session::parse_only(&corpora, &config, &lineup)?;
         write!(std::io::stdout().lock(), "{}", Throughput(&result))?;
-        // The input policy: a malformed line makes the exit status 1.
-        let failed = result.has_malformed();
+        let failed = result.has_malformed(); // the input policy
         return Ok(ExitCode::from(if failed { EXIT_FAILURE } else { EXIT_OK }));
     }
     let output = Output::choose(Path::new("results"), baseline, out, args.force);
@@ -243,14 +241,9 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     if outcome.problems.is_empty() || (live.stdout_closed() && outcome.stopped()) {
         return Ok(ExitCode::from(EXIT_OK));
     }
-    for suspect in &outcome.mostly_malformed {
-        errln!("dlxbench: {suspect}");
-    }
-    // Discrepancies were told with their corpus; the others now.
-    for problem in &outcome.problems {
-        if !matches!(problem, Problem::Discrepancies(_)) {
-            errln!("dlxbench: {problem}");
-        }
+    // Discrepancies were told with their corpus; the rest now.
+    for message in outcome.closing_messages() {
+        errln!("dlxbench: {message}");
     }
     Ok(ExitCode::from(EXIT_FAILURE))
 }

@@ -326,6 +326,19 @@ impl Outcome {
         format!("kept the results of {done} in {}", self.dir.display())
     }
 
+    /// What `bench` tells after the run, before it exits 1, each after
+    /// `dlxbench: `: the [`Outcome::mostly_malformed`] corpora, then the
+    /// problems other than the discrepancies (which are told with their
+    /// corpus as it ends).
+    pub fn closing_messages(&self) -> Vec<String> {
+        let problems = self
+            .problems
+            .iter()
+            .filter(|p| !matches!(p, Problem::Discrepancies(_)));
+        let suspects = self.mostly_malformed.iter().map(ToString::to_string);
+        suspects.chain(problems.map(ToString::to_string)).collect()
+    }
+
     /// The line after the run's notes: `Results: DIR (N files)`, or
     /// `Results: not saved` for a baseline not saved.
     pub fn results_line(&self) -> String {

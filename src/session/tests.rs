@@ -517,4 +517,9 @@ fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
         .to_string()
         .starts_with("prose: 2 of its 3 puzzle lines are malformed (1 read): most likely not"));
     assert!(outcome.unreadable.is_empty());
+    // What bench tells at the end: the suspect corpus, then the lines.
+    let told = outcome.closing_messages();
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert_eq!(told[0], outcome.mostly_malformed[0].to_string());
+    assert!(told[1].starts_with("3 malformed line(s) skipped: a line that is not a puzzle"));
 }
