@@ -817,7 +817,9 @@ fn merge_rows(
     let name = |s: u16| config.solvers[usize::from(s)].as_str();
     // The cross-check of the puzzle whose rows were gathered, if any.
     let check = |puzzle: Option<(usize, u64, usize)>, records: &[Record]| match puzzle {
-        Some((c, line, _)) => harness::cross_check(&result.corpora[c].name, line, records, name),
+        Some((c, line, _)) => {
+            harness::cross_check(&result.corpora[c].name, line, config.limit, records, name)
+        }
         None => Vec::new(),
     };
     while let Some(Reverse((c, line, i))) = heap.pop() {

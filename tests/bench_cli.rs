@@ -297,7 +297,7 @@ fn modes_first_and_count() {
 }
 
 #[test]
-fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
+fn malformed_lines_are_reported_skipped_and_make_the_exit_status_1() {
     let dir = tempfile::tempdir().unwrap();
     let good = unique_puzzles(3, 2);
     let text = format!(
@@ -309,12 +309,20 @@ fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
     );
     let corpus = write_file(dir.path(), "bad.txt", text);
     let out = dir.path().join("out");
+    // The input policy of every subcommand: the puzzles are run, the
+    // unreadable lines reported, and the exit status is 1.
     bench_into(&out, &["--solvers", "dlx"], &corpus)
         .assert()
-        .success()
+        .code(1)
         .stderr(predicate::str::contains("2 malformed line(s)"))
         .stderr(predicate::str::contains("bad.txt: line 2, column 81"))
         .stderr(predicate::str::contains("line 4:"))
+        .stderr(predicate::str::contains(
+            "dlxbench: 2 malformed line(s) skipped: a line that is not a puzzle makes the exit \
+             status 1",
+        ))
+        // 2 of 5 lines: not "most likely not a puzzle file".
+        .stderr(predicate::str::contains("most likely").not())
         .stdout(predicate::str::contains("2 malformed lines skipped"));
     let summary = read_csv(&out.join("summary.csv"));
     assert_eq!(summary[0]["puzzles"], "3");
@@ -329,9 +337,55 @@ fn malformed_lines_are_reported_and_skipped_or_fatal_with_strict() {
     bench_into(&strict, &["--solvers", "dlx", "--strict"], &corpus)
         .assert()
         .code(1)
-        .stderr(predicate::str::contains("--strict"));
+        .stderr(predicate::str::contains("2 malformed line(s) skipped"));
     // Results are still written.
     assert!(strict.join("summary.csv").exists());
+    // So is --parse-only's verdict.
+    dlxbench()
+        .args(["bench", "--parse-only"])
+        .arg(&corpus)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("bad: 3 puzzles, 2 malformed"));
+}
+
+#[test]
+fn a_file_of_prose_is_said_to_be_no_corpus_and_fails() {
+    // A README: prose, and a line of digits that happens to be a 4x4
+    // puzzle. Most lines are not puzzles: the run says what the file most
+    // likely is, and exits 1 (the input policy), its results written.
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("# Title\n\nA batch benchmark harness for Sudoku solvers.\n");
+    for i in 0..30 {
+        text.push_str(&format!(
+            "Paragraph {i}: it runs solvers over corpora of puzzles.\n"
+        ));
+    }
+    text.push_str("1..4..2..3..4..1\n");
+    let readme = write_file(dir.path(), "README.md", text);
+    let out = dir.path().join("out");
+    bench_into(&out, &["-q", "--solvers", "dlx"], &readme)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "README: 31 malformed line(s) skipped",
+        ))
+        .stderr(predicate::str::contains(format!(
+            "dlxbench: {}: 31 of its 32 puzzle lines are malformed (1 read): most likely not a \
+             puzzle file, or puzzles of another kind or notation",
+            readme.display()
+        )))
+        .stderr(predicate::str::contains(
+            "31 malformed line(s) skipped: a line that is not a puzzle makes the exit status 1",
+        ));
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(
+        (
+            summary[0]["puzzles"].as_str(),
+            summary[0]["malformed"].as_str()
+        ),
+        ("1", "31")
+    );
 }
 
 #[test]
@@ -573,6 +627,7 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
                 assert_eq!(name, "wrong");
                 assert_eq!(p.counts[1].2, Status::Invalid);
             }
+            DiscrepancyKind::CountAboveLimit { .. } => panic!("no count above the limit: {p}"),
         }
     }
     let stats = &result.corpora[0].solvers[1];
@@ -710,4 +765,45 @@ fn mixed_sizes_in_one_corpus_and_box_option() {
         .assert()
         .success();
     assert_eq!(read_csv(&out.join("puzzles.csv"))[0]["status"], "unique");
+}
+
+#[test]
+fn a_line_of_20_mb_is_rejected_with_its_file_and_line() {
+    // One line longer than hundreds of chunks, between two puzzles: the
+    // chunks' boundaries are found in one pass over it (it was once scanned
+    // again for every chunk it spans: 21 s for 100 MB), and the line is
+    // reported as malformed, the puzzles around it run.
+    let dir = tempfile::tempdir().unwrap();
+    let good = unique_puzzles(2, 5);
+    let mut text = format!("{}\n", good[0]).into_bytes();
+    text.resize(text.len() + 20_000_000, b'1');
+    text.extend_from_slice(format!("\n{}\n", good[1]).as_bytes());
+    let corpus = write_file(dir.path(), "long.txt", text);
+    let out = dir.path().join("out");
+    bench_into(&out, &["-q", "--solvers", "dlx", "--no-plots"], &corpus)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "long: 1 malformed line(s) skipped",
+        ))
+        .stderr(predicate::str::contains(format!(
+            "{}: line 2: expected",
+            corpus.display()
+        )))
+        .stderr(predicate::str::contains("most likely").not());
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(
+        (
+            summary[0]["puzzles"].as_str(),
+            summary[0]["malformed"].as_str()
+        ),
+        ("2", "1")
+    );
+    let lines: Vec<String> = read_csv(&out.join("puzzles.csv"))
+        .iter()
+        .map(|r| r["line"].clone())
+        .collect();
+    assert_eq!(lines, ["1", "3"]);
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["corpora"][0]["lines"], 3);
 }

@@ -55,10 +55,16 @@ fn a_second_run_into_a_busy_directory_is_refused_and_the_first_is_untouched() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // The lock is taken before anything in the directory is touched.
+    // The lock is taken before anything in the directory is touched (the
+    // temporary puzzles.csv comes a moment later: wait for both).
     let lock = out.join(".dlxbench.lock");
     let started = Instant::now();
-    while std::fs::read_to_string(&lock).map_or(true, |t| t.is_empty()) {
+    let streaming = || {
+        dir_entries(&out)
+            .iter()
+            .any(|n| n.starts_with(".dlxbench-puzzles.csv."))
+    };
+    while std::fs::read_to_string(&lock).map_or(true, |t| t.is_empty()) || !streaming() {
         assert!(started.elapsed() < Duration::from_secs(60), "no lock file");
         std::thread::sleep(Duration::from_millis(10));
     }

@@ -8,7 +8,7 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use dlxbench::harness::{Config, RunResult};
-use dlxbench::report::{self, RunMeta};
+use dlxbench::report::{self, schema, RunMeta};
 use dlxbench::session::{Notice, Observer, Outcome};
 use dlxbench::terminal::{escape_controls, escape_lines};
 
@@ -21,6 +21,11 @@ static SIGNALS: AtomicU32 = AtomicU32::new(0);
 
 /// Exit status of a run stopped by a signal (128 + SIGINT).
 pub(crate) const EXIT_INTERRUPTED: u8 = 130;
+
+/// `PROBLEM` lines shown per corpus: a solver wrong on every puzzle would
+/// otherwise print one per puzzle. The result directory's `problems.txt`
+/// holds them all.
+pub(crate) const PROBLEM_LINES: usize = 10;
 
 /// Installs the Ctrl-C / SIGTERM handler: the first signal asks the run to
 /// stop after the chunks in flight (results so far are kept), a second
@@ -59,12 +64,17 @@ pub(crate) struct Live<'a> {
     config: &'a Config,
     /// Standard output closed.
     stdout_closed: AtomicBool,
+    /// The result directory is kept when the run finds problems (not a
+    /// baseline, which is then not saved): the problems beyond the first
+    /// few can be pointed to in its `problems.txt`.
+    problems_kept: bool,
 }
 
 impl<'a> Live<'a> {
     /// An observer; a bar on standard error when it is a terminal and
-    /// `quiet` is off.
-    pub(crate) fn new(config: &'a Config, quiet: bool) -> Self {
+    /// `quiet` is off. `problems_kept`: the result directory stays when the
+    /// run finds problems (false for a baseline).
+    pub(crate) fn new(config: &'a Config, quiet: bool, problems_kept: bool) -> Self {
         let bar = (!quiet && io::stderr().is_terminal()).then(|| {
             let bar = indicatif::ProgressBar::new(0);
             bar.set_style(
@@ -81,6 +91,7 @@ impl<'a> Live<'a> {
             tables: !quiet,
             config,
             stdout_closed: AtomicBool::new(false),
+            problems_kept,
         }
     }
 
@@ -132,8 +143,9 @@ impl<'a> Live<'a> {
     }
 
     /// Malformed lines and discrepancies of the corpus that just ended, on
-    /// standard error.
-    fn report_problems(&self, run: &RunResult) {
+    /// standard error: the first [`PROBLEM_LINES`] discrepancies, and where
+    /// the others are.
+    fn report_problems(&self, run: &RunResult, meta: &RunMeta) {
         let Some(c) = run.corpora.last() else {
             return;
         };
@@ -159,8 +171,28 @@ impl<'a> Live<'a> {
                     );
                 }
             }
-            for d in run.discrepancies.iter().filter(|d| d.corpus == c.name) {
+            let mut problems = run.discrepancies.iter().filter(|d| d.corpus == c.name);
+            for d in problems.by_ref().take(PROBLEM_LINES) {
                 errln!("PROBLEM: {d}");
+            }
+            let more = problems.count();
+            if more > 0 {
+                let file = meta.out_dir.join(schema::PROBLEMS_TXT);
+                match self.problems_kept {
+                    true => errln!(
+                        "PROBLEM: ... {} more in {}, all in {}",
+                        report::thousands(more as u64),
+                        escape_controls(&c.name),
+                        file.display()
+                    ),
+                    false => errln!(
+                        "PROBLEM: ... {} more in {} not shown (a run with problems saves no \
+                         baseline: run with --out DIR to keep them all in DIR/{})",
+                        report::thousands(more as u64),
+                        escape_controls(&c.name),
+                        schema::PROBLEMS_TXT
+                    ),
+                }
             }
         });
     }
@@ -196,7 +228,7 @@ impl Observer for Live<'_> {
     }
 
     fn corpus_done(&self, run: &RunResult, meta: &RunMeta) {
-        self.report_problems(run);
+        self.report_problems(run, meta);
         if self.tables {
             self.print(&report::table::render_last(run, self.config, meta));
         }

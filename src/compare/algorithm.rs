@@ -37,6 +37,14 @@ pub fn check_compatible(baseline: &Run, current: &Run) -> Result<(), CompareErro
             let Some(cc) = c.corpora.iter().find(|cc| cc.name == bc.name) else {
                 continue;
             };
+            for (side, corpus) in [("baseline", bc), ("current", cc)] {
+                if corpus.changed_on_disk {
+                    diffs.push(Difference::CorpusChanged {
+                        corpus: corpus.name.clone(),
+                        side,
+                    });
+                }
+            }
             if let (Some(bs), Some(cs)) = (&bc.sha256, &cc.sha256) {
                 if !bs.eq_ignore_ascii_case(cs) {
                     diffs.push(Difference::Checksum {

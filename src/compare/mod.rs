@@ -42,7 +42,8 @@
 //! rows per corpus x solver disagree with the `puzzles` counts of the
 //! `summary.csv` beside it, or runs that differ in mode, solution limit, symmetry-image seed, node
 //! budget of a solver present in both, or SHA-256 of a corpus present in
-//! both ([`Difference`]). Corpora or solvers present on one side only are
+//! both, or a corpus present in both that changed on disk while a run read
+//! it ([`Difference`]). Corpora or solvers present on one side only are
 //! listed, not errors.
 //!
 //! # Layout
@@ -190,6 +191,15 @@ pub enum Difference {
         /// Current SHA-256.
         current: String,
     },
+    /// A corpus present in both runs changed on disk while one of them
+    /// read it (its `run.json` says `changed_on_disk`): that run's results
+    /// of it are of no one version of the file.
+    CorpusChanged {
+        /// Corpus name.
+        corpus: String,
+        /// The run: `baseline` or `current`.
+        side: &'static str,
+    },
     /// Different node budgets for a solver (`None`: unlimited).
     Budget {
         /// Solver name.
@@ -231,6 +241,11 @@ impl std::fmt::Display for Difference {
             } => write!(
                 f,
                 "corpus `{corpus}` differs: SHA-256 {baseline} in the baseline, {current} in the current run"
+            ),
+            Difference::CorpusChanged { corpus, side } => write!(
+                f,
+                "corpus `{corpus}` changed on disk during the {side} run (run.json: \
+                 changed_on_disk): its results there may mix two versions of the file; run it again"
             ),
             Difference::Budget {
                 solver,

@@ -192,7 +192,8 @@ pub struct Record {
     pub status: Status,
     /// Solve time in nanoseconds (minimum over passes).
     pub ns: u64,
-    /// Solutions found (capped by the limit).
+    /// Solutions found (capped by the limit; a count above it, which only
+    /// a broken solver returns, is kept as it came, its status `invalid`).
     pub solutions: u64,
     /// Search nodes, for solvers that report them
     /// ([`crate::solvers::Outcome::nodes`]).
@@ -266,6 +267,14 @@ pub enum DiscrepancyKind {
     Disagreement,
     /// The named solver returned a grid that is not a solution.
     InvalidSolution(String),
+    /// The named solver returned a count above the limit it was asked to
+    /// count up to: no answer a solver may give (its record is `invalid`).
+    CountAboveLimit {
+        /// The solver.
+        solver: String,
+        /// The limit it was given.
+        limit: u64,
+    },
 }
 
 /// A disagreement between solvers or an invalid solution.
@@ -292,6 +301,11 @@ impl std::fmt::Display for Discrepancy {
                 "{} line {}: {s} returned an invalid solution:",
                 self.corpus, self.line
             )?,
+            DiscrepancyKind::CountAboveLimit { solver, limit } => write!(
+                f,
+                "{} line {}: {solver} returned a count above the limit of {limit} it was given:",
+                self.corpus, self.line
+            )?,
         }
         for (i, (name, count, status)) in self.counts.iter().enumerate() {
             let sep = if i == 0 { " " } else { ", " };
@@ -301,26 +315,31 @@ impl std::fmt::Display for Discrepancy {
     }
 }
 
-/// The cross-check of one puzzle (line `line` of `corpus`): its records,
-/// one per solver (`name` gives a record's solver name). Reports a solver
-/// that returned an invalid solution, and a disagreement on the capped
-/// solution count among the solvers that finished within budget and took
-/// the puzzle. Empty when all is well. `dlxbench merge` checks merged rows
-/// with it too.
+/// The cross-check of one puzzle (line `line` of `corpus`, solved with
+/// solution limit `limit`): its records, one per solver (`name` gives a
+/// record's solver name). Reports a solver that returned an invalid answer
+/// (a grid that is not a solution, or a count above `limit`), and a
+/// disagreement on the capped solution count among the solvers that
+/// finished within budget, took the puzzle and gave a count within the
+/// limit. Empty when all is well. `dlxbench merge` checks merged rows with
+/// it too.
 pub fn cross_check<'n>(
     corpus: &str,
     line: u64,
+    limit: u64,
     records: &[Record],
     name: impl Fn(u16) -> &'n str,
 ) -> Vec<Discrepancy> {
     let mut agreed: Option<u64> = None;
     let mut disagree = false;
-    let mut invalid = None;
+    let mut invalid: Option<&Record> = None;
     for r in records {
         if r.status == Status::Invalid {
-            invalid.get_or_insert(r.solver);
+            invalid.get_or_insert(r);
         }
-        if matches!(r.status, Status::Budget | Status::NotApplicable) {
+        // A count above the limit is no count to agree with: it is told
+        // as what it is, once.
+        if matches!(r.status, Status::Budget | Status::NotApplicable) || r.solutions > limit {
             continue;
         }
         match agreed {
@@ -337,11 +356,15 @@ pub fn cross_check<'n>(
         .map(|r| (name(r.solver).to_string(), r.solutions, r.status))
         .collect();
     let mut found = Vec::new();
-    if let Some(s) = invalid {
+    if let Some(r) = invalid {
+        let solver = name(r.solver).to_string();
         found.push(Discrepancy {
             corpus: corpus.to_string(),
             line,
-            kind: DiscrepancyKind::InvalidSolution(name(s).to_string()),
+            kind: match r.solutions > limit {
+                true => DiscrepancyKind::CountAboveLimit { solver, limit },
+                false => DiscrepancyKind::InvalidSolution(solver),
+            },
             counts: counts.clone(),
         });
     }
@@ -449,12 +472,13 @@ impl RunResult {
             .any(|c| !c.allow_zero && c.solvers.iter().any(|s| s.unsolvable > 0))
     }
 
-    /// Whether the run failed (exit status 1): a disagreement or an invalid
-    /// solution; with `strict`, also malformed lines or unexpected
-    /// unsolvable puzzles.
+    /// Whether the run failed (exit status 1): a disagreement, an invalid
+    /// answer or a malformed line (the input policy); with `strict`, also
+    /// unexpected unsolvable puzzles.
     pub fn failed(&self, strict: bool) -> bool {
         !self.discrepancies.is_empty()
-            || (strict && (self.has_malformed() || self.has_unexpected_unsolvable()))
+            || self.has_malformed()
+            || (strict && self.has_unexpected_unsolvable())
     }
 }
 

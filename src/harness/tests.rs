@@ -316,3 +316,118 @@ fn a_block_after_another_solvers_starts_with_one_untimed_solve_of_its_last_puzzl
     // of a block is never the last of the one before): 9 warm-up solves.
     assert_eq!(calls.len(), 3 * 10 + 9);
 }
+
+/// A record of solver `solver` with `solutions` and `status`.
+fn record(solver: u16, solutions: u64, status: Status) -> Record {
+    Record {
+        line: 7,
+        solver,
+        status,
+        ns: 1,
+        solutions,
+        nodes: None,
+        guesses: 0,
+        updates: None,
+    }
+}
+
+#[test]
+fn a_count_above_the_limit_is_told_once_as_what_it_is() {
+    let names = ["dlx", "liar"];
+    let name = |s: u16| names[usize::from(s)];
+    // Alone: the count is the problem, whatever the other records say.
+    let found = cross_check("c", 7, 2, &[record(1, 5, Status::Invalid)], name);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0].kind,
+        DiscrepancyKind::CountAboveLimit {
+            solver: "liar".into(),
+            limit: 2
+        }
+    );
+    assert_eq!(
+        found[0].to_string(),
+        "c line 7: liar returned a count above the limit of 2 it was given: liar=5 (invalid)"
+    );
+    // Beside an honest count: no disagreement besides.
+    let records = [
+        record(0, 2, Status::Multiple),
+        record(1, u64::MAX, Status::Invalid),
+    ];
+    let found = cross_check("c", 7, 2, &records, name);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(matches!(
+        found[0].kind,
+        DiscrepancyKind::CountAboveLimit { .. }
+    ));
+    // An invalid grid within the limit stays an invalid solution.
+    let records = [record(0, 1, Status::Unique), record(1, 1, Status::Invalid)];
+    let found = cross_check("c", 7, 2, &records, name);
+    assert_eq!(
+        found[0].kind,
+        DiscrepancyKind::InvalidSolution("liar".into())
+    );
+    // No limit (count mode): no count is above it.
+    let records = [
+        record(0, 5, Status::Multiple),
+        record(1, 5, Status::Multiple),
+    ];
+    assert!(cross_check("c", 7, u64::MAX, &records, name).is_empty());
+}
+
+#[test]
+fn a_solve_is_classified_by_what_the_solver_could_and_did_do() {
+    use std::time::Duration;
+    let found = |solutions| crate::solvers::Outcome {
+        solutions,
+        nodes: None,
+        guesses: 0,
+        updates: None,
+        budget_exceeded: false,
+    };
+    let ms = Duration::from_millis;
+    let budget = Budget::UNLIMITED.with_max_time(Some(ms(100)));
+    let valid = || true;
+    // A loaded solver (no budget of its own) slower than the budget: over.
+    assert_eq!(
+        worker::classify(&found(1), ms(2000), 2, budget, false, valid),
+        Status::Budget
+    );
+    assert_eq!(
+        worker::classify(&found(1), ms(50), 2, budget, false, valid),
+        Status::Unique
+    );
+    // No time budget: no bound to apply.
+    assert_eq!(
+        worker::classify(&found(1), ms(2000), 2, Budget::UNLIMITED, false, valid),
+        Status::Unique
+    );
+    // A built-in solver applies its budget itself (from its 1,024th
+    // node): what it says stands.
+    assert_eq!(
+        worker::classify(&found(2), ms(2000), 2, budget, true, valid),
+        Status::Multiple
+    );
+    // A count above the limit, or a rejected solution, is invalid, slow or
+    // not; a rejected solution is checked only when there is one.
+    for applies in [false, true] {
+        assert_eq!(
+            worker::classify(&found(5), ms(1), 2, budget, applies, valid),
+            Status::Invalid
+        );
+        assert_eq!(
+            worker::classify(&found(1), ms(2000), 2, budget, applies, || false),
+            Status::Invalid
+        );
+        assert_eq!(
+            worker::classify(&found(0), ms(1), 2, budget, applies, || panic!(
+                "no solution"
+            )),
+            Status::NoSolution
+        );
+    }
+    assert_eq!(
+        worker::classify(&found(1), ms(1), 1, budget, false, valid),
+        Status::Solved
+    );
+}

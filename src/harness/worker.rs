@@ -3,6 +3,7 @@
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
+use std::time::Duration;
 
 use super::stats::SolverStats;
 use super::{
@@ -13,7 +14,7 @@ use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Solver, Status};
+use crate::solvers::{Budget, Outcome, Solver, Status};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -344,14 +345,15 @@ impl<P: Puzzle> Worker<P> {
                         continue;
                     }
                     // Validation, outside the timed region.
-                    let mut status = out.status(config.limit);
-                    if out.solutions > 0
-                        && solver.returns_solutions()
-                        && !P::is_solution_of(&self.solution, grid)
-                    {
-                        status = Status::Invalid;
-                    }
-                    r.status = status;
+                    let (solution, checks) = (&self.solution, solver.returns_solutions());
+                    r.status = classify(
+                        &out,
+                        took,
+                        config.limit,
+                        config.budgets[i],
+                        solver.applies_budget(),
+                        || !checks || P::is_solution_of(solution, grid),
+                    );
                     r.solutions = out.solutions;
                     r.nodes = out.nodes;
                     r.guesses = out.guesses;
@@ -376,9 +378,42 @@ impl<P: Puzzle> Worker<P> {
     /// Records invalid solutions and disagreements ([`super::cross_check`]).
     fn cross_check(&mut self, job: &Job<'_, P>, records: &[Record], line: u64) {
         let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name();
-        self.discrepancies
-            .extend(super::cross_check(job.corpus.name(), line, records, name));
+        self.discrepancies.extend(super::cross_check(
+            job.corpus.name(),
+            line,
+            job.config.limit,
+            records,
+            name,
+        ));
     }
+}
+
+/// The status recorded for a solve that found `out` in `took`, counting
+/// solutions up to `limit` within `budget`: the outcome's own
+/// ([`Outcome::status`]), except that
+/// * a solver that does not apply budgets itself (`applies_budget` false:
+///   one loaded through the C interface, which cannot be stopped) and took
+///   longer than the time budget is over budget, as a built-in solver
+///   would have been: the record claims no bound it did not apply;
+/// * a count above `limit` is no answer a solver may give: `invalid`;
+/// * so is a solution that `valid` (called only when one was found)
+///   rejects.
+pub(super) fn classify(
+    out: &Outcome,
+    took: Duration,
+    limit: u64,
+    budget: Budget,
+    applies_budget: bool,
+    valid: impl FnOnce() -> bool,
+) -> Status {
+    let mut out = *out;
+    if !applies_budget && budget.max_time.is_some_and(|max| took > max) {
+        out.budget_exceeded = true;
+    }
+    if out.solutions > limit || (out.solutions > 0 && !valid()) {
+        return Status::Invalid;
+    }
+    out.status(limit)
 }
 
 /// The start of a malformed line, for the report (at most 100 characters).

@@ -36,11 +36,14 @@
 //! * `histograms.json` ([`histograms_json`]): every histogram (nanoseconds)
 //!   as HdrHistogram V2+DEFLATE, base64, for exact merging later.
 //! * `summary.md` ([`markdown`]): the terminal table in Markdown.
+//! * `problems.txt` ([`problems_txt`]): every problem found (solvers that
+//!   disagreed, invalid answers), one a line; only when there is one.
 //! * `run.json` ([`run_json`]): what was run, where and when.
 
 pub mod hgrm;
 pub mod histograms_json;
 pub mod markdown;
+pub mod problems_txt;
 pub mod puzzles_csv;
 pub mod run_json;
 pub mod summary_csv;
@@ -125,6 +128,7 @@ pub fn all_reports() -> Vec<Box<dyn Report>> {
         Box::new(hgrm::Hgrm),
         Box::new(histograms_json::HistogramsJson),
         Box::new(markdown::Markdown),
+        Box::new(problems_txt::ProblemsTxt),
         Box::new(run_json::RunJson),
     ]
 }

@@ -243,7 +243,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     }
     if !run.discrepancies.is_empty() {
         notes.push(format!(
-            "PROBLEMS: {} findings of disagreeing solvers or invalid solutions (listed on standard error and in summary.md).",
+            "PROBLEMS: {} findings of disagreeing solvers or invalid answers (the first of each corpus on standard error; all in problems.txt and summary.md).",
             thousands(run.discrepancies.len() as u64)
         ));
     }

@@ -369,7 +369,8 @@ impl RunInfo {
 
     /// The names of the files a run of these corpora and solvers has in
     /// its directory: `summary.csv`, `run.json`, `histograms.json`,
-    /// `summary.md`, `puzzles.csv` (with per-puzzle rows), each corpus x
+    /// `summary.md`, `puzzles.csv` (with per-puzzle rows), `problems.txt`
+    /// (when it found problems), each corpus x
     /// solver's `.hgrm` file, and the pictures and `report.html` that
     /// `bench` or a later `plot` draws there. The exports are not among
     /// them: they are where the command line put them.
@@ -377,6 +378,7 @@ impl RunInfo {
         let mut files: Vec<String> = schema::FIXED_FILES
             .iter()
             .filter(|f| self.per_puzzle || **f != schema::PUZZLES_CSV)
+            .filter(|f| self.problems > 0 || **f != schema::PROBLEMS_TXT)
             .map(|f| f.to_string())
             .collect();
         for stem in self.file_stems() {

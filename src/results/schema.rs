@@ -21,6 +21,10 @@ pub const RUN_JSON: &str = "run.json";
 pub const HISTOGRAMS_JSON: &str = "histograms.json";
 /// The terminal table in Markdown.
 pub const SUMMARY_MD: &str = "summary.md";
+/// Every problem the run found (solvers that disagreed, invalid answers),
+/// one a line, as `bench` prints them: written only when there is one
+/// (the terminal shows the first few of each corpus).
+pub const PROBLEMS_TXT: &str = "problems.txt";
 
 /// The ending of the per corpus x solver percentile files.
 pub const HGRM_SUFFIX: &str = ".hgrm";
@@ -35,14 +39,15 @@ pub const PICTURES: [&str; 4] = ["percentiles", "latency", "cost", "speed"];
 
 /// The files of a run whose names do not depend on its corpora and
 /// solvers ([`PUZZLES_CSV`] only with per-puzzle rows, [`REPORT_HTML`]
-/// only once drawn).
-pub const FIXED_FILES: [&str; 6] = [
+/// only once drawn, [`PROBLEMS_TXT`] only when the run found problems).
+pub const FIXED_FILES: [&str; 7] = [
     SUMMARY_CSV,
     PUZZLES_CSV,
     RUN_JSON,
     HISTOGRAMS_JSON,
     SUMMARY_MD,
     REPORT_HTML,
+    PROBLEMS_TXT,
 ];
 
 /// Whether a file named `name` may be one a run writes: one of
@@ -323,6 +328,7 @@ mod tests {
             RUN_JSON,
             HISTOGRAMS_JSON,
             SUMMARY_MD,
+            PROBLEMS_TXT,
         ]);
     }
 }

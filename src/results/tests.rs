@@ -302,6 +302,12 @@ fn the_files_of_a_run_are_those_it_lists() {
         names(ResultDir::run_files(dir.path()).unwrap()),
         ["summary.csv", "run.json", "c.dlx.hgrm"]
     );
+    // A run that found problems has them all in problems.txt.
+    let mut troubled = info.clone();
+    troubled.problems = 3;
+    let mut expected = info.result_files();
+    expected.insert(6, "problems.txt".to_string());
+    assert_eq!(troubled.result_files(), expected);
     // No run.json that reads: the fixed names only.
     std::fs::write(dir.path().join(schema::RUN_JSON), "{broken").unwrap();
     assert_eq!(

@@ -39,7 +39,7 @@ use crate::report::{self, puzzles_csv::PuzzlesCsv, schema, RunMeta};
 use crate::results::{to_json, CorpusInfo, CorpusState, ResultDir, RunInfo};
 
 pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
-pub use outcome::{Baseline, Lost, Outcome, Problem, Unreadable, Warning};
+pub use outcome::{Baseline, Lost, MostlyMalformed, Outcome, Problem, Unreadable, Warning};
 
 /// Runs of this many lines or more get an [`Estimate`] before they start.
 pub const ESTIMATE_FROM_LINES: u64 = 10_000;
@@ -97,8 +97,8 @@ pub struct Session<'a, P: Puzzle> {
     pub plots: bool,
     /// Dashboard exports to write after the run: each format and its file.
     pub exports: Vec<(Box<dyn export::Format>, PathBuf)>,
-    /// Malformed lines, and unsolvable puzzles in corpora not marked
-    /// ALLOWZERO, are problems ([`RunResult::failed`]).
+    /// Unsolvable puzzles in corpora not marked ALLOWZERO are problems
+    /// ([`RunResult::failed`]; malformed lines always are).
     pub strict: bool,
     /// Send the [`Notice::Plan`] and, for a run of
     /// [`ESTIMATE_FROM_LINES`] lines or more, the [`Notice::Estimate`]
@@ -456,19 +456,41 @@ impl<P: Puzzle> Session<'_, P> {
                 (out_dir, Some(Baseline::NotSaved { dest, problems }))
             }
         };
+        let file = |c: &harness::CorpusResult| {
+            c.path
+                .as_ref()
+                .map_or_else(|| c.name.clone(), |p| p.display().to_string())
+        };
         let unreadable = run
             .corpora
             .iter()
             .filter(|c| c.complete())
             .filter_map(|c| {
                 let error = corpus::check_readable(c.puzzles, c.malformed).err()?;
-                let file = c
-                    .path
-                    .as_ref()
-                    .map_or_else(|| c.name.clone(), |p| p.display().to_string());
-                Some(Unreadable { file, error })
+                Some(Unreadable {
+                    file: file(c),
+                    error,
+                })
             })
             .collect();
+        let mostly_malformed = run
+            .corpora
+            .iter()
+            .filter(|c| c.complete() && c.puzzles > 0)
+            .filter(|c| corpus::mostly_unreadable(c.puzzles, c.malformed))
+            .map(|c| MostlyMalformed {
+                file: file(c),
+                puzzles: c.puzzles,
+                malformed: c.malformed,
+            })
+            .collect();
+        // A corpus that changed while it was read: its results are of no
+        // one version of the file (its run.json entry says so too).
+        let changed = run.corpora.iter().filter(|c| c.changed_on_disk);
+        warnings.splice(
+            0..0,
+            changed.map(|c| Warning::CorpusChanged { file: file(c) }),
+        );
         Ok(Outcome {
             run,
             meta,
@@ -477,6 +499,7 @@ impl<P: Puzzle> Session<'_, P> {
             lost,
             warnings,
             unreadable,
+            mostly_malformed,
             problems,
             baseline,
         })

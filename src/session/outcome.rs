@@ -10,11 +10,20 @@ use crate::harness::RunResult;
 use crate::plot::PlotError;
 use crate::report::RunMeta;
 
-/// What went wrong after the run without losing any result (a picture or
-/// an export missing). `Display` gives the message `bench` prints after
-/// `dlxbench: `.
+/// What went wrong without losing any result (a corpus that changed
+/// while it was read, a picture or an export missing). `Display` gives the
+/// message `bench` prints after `dlxbench: `.
 #[derive(Debug)]
 pub enum Warning {
+    /// A corpus file's size or modification time changed while the run
+    /// read it ([`Corpus::changed_on_disk`](crate::corpus::Corpus::changed_on_disk)):
+    /// its results may mix two versions of the file, and its recorded
+    /// SHA-256 (taken at the start) may match neither. Its `run.json`
+    /// entry says `changed_on_disk`, and `compare` refuses it.
+    CorpusChanged {
+        /// The corpus's file.
+        file: String,
+    },
     /// The pictures and `report.html` could not be drawn.
     Pictures(PlotError),
     /// An export could not be written (the later ones were not tried).
@@ -31,6 +40,13 @@ pub enum Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Warning::CorpusChanged { file } => write!(
+                f,
+                "warning: {file} changed on disk during the run: its results may mix two versions \
+                 of the file and its recorded SHA-256 may match neither (run.json says \
+                 changed_on_disk; compare refuses it); copy a corpus that may change, or pipe it \
+                 through standard input"
+            ),
             Warning::Pictures(e) => write!(
                 f,
                 "cannot draw the pictures: {e}; the results are kept (`dlxbench plot` draws them later)"
@@ -109,15 +125,46 @@ impl fmt::Display for Unreadable {
     }
 }
 
+/// A complete corpus more of whose puzzle lines are malformed than read
+/// ([`corpus::mostly_unreadable`](crate::corpus::mostly_unreadable)): most
+/// likely not a puzzle file (a README), or puzzles of another kind or
+/// notation. The run fails ([`Problem::Malformed`]). `Display`: `FILE:
+/// why`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MostlyMalformed {
+    /// The corpus's file, or its name when it has none.
+    pub file: String,
+    /// Puzzles read.
+    pub puzzles: u64,
+    /// Lines that are not puzzles.
+    pub malformed: u64,
+}
+
+impl fmt::Display for MostlyMalformed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} of its {} puzzle lines are malformed ({} read): most likely not a puzzle \
+             file, or puzzles of another kind or notation (see --kind, --alphabet, --box)",
+            self.file,
+            crate::report::thousands(self.malformed),
+            crate::report::thousands(self.malformed + self.puzzles),
+            crate::report::thousands(self.puzzles)
+        )
+    }
+}
+
 /// A problem a run found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Problem {
-    /// Solvers disagreed or returned invalid solutions: this many
+    /// Solvers disagreed or returned invalid answers: this many
     /// ([`RunResult::discrepancies`], each told with its corpus).
     Discrepancies(usize),
-    /// With [`Session::strict`](super::Session::strict): malformed lines. `Display`: the message
-    /// `bench --strict` prints.
-    Malformed,
+    /// Malformed lines, this many in all (each corpus's told with it): as
+    /// in every subcommand's input policy, a line that is not a puzzle
+    /// makes the exit status 1, `--strict` or not. `Display`: the message
+    /// `bench` prints.
+    Malformed(u64),
     /// With [`Session::strict`](super::Session::strict): unsolvable puzzles in a corpus not marked
     /// ALLOWZERO. `Display`: the message `bench --strict` prints.
     Unsolvable,
@@ -126,18 +173,19 @@ pub enum Problem {
 impl Problem {
     /// Whether it is a problem only with [`Session::strict`](super::Session::strict).
     pub fn strict(self) -> bool {
-        matches!(self, Problem::Malformed | Problem::Unsolvable)
+        matches!(self, Problem::Unsolvable)
     }
 
-    /// The problems of `run`, malformed lines and unexpected unsolvable
-    /// puzzles counting only when `strict`.
+    /// The problems of `run`, unexpected unsolvable puzzles counting only
+    /// when `strict`.
     pub fn of(run: &RunResult, strict: bool) -> Vec<Problem> {
         let mut problems = Vec::new();
         if !run.discrepancies.is_empty() {
             problems.push(Problem::Discrepancies(run.discrepancies.len()));
         }
-        if strict && run.has_malformed() {
-            problems.push(Problem::Malformed);
+        if run.has_malformed() {
+            let lines = run.corpora.iter().map(|c| c.malformed).sum();
+            problems.push(Problem::Malformed(lines));
         }
         if strict && run.has_unexpected_unsolvable() {
             problems.push(Problem::Unsolvable);
@@ -151,7 +199,12 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Problem::Discrepancies(n) => write!(f, "{n} discrepancies"),
-            Problem::Malformed => write!(f, "--strict: malformed lines found"),
+            Problem::Malformed(n) => write!(
+                f,
+                "{} malformed line(s) skipped: a line that is not a puzzle makes the exit status \
+                 1 (comment it out with `#` to keep it)",
+                crate::report::thousands(*n)
+            ),
             Problem::Unsolvable => write!(
                 f,
                 "--strict: unsolvable puzzles in a corpus not marked ALLOWZERO"
@@ -225,10 +278,14 @@ pub struct Outcome {
     pub files: Vec<PathBuf>,
     /// Results not kept.
     pub lost: Vec<Lost>,
-    /// Pictures or exports missing (the results are kept), in order.
+    /// Corpora that changed while read, then pictures or exports missing
+    /// (the results are kept), in order.
     pub warnings: Vec<Warning>,
     /// The complete corpora that had no readable puzzle.
     pub unreadable: Vec<Unreadable>,
+    /// The complete corpora with more malformed lines than puzzles (and at
+    /// least one puzzle).
+    pub mostly_malformed: Vec<MostlyMalformed>,
     /// The problems the run found ([`RunResult::failed`]): none, or a
     /// baseline is not saved and `bench` fails.
     pub problems: Vec<Problem>,
@@ -267,6 +324,19 @@ impl Outcome {
             false => done.join(", "),
         };
         format!("kept the results of {done} in {}", self.dir.display())
+    }
+
+    /// What `bench` tells after the run, before it exits 1, each after
+    /// `dlxbench: `: the [`Outcome::mostly_malformed`] corpora, then the
+    /// problems other than the discrepancies (which are told with their
+    /// corpus as it ends).
+    pub fn closing_messages(&self) -> Vec<String> {
+        let problems = self
+            .problems
+            .iter()
+            .filter(|p| !matches!(p, Problem::Discrepancies(_)));
+        let suspects = self.mostly_malformed.iter().map(ToString::to_string);
+        suspects.chain(problems.map(ToString::to_string)).collect()
     }
 
     /// The line after the run's notes: `Results: DIR (N files)`, or

@@ -403,7 +403,11 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
     let missing = tmp.path().join("no such dir").join("bmf.json");
     s.exports = vec![(export::format("bmf").unwrap(), missing.clone())];
     let outcome = s.run(&(), &AtomicBool::new(false)).unwrap();
-    assert!(outcome.complete() && outcome.problems.is_empty());
+    // The noise's lines are malformed (a problem: the input policy); with
+    // no puzzle at all it is unreadable, not "mostly malformed".
+    assert!(outcome.complete());
+    assert_eq!(outcome.problems, [Problem::Malformed(2)]);
+    assert!(outcome.mostly_malformed.is_empty());
     assert_eq!(outcome.warnings.len(), 1);
     let warning = outcome.warnings[0].to_string();
     assert!(
@@ -496,4 +500,49 @@ fn a_new_baseline_not_saved_leaves_no_directory() {
     let stopped = s.run(&(), &AtomicBool::new(true)).unwrap();
     assert!(matches!(stopped.baseline, Some(Baseline::NotSaved { .. })));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = String::from_utf8_lossy(crate::datasets::DEFAULT_CORPUS)
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    let prose = format!("{good}\nSome prose.\nMore prose.\n");
+    let few = format!("{good}\n{good}\n{good}\nnot a puzzle\n");
+    let corpora = [
+        Corpus::from_vec("prose", prose.into_bytes()).unwrap(),
+        Corpus::from_vec("few", few.into_bytes()).unwrap(),
+    ];
+    let lineup = lineup();
+    let config = config(&lineup);
+    let out = Output::Dir {
+        path: tmp.path().join("run"),
+        force: false,
+    };
+    let outcome = session(&corpora, &lineup, &config, out)
+        .run(&(), &AtomicBool::new(false))
+        .unwrap();
+    // Not only with --strict: the input policy.
+    assert_eq!(outcome.problems, [Problem::Malformed(3)]);
+    assert!(outcome.run.failed(false));
+    assert_eq!(
+        outcome.mostly_malformed,
+        [MostlyMalformed {
+            file: "prose".into(),
+            puzzles: 1,
+            malformed: 2
+        }]
+    );
+    assert!(outcome.mostly_malformed[0]
+        .to_string()
+        .starts_with("prose: 2 of its 3 puzzle lines are malformed (1 read): most likely not"));
+    assert!(outcome.unreadable.is_empty());
+    // What bench tells at the end: the suspect corpus, then the lines.
+    let told = outcome.closing_messages();
+    assert_eq!(told.len(), 2, "{told:?}");
+    assert_eq!(told[0], outcome.mostly_malformed[0].to_string());
+    assert!(told[1].starts_with("3 malformed line(s) skipped: a line that is not a puzzle"));
 }

@@ -292,6 +292,14 @@ pub trait Solver<P>: Send {
     fn returns_solutions(&self) -> bool {
         true
     }
+
+    /// False for a solver that takes no [`Budget`] and cannot be stopped
+    /// (one loaded through the C interface): the harness then applies the
+    /// time budget after the call, counting a solve that took longer as
+    /// over budget. True by default: the solver stops at its budget itself.
+    fn applies_budget(&self) -> bool {
+        true
+    }
 }
 
 /// A registry entry: a name, a one-line description and a constructor (for

@@ -1,0 +1,44 @@
+//! `problems.txt`: every problem the run found, one a line, as `bench`
+//! prints them (`corpus line N: solvers disagree: ...`), without the cap
+//! the terminal has. Written only when there is one: a run without
+//! problems has no such file.
+
+use std::path::{Path, PathBuf};
+
+use super::{schema, Report, RunMeta};
+use crate::atomic::AtomicFile;
+use crate::harness::{Config, RunResult};
+
+/// Writes `problems.txt`.
+#[derive(Debug, Clone, Copy)]
+pub struct ProblemsTxt;
+
+/// The file's text: each discrepancy's message and a line feed (empty for
+/// none).
+pub fn render(run: &RunResult) -> String {
+    let mut out = String::new();
+    for d in &run.discrepancies {
+        out.push_str(&d.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+impl Report for ProblemsTxt {
+    fn write(
+        &self,
+        run: &RunResult,
+        _config: &Config,
+        _meta: &RunMeta,
+        dir: &Path,
+    ) -> std::io::Result<Vec<PathBuf>> {
+        if run.discrepancies.is_empty() {
+            return Ok(Vec::new());
+        }
+        let text = render(run);
+        Ok(vec![AtomicFile::write(
+            &dir.join(schema::PROBLEMS_TXT),
+            text.as_bytes(),
+        )?])
+    }
+}
