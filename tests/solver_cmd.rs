@@ -36,7 +36,10 @@ fn have_python() -> bool {
 }
 
 /// The first [`PUZZLES`] puzzles of the generated 9x9 corpus, written to
-/// `dir/c.txt`: the file, and the puzzles by line.
+/// `dir/c.txt`: the file, and the puzzles by line. Their solutions (by
+/// `dlxbench solve`) go to `dir/answers.txt`, which the Python solver
+/// answers from when given `--answers` (so that it is fast on a loaded
+/// machine; the misbehaviours come first).
 fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
     let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
     let puzzles: Vec<String> = text
@@ -47,14 +50,30 @@ fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
         .collect();
     let path = dir.join("c.txt");
     std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
+    let solved = Process::new(binary())
+        .arg("solve")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    let solutions = String::from_utf8(solved.stdout).unwrap();
+    let answers: String = puzzles
+        .iter()
+        .zip(solutions.lines())
+        .map(|(p, s)| format!("{p} {s}\n"))
+        .collect();
+    assert_eq!(answers.lines().count(), PUZZLES);
+    std::fs::write(dir.join("answers.txt"), answers).unwrap();
     (path, puzzles)
 }
 
-/// `--solver-cmd py=python3 tests/solvers/sudoku.py ARGS`.
-fn solver_cmd(args: &str) -> String {
+/// `--solver-cmd py=python3 tests/solvers/sudoku.py --answers
+/// DIR/answers.txt ARGS`.
+fn solver_cmd(dir: &Path, args: &str) -> String {
     format!(
-        "py=python3 {} {args}",
-        repo_path("tests/solvers/sudoku.py").display()
+        "py=python3 {} --answers {} {args}",
+        repo_path("tests/solvers/sudoku.py").display(),
+        dir.join("answers.txt").display()
     )
 }
 
@@ -65,7 +84,7 @@ fn bench(dir: &Path, corpus: &Path, args: &str, extra: &[&str]) -> (Output, Path
     let output = Process::new(binary())
         .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
         .arg("--solver-cmd")
-        .arg(solver_cmd(args))
+        .arg(solver_cmd(dir, args))
         .args(extra)
         .arg("--out")
         .arg(&out)
@@ -315,7 +334,7 @@ fn ctrl_c_during_a_hung_call_ends_the_run_at_once_keeping_what_finished() {
     let mut child = Process::new(binary())
         .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
         .arg("--solver-cmd")
-        .arg(solver_cmd(&hang))
+        .arg(solver_cmd(dir.path(), &hang))
         .args(["--budget-time", "60s", "--out"])
         .arg(&out)
         .arg(&corpus)
