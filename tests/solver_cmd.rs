@@ -403,3 +403,118 @@ fn ctrl_c_during_a_hung_call_ends_the_run_at_once_keeping_what_finished() {
     );
     assert_no_temporaries(&out);
 }
+
+#[test]
+fn solve_and_ab_report_failed_solves() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let cmd = solver_cmd(dir.path(), &format!("--fail exit={}", puzzles[5]));
+    let solved = Process::new(binary())
+        .args(["solve", "--solver", "py", "--solver-cmd", &cmd])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let (out, err) = (String::from_utf8_lossy(&solved.stdout), stderr(&solved));
+    assert_eq!(solved.status.code(), Some(1), "{err}");
+    assert!(out.contains("# line 6: crashed (exit 3)\n"), "{out}");
+    assert_eq!(out.lines().count(), PUZZLES, "one line a puzzle: {out}");
+    assert!(
+        err.contains("23 solved") && err.contains("1 failed (py solver)"),
+        "{err}"
+    );
+
+    let ab = Process::new(binary())
+        .args([
+            "ab",
+            "dlx",
+            "py",
+            "-j",
+            "1",
+            "--max-time",
+            "2s",
+            "--solver-cmd",
+            &cmd,
+        ])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let err = stderr(&ab);
+    assert_eq!(ab.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("failed solves (crashed, timeout or protocol-error)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn shards_with_failures_merge_and_compare_shows_them() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let failing = solver_cmd(dir.path(), &format!("--fail exit={}", puzzles[5]));
+    let good = solver_cmd(dir.path(), "");
+    let run = |cmd: &str, out: &str, extra: &[&str]| {
+        Process::new(binary())
+            .args([
+                "bench",
+                "--solvers",
+                "dlx,py",
+                "-j",
+                "1",
+                "--no-plots",
+                "-q",
+            ])
+            .args(["--solver-cmd", cmd])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .arg(&corpus)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        run(&failing, "s1", &["--shard", "1/2"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&failing, "s2", &["--shard", "2/2"]).status.code(),
+        Some(1)
+    );
+    let merged = dir.path().join("m");
+    let merge = Process::new(binary())
+        .args(["merge", "--no-plots", "--out"])
+        .arg(&merged)
+        .arg(dir.path().join("s1"))
+        .arg(dir.path().join("s2"))
+        .output()
+        .unwrap();
+    assert_eq!(merge.status.code(), Some(1), "{}", stderr(&merge));
+    let summary = py_summary(&merged);
+    assert_eq!(
+        (summary["crashed"].as_str(), summary["solved"].as_str()),
+        ("1", "23")
+    );
+    assert_statuses(&merged, &[(6, "crashed", "exit 3")]);
+
+    assert_eq!(run(&good, "good", &[]).status.code(), Some(0));
+    let compare = Process::new(binary())
+        .arg("compare")
+        .arg(dir.path().join("good"))
+        .arg(&merged)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&compare.stdout);
+    assert!(
+        shown.contains("outcomes: solved 24 -> 23, crashed 0 -> 1"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("line 6: status unique -> crashed"),
+        "{shown}"
+    );
+}
