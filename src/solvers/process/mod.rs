@@ -251,20 +251,33 @@ pub fn log_file_name(name: &str) -> String {
 /// running. Its default budget is [`Budget::SAFETY_TIME`] (the deadline of
 /// each call) and no node bound; its log file is [`log_file_name`].
 pub fn entry<P: Puzzle>(spec: &CommandSpec, options: ProcessOptions) -> SolverEntry<P> {
+    let description = format!(
+        "command `{}` (solver protocol {PROTOCOL_VERSION})",
+        spec.text
+    );
+    entry_with(spec, options, description, false)
+}
+
+/// [`entry`] with its own `description` (for `run.json` and `--help`),
+/// and, when `count_only`, a solver whose solutions are not read (its
+/// counts are cross-checked; `-` or anything else in place of the
+/// solution is accepted: [`Solver::returns_solutions`] is false).
+pub fn entry_with<P: Puzzle>(
+    spec: &CommandSpec,
+    options: ProcessOptions,
+    description: String,
+    count_only: bool,
+) -> SolverEntry<P> {
     let log = LogFile::new(log_file_name(&spec.name));
     let shared = Arc::new(Shared {
         spec: spec.clone(),
         options,
         log: log.clone(),
+        count_only,
     });
-    SolverEntry::new(
-        spec.name.clone(),
-        format!(
-            "command `{}` (solver protocol {PROTOCOL_VERSION})",
-            spec.text
-        ),
-        move || Box::new(ProcessSolver::<P>::new(Arc::clone(&shared))),
-    )
+    SolverEntry::new(spec.name.clone(), description, move || {
+        Box::new(ProcessSolver::<P>::new(Arc::clone(&shared)))
+    })
     .with_default_budget(Budget::UNLIMITED.with_time(Budget::SAFETY_TIME))
     .with_log_file(log)
 }
@@ -275,6 +288,8 @@ struct Shared {
     spec: CommandSpec,
     options: ProcessOptions,
     log: LogFile,
+    /// Solutions are not read.
+    count_only: bool,
 }
 
 /// One worker's solver: the process (once started) and reused buffers.
@@ -453,7 +468,7 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             Response::Error(failure) => return self.fail(failure),
             Response::Answer(answer) => answer,
         };
-        if answer.count > 0 {
+        if answer.count > 0 && !self.shared.count_only {
             let text = &line[answer.solution.clone()];
             if !solution.read_protocol(puzzle, text) {
                 return self.fail(Failure::Response);
@@ -475,6 +490,10 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             timing,
         };
         (outcome, took)
+    }
+
+    fn returns_solutions(&self) -> bool {
+        !self.shared.count_only
     }
 
     fn start_corpus(&mut self) {

@@ -149,6 +149,10 @@ fn nonsense_is_a_protocol_error() {
             Failure::Response,
         ),
         (
+            "echo dlxbench-protocol 1; while read x; do echo 1 -; done",
+            Failure::Response,
+        ),
+        (
             "echo dlxbench-protocol 2; while read x; do echo 0 -; done",
             Failure::Header,
         ),
@@ -343,12 +347,12 @@ fn hanidoku_boards_go_as_their_line_and_come_back_validated() {
         .find(|l| !l.starts_with('#') && !l.trim().is_empty())
         .unwrap();
     let mut board = Board::blank();
-    Board::parse_line(line.as_bytes(), Default::default(), &mut board).unwrap();
+    Board::parse_line(line.as_bytes(), (), &mut board).unwrap();
     let mut request = Vec::new();
     assert!(board.write_protocol(&mut request));
     assert!(!request.contains(&b' '), "one word");
     let mut reread = Board::blank();
-    Board::parse_line(&request, Default::default(), &mut reread).unwrap();
+    Board::parse_line(&request, (), &mut reread).unwrap();
     assert_eq!(reread.cells(), board.cells());
     // A solver that answers with the solution `dlx` finds.
     let mut solved = board.clone();
@@ -369,4 +373,18 @@ fn hanidoku_boards_go_as_their_line_and_come_back_validated() {
     let (outcome, _) = s.solve_timed(&board, 1, SECOND, &mut out);
     assert_eq!((outcome.failure, outcome.solutions), (None, 1));
     assert!(Board::is_solution_of(&out, &board));
+}
+
+#[test]
+fn a_count_only_solver_is_not_asked_for_its_solution() {
+    let spec = CommandSpec::shell(
+        "t",
+        "echo dlxbench-protocol 1; while read x; do echo '1 - ns=5'; done",
+    );
+    let e = entry_with::<Grid>(&spec, ProcessOptions::default(), "counts".into(), true);
+    assert_eq!(e.description(), "counts");
+    let mut s = e.make();
+    assert!(!s.returns_solutions());
+    let (outcome, _) = solve(s.as_mut(), SECOND);
+    assert_eq!((outcome.failure, outcome.solutions), (None, 1));
 }
