@@ -355,7 +355,7 @@ fn hanidoku_boards_go_as_their_line_and_come_back_validated() {
     Board::parse_line(&request, (), &mut reread).unwrap();
     assert_eq!(reread.cells(), board.cells());
     // A solver that answers with the solution `dlx` finds.
-    let mut solved = board.clone();
+    let mut solved = board;
     let mut dlx = (crate::hanidoku::solvers::REGISTRY[0].make)();
     assert_eq!(
         dlx.solve(&board, 1, Budget::UNLIMITED, &mut solved)
