@@ -518,3 +518,58 @@ fn shards_with_failures_merge_and_compare_shows_them() {
         "{shown}"
     );
 }
+
+#[test]
+fn each_worker_runs_its_own_process_warmed_up() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // The whole generated corpus: two chunks, so two workers.
+    let path = dir.path().join("k.txt");
+    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
+    let puzzles: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
+    let solved = Process::new(binary())
+        .arg("solve")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let solutions = String::from_utf8(solved.stdout).unwrap();
+    let answers: String = puzzles
+        .iter()
+        .zip(solutions.lines())
+        .map(|(p, s)| format!("{p} {s}\n"))
+        .collect();
+    std::fs::write(dir.path().join("answers.txt"), answers).unwrap();
+    let out = dir.path().join("out");
+    let output = Process::new(binary())
+        .args([
+            "bench",
+            "--solvers",
+            "dlx,py",
+            "-j",
+            "2",
+            "--warmup",
+            "3",
+            "--no-plots",
+            "-q",
+        ])
+        .arg("--solver-cmd")
+        .arg(solver_cmd(dir.path(), "--ns"))
+        .arg("--out")
+        .arg(&out)
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let summary = py_summary(&out);
+    assert_eq!(
+        (summary["solved"].as_str(), summary["threads"].as_str()),
+        ("1000", "2")
+    );
+    // Two processes (each worker warms its own up), each started once:
+    // two first requests in the log.
+    let log = std::fs::read_to_string(out.join("solver-py.log")).unwrap();
+    assert_eq!(log.matches("request 1\n").count(), 2, "{log}");
+}
