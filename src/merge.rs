@@ -473,6 +473,8 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     let first = &parts[0];
     let mut config = first.result.config()?;
     config.threads = 0;
+    // The parts' solver logs stay in the parts.
+    config.log_files.clear();
     let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
     let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();
@@ -541,6 +543,8 @@ struct Columns {
     nodes: usize,
     guesses: usize,
     updates: usize,
+    round_trip_ns: usize,
+    cause: usize,
 }
 
 impl Rows {
@@ -558,7 +562,11 @@ impl Rows {
             .iter()
             .map(|c| c.as_bytes())
             .collect();
-        if header.iter().collect::<Vec<_>>() != expected {
+        // A part written before the later columns (`round_trip_ns`,
+        // `cause`) has the columns up to `updates`.
+        let header: Vec<&[u8]> = header.iter().collect();
+        let known = header.len() >= 9 && header.len() <= expected.len();
+        if !known || header[..] != expected[..header.len()] {
             return Err(MergeError::Part {
                 dir: part.dir.clone(),
                 what: format!(
@@ -642,7 +650,7 @@ impl Rows {
             .ok()
             .and_then(Status::from_name)
             .ok_or_else(|| bad("status"))?;
-        let record = Record {
+        let mut record = Record {
             line: self.key.map_or(0, |k| k.1),
             solver: self.solver as u16,
             status,
@@ -651,7 +659,29 @@ impl Rows {
             nodes: optional(columns.nodes, "nodes")?,
             guesses: number(&self.row[columns.guesses]).ok_or_else(|| bad("guesses"))?,
             updates: optional(columns.updates, "updates")?,
+            failure: match self.row.get(columns.cause) {
+                None | Some(b"") => None,
+                Some(field) => Some(
+                    std::str::from_utf8(field)
+                        .ok()
+                        .and_then(crate::solvers::Failure::from_cause)
+                        .ok_or_else(|| bad("cause"))?,
+                ),
+            },
+            timing: crate::solvers::Timing::Call,
         };
+        // The round trip, for a solver in its own process: the time is
+        // the round trip itself, or the solver's own beside it.
+        match self.row.get(columns.round_trip_ns) {
+            None | Some(b"") => {}
+            Some(field) => {
+                let rt = number(field).ok_or_else(|| bad("round_trip_ns"))?;
+                record.timing = match rt == record.ns {
+                    true => crate::solvers::Timing::RoundTrip,
+                    false => crate::solvers::Timing::Own { round_trip_ns: rt },
+                };
+            }
+        }
         if let Some((corpus, _)) = self.key {
             self.stats[corpus][self.solver].add(&record);
         }
@@ -789,6 +819,8 @@ fn merge_rows(
         nodes: position(schema::puzzles::NODES),
         guesses: position(schema::puzzles::GUESSES),
         updates: position(schema::puzzles::UPDATES),
+        round_trip_ns: position(schema::puzzles::ROUND_TRIP_NS),
+        cause: position(schema::puzzles::CAUSE),
     };
     let mut readers: Vec<Rows> = parts
         .iter()
@@ -841,6 +873,10 @@ fn merge_rows(
         }
         let r = &mut readers[i];
         records.push(r.record(&columns)?);
+        // A part from before the later columns: empty ones, as they read.
+        while r.row.len() < schema::puzzles::COLUMNS.len() {
+            r.row.push_field(b"");
+        }
         out.write_byte_record(&r.row).map_err(|e| io(e.into()))?;
         rows += 1;
         if let Some((c, line)) = r.advance(&columns, &corpus_index, &solver_index)? {
@@ -852,7 +888,8 @@ fn merge_rows(
         for (c, corpus) in result.corpora.iter().enumerate() {
             for (s, solver) in config.solvers.iter().enumerate() {
                 let stats = part.stats(&corpus.name, solver)?;
-                if r.counts[c][s] != stats.puzzles {
+                // Skipped puzzles have rows, and are not among `puzzles`.
+                if r.counts[c][s] != stats.puzzles + stats.skipped {
                     return Err(MergeError::Part {
                         dir: part.dir.clone(),
                         what: format!(
@@ -861,7 +898,7 @@ fn merge_rows(
                             r.counts[c][s],
                             corpus.name,
                             schema::HISTOGRAMS_JSON,
-                            stats.puzzles
+                            stats.puzzles + stats.skipped
                         ),
                     });
                 }

@@ -113,6 +113,8 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
         nodes: Some(1),
         guesses: 0,
         updates: None,
+        failure: None,
+        timing: crate::solvers::Timing::Call,
     };
     stats.add(&record(100, Status::Unique));
     stats.add(&record(300, Status::Unique));
@@ -328,6 +330,8 @@ fn record(solver: u16, solutions: u64, status: Status) -> Record {
         nodes: None,
         guesses: 0,
         updates: None,
+        failure: None,
+        timing: crate::solvers::Timing::Call,
     }
 }
 
@@ -384,6 +388,7 @@ fn a_solve_is_classified_by_what_the_solver_could_and_did_do() {
         guesses: 0,
         updates: None,
         budget_exceeded: false,
+        ..Default::default()
     };
     let ms = Duration::from_millis;
     let budget = Budget::UNLIMITED.with_max_time(Some(ms(100)));

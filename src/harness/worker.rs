@@ -7,14 +7,14 @@ use std::time::Duration;
 
 use super::stats::SolverStats;
 use super::{
-    Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, Record,
+    Batch, Config, Discrepancy, DiscrepancyKind, FailureNote, Lineup, Malformed, Progress, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Budget, Outcome, Solver, Status};
+use crate::solvers::{Budget, Failure, Outcome, Solver, Status, Timing};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -70,6 +70,8 @@ pub(super) struct Output {
     pub chunks: u64,
     pub lines_done: u64,
     pub discrepancies: Vec<Discrepancy>,
+    /// Failed solves ([`super::CorpusResult::failures`]), trimmed.
+    pub failures: Vec<FailureNote>,
 }
 
 /// A puzzle line of the current chunk.
@@ -112,6 +114,8 @@ pub(super) struct Worker<P: Puzzle> {
     parse_ns: u64,
     scan_ns: u64,
     discrepancies: Vec<Discrepancy>,
+    /// Failed solves of the corpus so far, trimmed now and then.
+    failures: Vec<FailureNote>,
     /// The solver this worker ran last: a block of another solver starts
     /// with a warm-up solve ([`super::Step::warm_up`]).
     last_solver: Option<usize>,
@@ -141,6 +145,7 @@ impl<P: Puzzle> Worker<P> {
             parse_ns: 0,
             scan_ns: 0,
             discrepancies: Vec::new(),
+            failures: Vec::new(),
             last_solver: None,
         }
     }
@@ -149,6 +154,9 @@ impl<P: Puzzle> Worker<P> {
     pub(super) fn run_corpus(&mut self, job: &Job<'_, P>) -> Output {
         for s in &mut self.stats {
             s.reset();
+        }
+        for solver in &mut self.solvers {
+            solver.start_corpus();
         }
         self.puzzles = 0;
         self.malformed = 0;
@@ -171,9 +179,15 @@ impl<P: Puzzle> Worker<P> {
                 ordered.wait_for_window(seq);
             }
             let k = job.order.map_or(seq, |o| o[seq]);
-            self.run_chunk(job, seq, k);
+            let cut_short = self.run_chunk(job, seq, k);
             let lines = job.firsts[k + 1] - job.firsts[k];
             ran += 1;
+            if cut_short {
+                // A stop interrupted a solver in its own process: the
+                // chunk's records are kept (its skipped puzzles say so),
+                // but its lines are not done, so the corpus is partial.
+                break;
+            }
             lines_done += lines;
             if let Some(p) = job.progress {
                 p.advance(lines);
@@ -188,6 +202,7 @@ impl<P: Puzzle> Worker<P> {
             chunks: ran,
             lines_done,
             discrepancies: std::mem::take(&mut self.discrepancies),
+            failures: std::mem::take(&mut self.failures),
         }
     }
 
@@ -214,7 +229,8 @@ impl<P: Puzzle> Worker<P> {
                 }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                 self.last_solver = Some(i);
-                if out.solutions > 0
+                if out.failure.is_none()
+                    && out.solutions > 0
                     && solver.returns_solutions()
                     && !P::is_solution_of(&self.solution, grid)
                 {
@@ -230,8 +246,10 @@ impl<P: Puzzle> Worker<P> {
         }
     }
 
-    /// Runs one chunk (`seq`: its position in the run order, `k`: its index).
-    fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) {
+    /// Runs one chunk (`seq`: its position in the run order, `k`: its
+    /// index); true when a stop cut it short (some solve was interrupted,
+    /// [`crate::solvers::Failure::Interrupted`]).
+    fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) -> bool {
         let config = job.config;
         let corpus = job.corpus;
         let bytes = corpus.bytes();
@@ -304,6 +322,8 @@ impl<P: Puzzle> Worker<P> {
                 nodes: None,
                 guesses: 0,
                 updates: None,
+                failure: None,
+                timing: Timing::Call,
             })
         }));
         for pass in 0..config.passes.max(1) {
@@ -340,11 +360,25 @@ impl<P: Puzzle> Worker<P> {
                         config.budgets[i],
                         &mut self.solution,
                     );
-                    r.ns = r.ns.min(took.as_nanos() as u64);
+                    let ns = took.as_nanos() as u64;
                     if pass > 0 {
+                        // A later pass's failure keeps the first pass's time.
+                        if out.failure.is_none() && r.ns > ns {
+                            r.ns = ns;
+                            r.timing = out.timing;
+                        }
                         continue;
                     }
+                    r.ns = ns;
+                    r.timing = out.timing;
+                    r.failure = out.failure;
                     // Validation, outside the timed region.
+                    if out.status(config.limit).is_untimed() {
+                        r.status = out.status(config.limit);
+                        r.solutions = 0;
+                        r.nodes = None;
+                        continue;
+                    }
                     let (solution, checks) = (&self.solution, solver.returns_solutions());
                     r.status = classify(
                         &out,
@@ -366,13 +400,28 @@ impl<P: Puzzle> Worker<P> {
             let line = self.parsed[j].number;
             self.cross_check(job, &records[base..base + solver_count], line);
         }
+        let cut_short = records
+            .iter()
+            .any(|r| r.failure == Some(Failure::Interrupted));
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);
+            if r.status.is_failure() {
+                self.failures.push(FailureNote {
+                    line: r.line,
+                    solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
+                    status: r.status,
+                    failure: r.failure,
+                });
+            }
+        }
+        if self.failures.len() > 4 * super::FAILURE_EXAMPLES {
+            super::trim_failure_notes(&mut self.failures);
         }
         match job.sender {
             Some(ordered) => super::send(ordered.tx, job.index, seq, records),
             None => self.records = records,
         }
+        cut_short
     }
 
     /// Records invalid solutions and disagreements ([`super::cross_check`]).

@@ -36,16 +36,19 @@ pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
 pub use puzzles::PuzzleRecord;
 pub use run_info::{
-    CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo, SolverInfo,
-    Throughput,
+    CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
+    SolverInfo, Throughput,
 };
 pub use summary::SummaryRow;
 
 /// The version of the result-directory format this build writes, in
 /// `run.json` (`schema_version`). 1: the first with the key; files without
 /// it are older and read as version 0. 2: `run.json` records the SHA-256
-/// of each data file (`file_sha256`, [`checksum`]). Every older version is
-/// still read (its files unverified: [`Checksums::NotRecorded`]).
+/// of each data file (`file_sha256`, [`checksum`]); the failure statuses
+/// (crashed, timeout, protocol-error, skipped), their counts in
+/// `summary.csv` and `run.json`, and the `round_trip_ns` and `cause`
+/// columns of `puzzles.csv`. Every older version is still read (its files
+/// unverified: [`Checksums::NotRecorded`]).
 pub const SCHEMA_VERSION: u32 = 2;
 
 /// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the

@@ -168,6 +168,10 @@ pub enum Problem {
     /// With [`Session::strict`](super::Session::strict): unsolvable puzzles in a corpus not marked
     /// ALLOWZERO. `Display`: the message `bench --strict` prints.
     Unsolvable,
+    /// Solves that failed: this many crashes, timeouts and protocol errors
+    /// of solvers in their own processes ([`RunResult::failed_solves`]; the
+    /// first few told with their corpus, `CorpusResult::failures`).
+    Failures(u64),
 }
 
 impl Problem {
@@ -182,6 +186,10 @@ impl Problem {
         let mut problems = Vec::new();
         if !run.discrepancies.is_empty() {
             problems.push(Problem::Discrepancies(run.discrepancies.len()));
+        }
+        let failed = run.failed_solves();
+        if failed > 0 {
+            problems.push(Problem::Failures(failed));
         }
         if run.has_malformed() {
             let lines = run.corpora.iter().map(|c| c.malformed).sum();
@@ -205,6 +213,9 @@ impl fmt::Display for Problem {
                  1 (comment it out with `#` to keep it)",
                 crate::report::thousands(*n)
             ),
+            Problem::Failures(n) => {
+                write!(f, "{n} failed solves (crashed, timeout or protocol-error)")
+            }
             Problem::Unsolvable => write!(
                 f,
                 "--strict: unsolvable puzzles in a corpus not marked ALLOWZERO"
