@@ -1,0 +1,185 @@
+#!/usr/bin/env node
+// A Sudoku solver that speaks dlxbench's solver line protocol, version 1.
+//
+//     dlxbench bench --solvers dlx --solver-cmd js="node examples/solvers/javascript/solver.js"
+//
+// The protocol is in docs/solver-protocol.md. In short: print the header
+// line `dlxbench-protocol 1`, then answer each request `solve LIMIT PUZZLE`
+// with one line `COUNT SOLUTION guesses=N ns=N` (or `n/a REASON`).
+// process.stdout.write is synchronous on Linux when standard output is a
+// pipe or a file, so every line leaves at once: no flush to forget.
+//
+// The search: bitmask backtracking (a 32-bit mask of the digits used in
+// each row, column and box), always branching on the open cell with the
+// fewest candidates. Sides 4 to 30 (the masks are 32-bit integers; larger
+// grids are answered `n/a`), boxes r rows by c columns with r the largest
+// divisor of the side whose square is at most the side, r, c >= 2, as
+// dlxbench reads a line. No packages: Node.js alone.
+'use strict';
+
+const readline = require('readline');
+
+const HEADER = 'dlxbench-protocol 1 javascript-example';
+const SYMBOLS = '.123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const MAX_SIDE = 30;
+
+class NotApplicable extends Error {}
+
+const geometries = new Map();
+
+/** The row, column and box of every cell of a grid of this side. */
+function geometry(side) {
+  let g = geometries.get(side);
+  if (g) return g;
+  let boxRows = 1;
+  for (let r = 1; r * r <= side; r++) if (side % r === 0) boxRows = r;
+  const boxCols = side / boxRows;
+  if (boxRows < 2) throw new NotApplicable(`no box shape for side ${side}`);
+  const cells = side * side;
+  g = { rowOf: new Int32Array(cells), colOf: new Int32Array(cells), boxOf: new Int32Array(cells) };
+  for (let cell = 0; cell < cells; cell++) {
+    const row = Math.floor(cell / side);
+    const col = cell % side;
+    g.rowOf[cell] = row;
+    g.colOf[cell] = col;
+    g.boxOf[cell] = Math.floor(row / boxRows) * boxRows + Math.floor(col / boxCols);
+  }
+  geometries.set(side, g);
+  return g;
+}
+
+function popcount(x) {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The side and the cell values (0 for blank) of a one-line puzzle. */
+function parse(puzzle) {
+  const side = Math.round(Math.sqrt(puzzle.length));
+  if (side * side !== puzzle.length || side > MAX_SIDE) {
+    throw new NotApplicable(`not a square grid of side 4 to ${MAX_SIDE} (${puzzle.length} symbols)`);
+  }
+  const cells = new Int32Array(puzzle.length);
+  for (let i = 0; i < puzzle.length; i++) {
+    const ch = puzzle[i];
+    const value = ch === '0' ? 0 : SYMBOLS.indexOf(ch);
+    if (value < 0 || value > side) throw new NotApplicable(`symbol '${ch}' in a grid of side ${side}`);
+    cells[i] = value;
+  }
+  return { side, cells };
+}
+
+/**
+ * Counts the solutions up to `limit` (0: all of them). A guess is each
+ * value tried in a cell that had two candidates or more.
+ */
+function solve(side, cells, limit) {
+  const { rowOf, colOf, boxOf } = geometry(side);
+  const full = (1 << side) - 1; // side <= 30
+  const rows = new Int32Array(side);
+  const cols = new Int32Array(side);
+  const boxes = new Int32Array(side);
+  const grid = Int32Array.from(cells);
+  const empties = [];
+  for (let cell = 0; cell < grid.length; cell++) {
+    const value = grid[cell];
+    if (value === 0) {
+      empties.push(cell);
+      continue;
+    }
+    const bit = 1 << (value - 1);
+    const r = rowOf[cell], c = colOf[cell], b = boxOf[cell];
+    if ((rows[r] | cols[c] | boxes[b]) & bit) return { count: 0, first: null, guesses: 0 };
+    rows[r] |= bit;
+    cols[c] |= bit;
+    boxes[b] |= bit;
+  }
+  const total = empties.length;
+  let count = 0;
+  let first = null;
+  let guesses = 0;
+
+  // Fills empties[depth..]; returns true when the limit is reached.
+  function search(depth) {
+    if (depth === total) {
+      count++;
+      if (first === null) first = Int32Array.from(grid);
+      return count === limit;
+    }
+    let best = depth, bestFree = 0, bestCount = side + 1;
+    for (let j = depth; j < total; j++) {
+      const cell = empties[j];
+      const free = full & ~(rows[rowOf[cell]] | cols[colOf[cell]] | boxes[boxOf[cell]]);
+      const n = popcount(free);
+      if (n < bestCount) {
+        best = j;
+        bestFree = free;
+        bestCount = n;
+        if (n <= 1) break;
+      }
+    }
+    if (bestCount === 0) return false;
+    const cell = empties[best];
+    empties[best] = empties[depth];
+    empties[depth] = cell;
+    const r = rowOf[cell], c = colOf[cell], b = boxOf[cell];
+    const guessing = bestCount > 1;
+    let free = bestFree;
+    while (free !== 0) {
+      const bit = free & -free;
+      free ^= bit;
+      if (guessing) guesses++;
+      rows[r] |= bit;
+      cols[c] |= bit;
+      boxes[b] |= bit;
+      grid[cell] = 32 - Math.clz32(bit);
+      const stop = search(depth + 1);
+      rows[r] ^= bit;
+      cols[c] ^= bit;
+      boxes[b] ^= bit;
+      grid[cell] = 0;
+      if (stop) return true;
+    }
+    return false;
+  }
+
+  search(0);
+  return { count, first, guesses };
+}
+
+/** The response line (without its newline) to one request line. */
+function answer(request) {
+  const match = /^solve (\d+) (.*)$/.exec(request);
+  if (!match) return 'error request not `solve LIMIT PUZZLE`';
+  // Counts never come near 2^53, so a limit above it is as good as none.
+  const limit = Math.min(Number(match[1]), Number.MAX_SAFE_INTEGER);
+  let parsed;
+  try {
+    parsed = parse(match[2]);
+    geometry(parsed.side);
+  } catch (e) {
+    if (e instanceof NotApplicable) return `n/a ${e.message}`;
+    throw e;
+  }
+  const start = process.hrtime.bigint();
+  const { count, first, guesses } = solve(parsed.side, parsed.cells, limit);
+  const elapsed = process.hrtime.bigint() - start;
+  const solution = first === null ? '-' : Array.from(first, (v) => SYMBOLS[v]).join('');
+  return `${count} ${solution} guesses=${guesses} ns=${elapsed}`;
+}
+
+process.stdout.write(HEADER + '\n');
+const lines = readline.createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
+lines.on('line', (line) => {
+  let response;
+  try {
+    response = answer(line.replace(/\r$/, ''));
+  } catch (e) {
+    const message = String(e && e.message ? e.message : e).replace(/\n/g, ' ');
+    response = `error other ${message}`;
+  }
+  process.stdout.write(response + '\n');
+});
+// When the harness closes our standard input, readline closes and node exits.

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""A Sudoku solver that speaks dlxbench's solver line protocol, version 1.
+
+    dlxbench bench --solvers dlx --solver-cmd py="python3 examples/solvers/python/solver.py"
+
+The protocol is in docs/solver-protocol.md. In short: print the header line
+`dlxbench-protocol 1`, then answer each request `solve LIMIT PUZZLE` with one
+line `COUNT SOLUTION guesses=N ns=N` (or `n/a REASON`), flushing standard
+output after every line.
+
+The search: bitmask backtracking (a mask of the digits used in each row,
+column and box), always branching on the open cell with the fewest
+candidates. Any box shape whose side is at most 61 (the one-symbol-per-cell
+notation): the side n is the square root of the puzzle's length, the boxes
+are r rows by c columns with r the largest divisor of n whose square is at
+most n, and r, c >= 2, as dlxbench reads a line. Standard library only.
+"""
+
+import sys
+import time
+
+HEADER = "dlxbench-protocol 1 python-example"
+SYMBOLS = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+VALUE_OF = {symbol: value for value, symbol in enumerate(SYMBOLS)}
+VALUE_OF["0"] = 0
+
+_geometries = {}
+
+
+class NotApplicable(Exception):
+    """A puzzle this solver does not take: answered with `n/a REASON`."""
+
+
+def geometry(side):
+    """The row, column and box of every cell of a grid of this side."""
+    if side not in _geometries:
+        box_rows = max(r for r in range(1, side + 1) if side % r == 0 and r * r <= side)
+        box_cols = side // box_rows
+        if box_rows < 2:
+            raise NotApplicable(f"no box shape for side {side}")
+        rows, cols, boxes = [], [], []
+        for cell in range(side * side):
+            row, col = divmod(cell, side)
+            rows.append(row)
+            cols.append(col)
+            boxes.append((row // box_rows) * box_rows + col // box_cols)
+        _geometries[side] = (rows, cols, boxes)
+    return _geometries[side]
+
+
+def parse(puzzle):
+    """The side and the cell values (0 for blank) of a one-line puzzle."""
+    side = int(len(puzzle) ** 0.5 + 0.5)
+    if side * side != len(puzzle) or side > 61:
+        raise NotApplicable(f"not a square grid of side 4 to 61 ({len(puzzle)} symbols)")
+    cells = []
+    for symbol in puzzle:
+        value = VALUE_OF.get(symbol)
+        if value is None or value > side:
+            raise NotApplicable(f"symbol {symbol!r} in a grid of side {side}")
+        cells.append(value)
+    return side, cells
+
+
+def solve(side, cells, limit):
+    """Counts the solutions up to `limit` (0: all of them).
+
+    Returns (count, first solution as a list of values or None, guesses):
+    a guess is each value tried in a cell that had two candidates or more.
+    """
+    row_of, col_of, box_of = geometry(side)
+    full = (1 << side) - 1
+    rows, cols, boxes = [0] * side, [0] * side, [0] * side
+    grid = list(cells)
+    empties = []
+    for cell, value in enumerate(grid):
+        if value == 0:
+            empties.append(cell)
+            continue
+        bit = 1 << (value - 1)
+        r, c, b = row_of[cell], col_of[cell], box_of[cell]
+        if (rows[r] | cols[c] | boxes[b]) & bit:
+            return 0, None, 0  # two equal clues in a unit
+        rows[r] |= bit
+        cols[c] |= bit
+        boxes[b] |= bit
+
+    total = len(empties)
+    state = {"count": 0, "first": None, "guesses": 0}
+
+    def search(depth):
+        """Fills empties[depth:]; returns True when the limit is reached."""
+        if depth == total:
+            state["count"] += 1
+            if state["first"] is None:
+                state["first"] = list(grid)
+            return state["count"] == limit
+        # The open cell with the fewest candidates.
+        best, best_free, best_count = depth, 0, side + 1
+        for j in range(depth, total):
+            cell = empties[j]
+            free = full & ~(rows[row_of[cell]] | cols[col_of[cell]] | boxes[box_of[cell]])
+            count = free.bit_count()
+            if count < best_count:
+                best, best_free, best_count = j, free, count
+                if count <= 1:
+                    break
+        if best_count == 0:
+            return False
+        empties[depth], empties[best] = empties[best], empties[depth]
+        cell = empties[depth]
+        r, c, b = row_of[cell], col_of[cell], box_of[cell]
+        guessing = best_count > 1
+        free = best_free
+        while free:
+            bit = free & -free
+            free ^= bit
+            if guessing:
+                state["guesses"] += 1
+            rows[r] |= bit
+            cols[c] |= bit
+            boxes[b] |= bit
+            grid[cell] = bit.bit_length()
+            stop = search(depth + 1)
+            rows[r] ^= bit
+            cols[c] ^= bit
+            boxes[b] ^= bit
+            grid[cell] = 0
+            if stop:
+                return True
+        return False
+
+    search(0)
+    return state["count"], state["first"], state["guesses"]
+
+
+def answer(request):
+    """The response line (without its newline) to one request line."""
+    parts = request.split(" ", 2)
+    if len(parts) != 3 or parts[0] != "solve" or not parts[1].isdigit():
+        return "error request not `solve LIMIT PUZZLE`"
+    limit = int(parts[1])
+    try:
+        side, cells = parse(parts[2])
+        geometry(side)
+    except NotApplicable as reason:
+        return f"n/a {reason}"
+    start = time.perf_counter_ns()
+    try:
+        count, first, guesses = solve(side, cells, limit)
+    except MemoryError:
+        return "error memory out of memory"
+    elapsed = time.perf_counter_ns() - start
+    solution = "".join(SYMBOLS[v] for v in first) if first else "-"
+    return f"{count} {solution} guesses={guesses} ns={elapsed}"
+
+
+def main():
+    # A 61x61 grid recurses once per open cell.
+    sys.setrecursionlimit(10_000)
+    out = sys.stdout
+    out.write(HEADER + "\n")
+    out.flush()  # the harness waits for this line: never leave it in a buffer
+    while True:
+        line = sys.stdin.readline()
+        if not line:  # the harness closed our standard input: the end
+            return
+        try:
+            response = answer(line.rstrip("\r\n"))
+        except Exception as error:  # noqa: BLE001 - reported, not hidden
+            message = f"{type(error).__name__}: {error}".replace("\n", " ")
+            response = f"error other {message}"
+        out.write(response + "\n")
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
