@@ -8,9 +8,11 @@
 // request `solve LIMIT PUZZLE` with one line `COUNT SOLUTION guesses=N ns=N`
 // (or `n/a REASON`), flushing standard output after every line.
 //
-// The search: bitmask backtracking (a 64-bit mask of the digits used in
-// each row, column and box), always branching on the open cell with the
-// fewest candidates. Any box shape whose side is at most 61 (the
+// The search: bitmask backtracking (a 64-bit mask of the values placed in
+// each row, column and box). At each step it places a forced value when
+// there is one (a cell with one candidate, or a value with one place left
+// in a row, column or box), and otherwise branches on the open cell with
+// the fewest candidates. Any box shape whose side is at most 61 (the
 // one-symbol-per-cell notation): boxes r rows by c columns with r the
 // largest divisor of the side whose square is at most the side, r, c >= 2,
 // as dlxbench reads a line. The JIT compiles the search after some
@@ -38,10 +40,14 @@ public final class Solver {
         }
     }
 
-    /** The row, column and box of every cell of a grid of one side. */
+    /**
+     * The units of a grid of one side: unitsOf[3 * cell + k] (its row,
+     * column and box) and cellsOf[side * unit + k]. Units 0..side-1 are the
+     * rows, then the columns, then the boxes.
+     */
     static final class Geometry {
         final int side;
-        final int[] rowOf, colOf, boxOf;
+        final int[] unitsOf, cellsOf;
 
         Geometry(int side) throws NotApplicable {
             int boxRows = 1;
@@ -52,14 +58,17 @@ public final class Solver {
             int boxCols = side / boxRows;
             this.side = side;
             int cells = side * side;
-            rowOf = new int[cells];
-            colOf = new int[cells];
-            boxOf = new int[cells];
+            unitsOf = new int[3 * cells];
+            cellsOf = new int[3 * cells];
+            int[] filled = new int[3 * side];
             for (int cell = 0; cell < cells; cell++) {
                 int row = cell / side, col = cell % side;
-                rowOf[cell] = row;
-                colOf[cell] = col;
-                boxOf[cell] = (row / boxRows) * boxRows + col / boxCols;
+                int box = (row / boxRows) * boxRows + col / boxCols;
+                int[] units = {row, side + col, 2 * side + box};
+                for (int k = 0; k < 3; k++) {
+                    unitsOf[3 * cell + k] = units[k];
+                    cellsOf[side * units[k] + filled[units[k]]++] = cell;
+                }
             }
         }
     }
@@ -94,11 +103,17 @@ public final class Solver {
         return cells;
     }
 
-    /** One search: counts solutions up to a limit, keeps the first. */
+    /**
+     * One search: counts solutions up to a limit, keeps the first. A guess
+     * is each value tried in a cell that had two candidates or more when no
+     * move was forced.
+     */
     static final class Search {
         final Geometry g;
+        final int side;
         final long full;
-        final long[] rows, cols, boxes;
+        final long[] used; // the values placed in each unit
+        final long[] freeOf; // candidates of the open cells, as last computed
         final int[] grid, empties;
         int total;
         final long limit; // unsigned; 0: no limit
@@ -107,11 +122,10 @@ public final class Solver {
 
         Search(Geometry g, int[] cells, long limit) {
             this.g = g;
-            int side = g.side;
+            side = g.side;
             full = (1L << side) - 1; // side <= 61
-            rows = new long[side];
-            cols = new long[side];
-            boxes = new long[side];
+            used = new long[3 * side];
+            freeOf = new long[cells.length];
             grid = cells.clone();
             empties = new int[cells.length];
             this.limit = limit;
@@ -119,6 +133,7 @@ public final class Solver {
 
         /** Places the clues; false when two are equal in a unit. */
         boolean start() {
+            int[] unitsOf = g.unitsOf;
             for (int cell = 0; cell < grid.length; cell++) {
                 int value = grid[cell];
                 if (value == 0) {
@@ -126,11 +141,11 @@ public final class Solver {
                     continue;
                 }
                 long bit = 1L << (value - 1);
-                int r = g.rowOf[cell], c = g.colOf[cell], b = g.boxOf[cell];
-                if (((rows[r] | cols[c] | boxes[b]) & bit) != 0) return false;
-                rows[r] |= bit;
-                cols[c] |= bit;
-                boxes[b] |= bit;
+                int a = unitsOf[3 * cell], b = unitsOf[3 * cell + 1], c = unitsOf[3 * cell + 2];
+                if (((used[a] | used[b] | used[c]) & bit) != 0) return false;
+                used[a] |= bit;
+                used[b] |= bit;
+                used[c] |= bit;
             }
             return true;
         }
@@ -142,12 +157,15 @@ public final class Solver {
                 if (first == null) first = grid.clone();
                 return count == limit;
             }
-            int[] rowOf = g.rowOf, colOf = g.colOf, boxOf = g.boxOf;
+            int[] unitsOf = g.unitsOf, cellsOf = g.cellsOf;
+            // The open cell with the fewest candidates (a naked single ends the scan).
             int best = depth, bestCount = Integer.MAX_VALUE;
             long bestFree = 0;
             for (int j = depth; j < total; j++) {
                 int cell = empties[j];
-                long free = full & ~(rows[rowOf[cell]] | cols[colOf[cell]] | boxes[boxOf[cell]]);
+                long free = full & ~(used[unitsOf[3 * cell]] | used[unitsOf[3 * cell + 1]]
+                        | used[unitsOf[3 * cell + 2]]);
+                freeOf[cell] = free;
                 int n = Long.bitCount(free);
                 if (n < bestCount) {
                     best = j;
@@ -157,24 +175,52 @@ public final class Solver {
                 }
             }
             if (bestCount == 0) return false;
+            boolean guessing = bestCount > 1;
+            if (guessing) {
+                // A value with one place left in a unit is forced (a hidden
+                // single); one with no place left is a dead end.
+                for (int unit = 0; unit < 3 * side && guessing; unit++) {
+                    long once = 0, twice = 0;
+                    int base = side * unit;
+                    for (int k = 0; k < side; k++) {
+                        int cell = cellsOf[base + k];
+                        if (grid[cell] == 0) {
+                            long m = freeOf[cell];
+                            twice |= once & m;
+                            once |= m;
+                        }
+                    }
+                    if ((full & ~used[unit] & ~once) != 0) return false;
+                    long single = once & ~twice;
+                    if (single != 0) {
+                        long bit = single & -single;
+                        int k = 0;
+                        while (grid[cellsOf[base + k]] != 0 || (freeOf[cellsOf[base + k]] & bit) == 0) k++;
+                        int cell = cellsOf[base + k];
+                        best = depth;
+                        while (empties[best] != cell) best++;
+                        bestFree = bit;
+                        guessing = false;
+                    }
+                }
+            }
             int cell = empties[best];
             empties[best] = empties[depth];
             empties[depth] = cell;
-            int r = rowOf[cell], c = colOf[cell], b = boxOf[cell];
-            boolean guessing = bestCount > 1;
+            int a = unitsOf[3 * cell], b = unitsOf[3 * cell + 1], c = unitsOf[3 * cell + 2];
             long free = bestFree;
             while (free != 0) {
                 long bit = free & -free;
                 free ^= bit;
                 if (guessing) guesses++;
-                rows[r] |= bit;
-                cols[c] |= bit;
-                boxes[b] |= bit;
+                used[a] |= bit;
+                used[b] |= bit;
+                used[c] |= bit;
                 grid[cell] = Long.numberOfTrailingZeros(bit) + 1;
                 boolean stop = search(depth + 1);
-                rows[r] ^= bit;
-                cols[c] ^= bit;
-                boxes[b] ^= bit;
+                used[a] ^= bit;
+                used[b] ^= bit;
+                used[c] ^= bit;
                 grid[cell] = 0;
                 if (stop) return true;
             }

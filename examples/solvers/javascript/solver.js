@@ -9,9 +9,11 @@
 // process.stdout.write is synchronous on Linux when standard output is a
 // pipe or a file, so every line leaves at once: no flush to forget.
 //
-// The search: bitmask backtracking (a 32-bit mask of the digits used in
-// each row, column and box), always branching on the open cell with the
-// fewest candidates. Sides 4 to 30 (the masks are 32-bit integers; larger
+// The search: bitmask backtracking (a 32-bit mask of the values placed in
+// each row, column and box). At each step it places a forced value when
+// there is one (a cell with one candidate, or a value with one place left
+// in a row, column or box), and otherwise branches on the open cell with
+// the fewest candidates. Sides 4 to 30 (the masks are 32-bit integers; larger
 // grids are answered `n/a`), boxes r rows by c columns with r the largest
 // divisor of the side whose square is at most the side, r, c >= 2, as
 // dlxbench reads a line. No packages: Node.js alone.
@@ -27,7 +29,11 @@ class NotApplicable extends Error {}
 
 const geometries = new Map();
 
-/** The row, column and box of every cell of a grid of this side. */
+/**
+ * The units of a grid of this side: unitsOf[3 * cell + k] (its row, column
+ * and box) and cellsOf[side * unit + k]. Units 0..side-1 are the rows, then
+ * the columns, then the boxes.
+ */
 function geometry(side) {
   let g = geometries.get(side);
   if (g) return g;
@@ -36,13 +42,17 @@ function geometry(side) {
   const boxCols = side / boxRows;
   if (boxRows < 2) throw new NotApplicable(`no box shape for side ${side}`);
   const cells = side * side;
-  g = { rowOf: new Int32Array(cells), colOf: new Int32Array(cells), boxOf: new Int32Array(cells) };
+  g = { unitsOf: new Int32Array(3 * cells), cellsOf: new Int32Array(3 * cells) };
+  const filled = new Int32Array(3 * side);
   for (let cell = 0; cell < cells; cell++) {
     const row = Math.floor(cell / side);
     const col = cell % side;
-    g.rowOf[cell] = row;
-    g.colOf[cell] = col;
-    g.boxOf[cell] = Math.floor(row / boxRows) * boxRows + Math.floor(col / boxCols);
+    const box = Math.floor(row / boxRows) * boxRows + Math.floor(col / boxCols);
+    const units = [row, side + col, 2 * side + box];
+    for (let k = 0; k < 3; k++) {
+      g.unitsOf[3 * cell + k] = units[k];
+      g.cellsOf[side * units[k] + filled[units[k]]++] = cell;
+    }
   }
   geometries.set(side, g);
   return g;
@@ -73,15 +83,16 @@ function parse(puzzle) {
 
 /**
  * Counts the solutions up to `limit` (0: all of them). A guess is each
- * value tried in a cell that had two candidates or more.
+ * value tried in a cell that had two candidates or more when no move was
+ * forced.
  */
 function solve(side, cells, limit) {
-  const { rowOf, colOf, boxOf } = geometry(side);
+  const { unitsOf, cellsOf } = geometry(side);
   const full = (1 << side) - 1; // side <= 30
-  const rows = new Int32Array(side);
-  const cols = new Int32Array(side);
-  const boxes = new Int32Array(side);
+  const unitCount = 3 * side;
+  const used = new Int32Array(unitCount); // the values placed in each unit
   const grid = Int32Array.from(cells);
+  const freeOf = new Int32Array(grid.length); // candidates of the open cells, as last computed
   const empties = [];
   for (let cell = 0; cell < grid.length; cell++) {
     const value = grid[cell];
@@ -90,11 +101,11 @@ function solve(side, cells, limit) {
       continue;
     }
     const bit = 1 << (value - 1);
-    const r = rowOf[cell], c = colOf[cell], b = boxOf[cell];
-    if ((rows[r] | cols[c] | boxes[b]) & bit) return { count: 0, first: null, guesses: 0 };
-    rows[r] |= bit;
-    cols[c] |= bit;
-    boxes[b] |= bit;
+    const a = unitsOf[3 * cell], b = unitsOf[3 * cell + 1], c = unitsOf[3 * cell + 2];
+    if ((used[a] | used[b] | used[c]) & bit) return { count: 0, first: null, guesses: 0 };
+    used[a] |= bit;
+    used[b] |= bit;
+    used[c] |= bit;
   }
   const total = empties.length;
   let count = 0;
@@ -108,10 +119,12 @@ function solve(side, cells, limit) {
       if (first === null) first = Int32Array.from(grid);
       return count === limit;
     }
+    // The open cell with the fewest candidates (a naked single ends the scan).
     let best = depth, bestFree = 0, bestCount = side + 1;
     for (let j = depth; j < total; j++) {
       const cell = empties[j];
-      const free = full & ~(rows[rowOf[cell]] | cols[colOf[cell]] | boxes[boxOf[cell]]);
+      const free = full & ~(used[unitsOf[3 * cell]] | used[unitsOf[3 * cell + 1]] | used[unitsOf[3 * cell + 2]]);
+      freeOf[cell] = free;
       const n = popcount(free);
       if (n < bestCount) {
         best = j;
@@ -121,24 +134,50 @@ function solve(side, cells, limit) {
       }
     }
     if (bestCount === 0) return false;
+    let guessing = bestCount > 1;
+    if (guessing) {
+      // A value with one place left in a unit is forced (a hidden single);
+      // one with no place left is a dead end.
+      for (let unit = 0; unit < unitCount && guessing; unit++) {
+        let once = 0, twice = 0;
+        const base = side * unit;
+        for (let k = 0; k < side; k++) {
+          const cell = cellsOf[base + k];
+          if (grid[cell] === 0) {
+            const m = freeOf[cell];
+            twice |= once & m;
+            once |= m;
+          }
+        }
+        if (full & ~used[unit] & ~once) return false;
+        const single = once & ~twice;
+        if (single !== 0) {
+          const bit = single & -single;
+          let k = 0;
+          while (grid[cellsOf[base + k]] !== 0 || (freeOf[cellsOf[base + k]] & bit) === 0) k++;
+          best = empties.indexOf(cellsOf[base + k], depth);
+          bestFree = bit;
+          guessing = false;
+        }
+      }
+    }
     const cell = empties[best];
     empties[best] = empties[depth];
     empties[depth] = cell;
-    const r = rowOf[cell], c = colOf[cell], b = boxOf[cell];
-    const guessing = bestCount > 1;
+    const a = unitsOf[3 * cell], b = unitsOf[3 * cell + 1], c = unitsOf[3 * cell + 2];
     let free = bestFree;
     while (free !== 0) {
       const bit = free & -free;
       free ^= bit;
       if (guessing) guesses++;
-      rows[r] |= bit;
-      cols[c] |= bit;
-      boxes[b] |= bit;
+      used[a] |= bit;
+      used[b] |= bit;
+      used[c] |= bit;
       grid[cell] = 32 - Math.clz32(bit);
       const stop = search(depth + 1);
-      rows[r] ^= bit;
-      cols[c] ^= bit;
-      boxes[b] ^= bit;
+      used[a] ^= bit;
+      used[b] ^= bit;
+      used[c] ^= bit;
       grid[cell] = 0;
       if (stop) return true;
     }

@@ -8,8 +8,10 @@ The protocol is in docs/solver-protocol.md. In short: print the header line
 line `COUNT SOLUTION guesses=N ns=N` (or `n/a REASON`), flushing standard
 output after every line.
 
-The search: bitmask backtracking (a mask of the digits used in each row,
-column and box), always branching on the open cell with the fewest
+The search: bitmask backtracking (a mask of the values placed in each row,
+column and box). At each step it places a forced value when there is one
+(a cell with one candidate, or a value with one place left in a row,
+column or box), and otherwise branches on the open cell with the fewest
 candidates. Any box shape whose side is at most 61 (the one-symbol-per-cell
 notation): the side n is the square root of the puzzle's length, the boxes
 are r rows by c columns with r the largest divisor of n whose square is at
@@ -32,19 +34,25 @@ class NotApplicable(Exception):
 
 
 def geometry(side):
-    """The row, column and box of every cell of a grid of this side."""
+    """The units of a grid of this side: (units of each cell, cells of each unit).
+
+    Units 0..side-1 are the rows, then the columns, then the boxes.
+    """
     if side not in _geometries:
         box_rows = max(r for r in range(1, side + 1) if side % r == 0 and r * r <= side)
         box_cols = side // box_rows
         if box_rows < 2:
             raise NotApplicable(f"no box shape for side {side}")
-        rows, cols, boxes = [], [], []
+        units_of = []
+        cells_of = [[] for _ in range(3 * side)]
         for cell in range(side * side):
             row, col = divmod(cell, side)
-            rows.append(row)
-            cols.append(col)
-            boxes.append((row // box_rows) * box_rows + col // box_cols)
-        _geometries[side] = (rows, cols, boxes)
+            box = (row // box_rows) * box_rows + col // box_cols
+            units = (row, side + col, 2 * side + box)
+            units_of.append(units)
+            for unit in units:
+                cells_of[unit].append(cell)
+        _geometries[side] = (units_of, cells_of)
     return _geometries[side]
 
 
@@ -66,26 +74,29 @@ def solve(side, cells, limit):
     """Counts the solutions up to `limit` (0: all of them).
 
     Returns (count, first solution as a list of values or None, guesses):
-    a guess is each value tried in a cell that had two candidates or more.
+    a guess is each value tried in a cell that had two candidates or more
+    when no move was forced.
     """
-    row_of, col_of, box_of = geometry(side)
+    units_of, cells_of = geometry(side)
     full = (1 << side) - 1
-    rows, cols, boxes = [0] * side, [0] * side, [0] * side
+    used = [0] * (3 * side)  # the values placed in each unit
     grid = list(cells)
+    free_of = [0] * len(grid)  # candidates of the open cells, as last computed
     empties = []
     for cell, value in enumerate(grid):
         if value == 0:
             empties.append(cell)
             continue
         bit = 1 << (value - 1)
-        r, c, b = row_of[cell], col_of[cell], box_of[cell]
-        if (rows[r] | cols[c] | boxes[b]) & bit:
+        a, b, c = units_of[cell]
+        if (used[a] | used[b] | used[c]) & bit:
             return 0, None, 0  # two equal clues in a unit
-        rows[r] |= bit
-        cols[c] |= bit
-        boxes[b] |= bit
+        used[a] |= bit
+        used[b] |= bit
+        used[c] |= bit
 
     total = len(empties)
+    all_units = range(3 * side)
     state = {"count": 0, "first": None, "guesses": 0}
 
     def search(depth):
@@ -95,11 +106,13 @@ def solve(side, cells, limit):
             if state["first"] is None:
                 state["first"] = list(grid)
             return state["count"] == limit
-        # The open cell with the fewest candidates.
+        # The open cell with the fewest candidates (a naked single ends the scan).
         best, best_free, best_count = depth, 0, side + 1
         for j in range(depth, total):
             cell = empties[j]
-            free = full & ~(rows[row_of[cell]] | cols[col_of[cell]] | boxes[box_of[cell]])
+            a, b, c = units_of[cell]
+            free = full & ~(used[a] | used[b] | used[c])
+            free_of[cell] = free
             count = free.bit_count()
             if count < best_count:
                 best, best_free, best_count = j, free, count
@@ -107,24 +120,44 @@ def solve(side, cells, limit):
                     break
         if best_count == 0:
             return False
+        guessing = best_count > 1
+        if guessing:
+            # A value with one place left in a unit is forced (a hidden
+            # single); one with no place left is a dead end.
+            for unit in all_units:
+                once = twice = 0
+                for cell in cells_of[unit]:
+                    if grid[cell] == 0:
+                        m = free_of[cell]
+                        twice |= once & m
+                        once |= m
+                if full & ~used[unit] & ~once:
+                    return False
+                single = once & ~twice
+                if single:
+                    bit = single & -single
+                    for cell in cells_of[unit]:
+                        if grid[cell] == 0 and free_of[cell] & bit:
+                            break
+                    best, best_free, guessing = empties.index(cell, depth), bit, False
+                    break
         empties[depth], empties[best] = empties[best], empties[depth]
         cell = empties[depth]
-        r, c, b = row_of[cell], col_of[cell], box_of[cell]
-        guessing = best_count > 1
+        a, b, c = units_of[cell]
         free = best_free
         while free:
             bit = free & -free
             free ^= bit
             if guessing:
                 state["guesses"] += 1
-            rows[r] |= bit
-            cols[c] |= bit
-            boxes[b] |= bit
+            used[a] |= bit
+            used[b] |= bit
+            used[c] |= bit
             grid[cell] = bit.bit_length()
             stop = search(depth + 1)
-            rows[r] ^= bit
-            cols[c] ^= bit
-            boxes[b] ^= bit
+            used[a] ^= bit
+            used[b] ^= bit
+            used[c] ^= bit
             grid[cell] = 0
             if stop:
                 return True
