@@ -259,7 +259,10 @@ fn assert_solves(name: &str, puzzle: &str, solution: &str) {
             "{name}: {puzzle}: a clue changed in {solution}"
         );
     }
-    let r = (1..=side).filter(|r| side % r == 0 && r * r <= side).max().unwrap();
+    let r = (1..=side)
+        .filter(|r| side.is_multiple_of(*r) && r * r <= side)
+        .max()
+        .unwrap();
     let c = side / r;
     let cell = |i: usize| solution.as_bytes()[i];
     let units = (0..side).flat_map(|u| {
@@ -393,16 +396,29 @@ fn speaks_protocol_1(example: &Example) {
         none += usize::from(e.count == 0);
         timed += usize::from(got.ns > 0);
     }
-    assert!(several >= 2 && none >= 2, "{name}: {several} several, {none} none");
-    assert!(timed > expected.len() / 2, "{name}: ns= is 0 for most puzzles");
+    assert!(
+        several >= 2 && none >= 2,
+        "{name}: {several} several, {none} none"
+    );
+    assert!(
+        timed > expected.len() / 2,
+        "{name}: ns= is 0 for most puzzles"
+    );
 
     // Limit 1 stops at the first solution; a large limit counts them all.
     let line = solver.ask(1, "................");
     assert_eq!(parse_response(name, "solve 1", &line).count, 1, "{line}");
     let line = solver.ask(u64::MAX, "................");
-    assert_eq!(parse_response(name, "solve max", &line).count, 288, "{line}");
+    assert_eq!(
+        parse_response(name, "solve max", &line).count,
+        288,
+        "{line}"
+    );
     // Guesses are counted: the empty 4x4 has no forced move.
-    assert!(parse_response(name, "solve max", &line).guesses > 0, "{line}");
+    assert!(
+        parse_response(name, "solve max", &line).guesses > 0,
+        "{line}"
+    );
 
     // A 36x36 grid with one blank per row: solved, or n/a past the masks.
     let mut cells = pattern(6, 6);
