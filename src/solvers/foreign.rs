@@ -269,6 +269,8 @@ impl ForeignSolver {
             guesses,
             updates: None,
             budget_exceeded: false,
+            failure: None,
+            timing: crate::solvers::Timing::Call,
         }
     }
 }
