@@ -13,9 +13,9 @@
 // there is one (a cell with one candidate, or a value with one place left
 // in a row, column or box), and otherwise branches on the open cell with
 // the fewest candidates. Any box shape whose side is at most 61 (the
-// one-symbol-per-cell notation): boxes r rows by c columns with r the
-// largest divisor of the side whose square is at most the side, r, c >= 2,
-// as dlxbench reads a line. The JIT compiles the search after some
+// one-symbol-per-cell notation): boxes r rows by c columns as a `box=RxC`
+// word after the puzzle says, or else with r the largest divisor of the
+// side whose square is at most the side; r, c >= 2. The JIT compiles the search after some
 // thousands of calls: bench it with --warmup.
 
 import java.io.BufferedReader;
@@ -49,13 +49,11 @@ public final class Solver {
         final int side;
         final int[] unitsOf, cellsOf;
 
-        Geometry(int side) throws NotApplicable {
-            int boxRows = 1;
-            for (int r = 1; r * r <= side; r++) {
-                if (side % r == 0) boxRows = r;
-            }
-            if (boxRows < 2) throw new NotApplicable("no box shape for side " + side);
+        Geometry(int side, int boxRows) throws NotApplicable {
             int boxCols = side / boxRows;
+            if (boxRows < 2 || boxCols < 2 || boxRows * boxCols != side) {
+                throw new NotApplicable("no " + boxRows + "-row boxes for side " + side);
+            }
             this.side = side;
             int cells = side * side;
             unitsOf = new int[3 * cells];
@@ -73,15 +71,29 @@ public final class Solver {
         }
     }
 
-    static final Map<Integer, Geometry> GEOMETRIES = new HashMap<>();
+    static final Map<Long, Geometry> GEOMETRIES = new HashMap<>();
 
-    static Geometry geometry(int side) throws NotApplicable {
-        Geometry g = GEOMETRIES.get(side);
+    static Geometry geometry(int side, int boxRows) throws NotApplicable {
+        long key = (long) side << 32 | boxRows;
+        Geometry g = GEOMETRIES.get(key);
         if (g == null) {
-            g = new Geometry(side);
-            GEOMETRIES.put(side, g);
+            g = new Geometry(side, boxRows);
+            GEOMETRIES.put(key, g);
         }
         return g;
+    }
+
+    /**
+     * The rows of a box when the request gives no `box=RxC`: the most
+     * square shape, r the largest divisor of the side whose square is at
+     * most the side.
+     */
+    static int defaultBoxRows(int side) {
+        int boxRows = 1;
+        for (int r = 1; r * r <= side; r++) {
+            if (side % r == 0) boxRows = r;
+        }
+        return boxRows;
     }
 
     /** The cell values (0 for blank) of a one-line puzzle. */
@@ -240,11 +252,25 @@ public final class Solver {
         } catch (NumberFormatException e) {
             limit = 0; // above 2^64: no limit
         }
+        // PUZZLE, then words: `box=RxC` when the side alone does not tell
+        // the box shape; others are ignored.
+        String[] words = parts[2].split(" ");
         int[] cells;
         Geometry g;
         try {
-            cells = parse(parts[2]);
-            g = geometry((int) Math.round(Math.sqrt(cells.length)));
+            cells = parse(words[0]);
+            int side = (int) Math.round(Math.sqrt(cells.length));
+            int boxRows = defaultBoxRows(side);
+            for (int i = 1; i < words.length; i++) {
+                if (!words[i].startsWith("box=")) continue;
+                String[] shape = words[i].substring(4).split("x", -1);
+                if (shape.length != 2 || !shape[0].matches("[0-9]{1,3}") || !shape[1].matches("[0-9]{1,3}")
+                        || Integer.parseInt(shape[0]) * Integer.parseInt(shape[1]) != side) {
+                    throw new NotApplicable("box shape " + words[i].substring(4) + " for side " + side);
+                }
+                boxRows = Integer.parseInt(shape[0]);
+            }
+            g = geometry(side, boxRows);
         } catch (NotApplicable e) {
             return "n/a " + e.getMessage();
         }

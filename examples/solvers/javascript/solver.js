@@ -14,9 +14,9 @@
 // there is one (a cell with one candidate, or a value with one place left
 // in a row, column or box), and otherwise branches on the open cell with
 // the fewest candidates. Sides 4 to 30 (the masks are 32-bit integers; larger
-// grids are answered `n/a`), boxes r rows by c columns with r the largest
-// divisor of the side whose square is at most the side, r, c >= 2, as
-// dlxbench reads a line. No packages: Node.js alone.
+// grids are answered `n/a`), boxes r rows by c columns as a `box=RxC` word
+// after the puzzle says, or else with r the largest divisor of the side
+// whose square is at most the side; r, c >= 2. No packages: Node.js alone.
 'use strict';
 
 const readline = require('readline');
@@ -34,13 +34,14 @@ const geometries = new Map();
  * and box) and cellsOf[side * unit + k]. Units 0..side-1 are the rows, then
  * the columns, then the boxes.
  */
-function geometry(side) {
-  let g = geometries.get(side);
+function geometry(side, boxRows) {
+  const key = `${side}/${boxRows}`;
+  let g = geometries.get(key);
   if (g) return g;
-  let boxRows = 1;
-  for (let r = 1; r * r <= side; r++) if (side % r === 0) boxRows = r;
   const boxCols = side / boxRows;
-  if (boxRows < 2) throw new NotApplicable(`no box shape for side ${side}`);
+  if (boxRows < 2 || boxCols < 2 || boxRows * boxCols !== side) {
+    throw new NotApplicable(`no ${boxRows}-row boxes for side ${side}`);
+  }
   const cells = side * side;
   g = { unitsOf: new Int32Array(3 * cells), cellsOf: new Int32Array(3 * cells) };
   const filled = new Int32Array(3 * side);
@@ -54,8 +55,18 @@ function geometry(side) {
       g.cellsOf[side * units[k] + filled[units[k]]++] = cell;
     }
   }
-  geometries.set(side, g);
+  geometries.set(key, g);
   return g;
+}
+
+/**
+ * The rows of a box when the request gives no `box=RxC`: the most square
+ * shape, r the largest divisor of the side whose square is at most the side.
+ */
+function defaultBoxRows(side) {
+  let boxRows = 1;
+  for (let r = 1; r * r <= side; r++) if (side % r === 0) boxRows = r;
+  return boxRows;
 }
 
 function popcount(x) {
@@ -86,8 +97,8 @@ function parse(puzzle) {
  * value tried in a cell that had two candidates or more when no move was
  * forced.
  */
-function solve(side, cells, limit) {
-  const { unitsOf, cellsOf } = geometry(side);
+function solve(side, boxRows, cells, limit) {
+  const { unitsOf, cellsOf } = geometry(side, boxRows);
   const full = (1 << side) - 1; // side <= 30
   const unitCount = 3 * side;
   const used = new Int32Array(unitCount); // the values placed in each unit
@@ -194,16 +205,28 @@ function answer(request) {
   if (!match) return 'error request not `solve LIMIT PUZZLE`';
   // Counts never come near 2^53, so a limit above it is as good as none.
   const limit = Math.min(Number(match[1]), Number.MAX_SAFE_INTEGER);
+  // PUZZLE, then words: `box=RxC` when the side alone does not tell the box
+  // shape; others are ignored.
+  const words = match[2].split(' ');
   let parsed;
+  let boxRows;
   try {
-    parsed = parse(match[2]);
-    geometry(parsed.side);
+    parsed = parse(words[0]);
+    boxRows = defaultBoxRows(parsed.side);
+    for (const word of words.slice(1)) {
+      const box = /^box=(\d+)x(\d+)$/.exec(word);
+      if (word.startsWith('box=') && (!box || Number(box[1]) * Number(box[2]) !== parsed.side)) {
+        throw new NotApplicable(`box shape ${word.slice(4)} for side ${parsed.side}`);
+      }
+      if (box) boxRows = Number(box[1]);
+    }
+    geometry(parsed.side, boxRows);
   } catch (e) {
     if (e instanceof NotApplicable) return `n/a ${e.message}`;
     throw e;
   }
   const start = process.hrtime.bigint();
-  const { count, first, guesses } = solve(parsed.side, parsed.cells, limit);
+  const { count, first, guesses } = solve(parsed.side, boxRows, parsed.cells, limit);
   const elapsed = process.hrtime.bigint() - start;
   const solution = first === null ? '-' : Array.from(first, (v) => SYMBOLS[v]).join('');
   return `${count} ${solution} guesses=${guesses} ns=${elapsed}`;

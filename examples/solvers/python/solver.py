@@ -14,8 +14,8 @@ column and box). At each step it places a forced value when there is one
 column or box), and otherwise branches on the open cell with the fewest
 candidates. Any box shape whose side is at most 61 (the one-symbol-per-cell
 notation): the side n is the square root of the puzzle's length, the boxes
-are r rows by c columns with r the largest divisor of n whose square is at
-most n, and r, c >= 2, as dlxbench reads a line. Standard library only.
+r rows by c columns as a `box=RxC` word after the puzzle says, or else with
+r the largest divisor of n whose square is at most n; r, c >= 2. Standard library only.
 """
 
 import sys
@@ -33,16 +33,24 @@ class NotApplicable(Exception):
     """A puzzle this solver does not take: answered with `n/a REASON`."""
 
 
-def geometry(side):
-    """The units of a grid of this side: (units of each cell, cells of each unit).
+def default_box_rows(side):
+    """The rows of a box when the request gives no `box=RxC`: the most
+    square shape, r the largest divisor of the side whose square is at most
+    the side."""
+    return max(r for r in range(1, side + 1) if side % r == 0 and r * r <= side)
+
+
+def geometry(side, box_rows):
+    """The units of a grid of this side with boxes of `box_rows` rows:
+    (units of each cell, cells of each unit).
 
     Units 0..side-1 are the rows, then the columns, then the boxes.
     """
-    if side not in _geometries:
-        box_rows = max(r for r in range(1, side + 1) if side % r == 0 and r * r <= side)
+    key = (side, box_rows)
+    if key not in _geometries:
         box_cols = side // box_rows
-        if box_rows < 2:
-            raise NotApplicable(f"no box shape for side {side}")
+        if box_rows < 2 or box_cols < 2 or box_rows * box_cols != side:
+            raise NotApplicable(f"no {box_rows}-row boxes for side {side}")
         units_of = []
         cells_of = [[] for _ in range(3 * side)]
         for cell in range(side * side):
@@ -52,8 +60,8 @@ def geometry(side):
             units_of.append(units)
             for unit in units:
                 cells_of[unit].append(cell)
-        _geometries[side] = (units_of, cells_of)
-    return _geometries[side]
+        _geometries[key] = (units_of, cells_of)
+    return _geometries[key]
 
 
 def parse(puzzle):
@@ -70,14 +78,14 @@ def parse(puzzle):
     return side, cells
 
 
-def solve(side, cells, limit):
+def solve(side, box_rows, cells, limit):
     """Counts the solutions up to `limit` (0: all of them).
 
     Returns (count, first solution as a list of values or None, guesses):
     a guess is each value tried in a cell that had two candidates or more
     when no move was forced.
     """
-    units_of, cells_of = geometry(side)
+    units_of, cells_of = geometry(side, box_rows)
     full = (1 << side) - 1
     used = [0] * (3 * side)  # the values placed in each unit
     grid = list(cells)
@@ -173,14 +181,24 @@ def answer(request):
     if len(parts) != 3 or parts[0] != "solve" or not parts[1].isdigit():
         return "error request not `solve LIMIT PUZZLE`"
     limit = int(parts[1])
+    # PUZZLE, then words: `box=RxC` when the side alone does not tell the
+    # box shape; others are ignored.
+    words = parts[2].split(" ")
     try:
-        side, cells = parse(parts[2])
-        geometry(side)
+        side, cells = parse(words[0])
+        box_rows = default_box_rows(side)
+        for word in words[1:]:
+            if word.startswith("box="):
+                rows, _, cols = word[4:].partition("x")
+                if not (rows.isdigit() and cols.isdigit() and int(rows) * int(cols) == side):
+                    raise NotApplicable(f"box shape {word[4:]} for side {side}")
+                box_rows = int(rows)
+        geometry(side, box_rows)
     except NotApplicable as reason:
         return f"n/a {reason}"
     start = time.perf_counter_ns()
     try:
-        count, first, guesses = solve(side, cells, limit)
+        count, first, guesses = solve(side, box_rows, cells, limit)
     except MemoryError:
         return "error memory out of memory"
     elapsed = time.perf_counter_ns() - start
