@@ -12,7 +12,9 @@
 //! at limit 2 must be those of `dlxbench solve --limit 2`, a unique
 //! solution must be dlx's, any other solution valid. Puzzles an example
 //! does not take (Hanidoku, a side without boxes, sides past its masks)
-//! are answered `n/a`. Closing its standard input ends it, with status 0.
+//! are answered `n/a`; a `box=RxC` word after the cells gives the box
+//! shape. Closing its standard input ends it, with status 0. Then the same
+//! examples run through `dlxbench bench --solver-cmd` beside dlx.
 //!
 //! A language whose runtime (`python3`, `node`, `java`) is not on `PATH`
 //! is skipped with the reason written to standard error (past the test
@@ -432,6 +434,29 @@ fn speaks_protocol_1(example: &Example) {
         assert_eq!((got.count, got.solution), (1, Some(full)), "{name}: 36x36");
     }
 
+    // Boxes of 3 rows by 2 columns, which the side alone does not tell:
+    // the request says `box=3x2` after the cells.
+    let generated = common::stdout_of(
+        common::dlxbench().args(["generate", "--box", "3x2", "--count", "4", "--seed", "3"]),
+    );
+    let puzzles: Vec<&str> = puzzle_lines(&generated).collect();
+    let input = common::file_with(&generated);
+    let solved = common::stdout_of(
+        common::dlxbench()
+            .args(["solve", "--box", "3x2"])
+            .arg(input.path()),
+    );
+    for (puzzle, solution) in puzzles.iter().zip(solved.lines()) {
+        let line = solver.ask(2, &format!("{puzzle} box=3x2"));
+        let got = parse_response(name, puzzle, &line);
+        assert_eq!(
+            (got.count, got.solution.as_deref()),
+            (1, Some(solution)),
+            "{name}: `solve 2 {puzzle} box=3x2`"
+        );
+    }
+    assert_eq!(puzzles.len(), 4);
+
     // Not Sudoku grids it takes: a Hanidoku board, a side of 5 (no boxes).
     let hanidoku = std::fs::read_to_string(repo_path(
         "datasets/generated/hanidoku/gen_hanidoku_100.txt",
@@ -474,5 +499,111 @@ fn the_examples_are_documented() {
             "docs/solver-protocol.md does not name {}",
             example.script
         );
+    }
+}
+
+/// `dlxbench bench --solvers dlx,... --solver-cmd NAME=COMMAND ...` with
+/// every example whose runtime is here: the run completes (exit 0: every
+/// count cross-checked with dlx, every solution validated), each puzzle has
+/// a row per solver with dlx's status, its own time (`ns=`) and the round
+/// trip, the latencies are the solvers' own, their standard error has its
+/// log files, and a 36x36 grid is `n/a` for the JavaScript example only.
+#[test]
+fn bench_runs_the_examples_beside_dlx() {
+    let examples: Vec<&Example> = [&PYTHON, &JAVASCRIPT, &JAVA]
+        .into_iter()
+        .filter(|e| runnable(e))
+        .collect();
+    if examples.is_empty() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 9x9 with unique solutions, several, none; 16x16; 36x36.
+    let mut text = String::from("# ALLOWZERO\n");
+    let gen = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
+    for line in puzzle_lines(&gen).take(60) {
+        text += line;
+        text.push('\n');
+    }
+    text += "....28..1..2...47.6..4..5.2..8......26.9...3....6.1.........68.9...7......1......\n";
+    text += "12345678.........9.............................................................9.\n";
+    let gen16 = std::fs::read_to_string(repo_path("datasets/generated/gen_16x16_200.txt")).unwrap();
+    for line in puzzle_lines(&gen16).take(6) {
+        text += line;
+        text.push('\n');
+    }
+    let mut cells = pattern(6, 6);
+    blank_one_per_row(&mut cells, 36, |row| (row * 7) % 36);
+    text += &line_of(&cells, 36);
+    text.push('\n');
+    let corpus = common::write_file(dir.path(), "mixed.txt", &text);
+    let lines = 60 + 2 + 6 + 1;
+
+    let mut solvers = vec!["dlx".to_string()];
+    let mut cmd = common::dlxbench();
+    cmd.current_dir(repo_path(""))
+        .args(["bench", "-j2", "--warmup", "4", "--no-plots"]);
+    for e in &examples {
+        solvers.push(e.name.to_string());
+        cmd.arg("--solver-cmd")
+            .arg(format!("{}={} {}", e.name, e.program, e.script));
+    }
+    let out = dir.path().join("out");
+    cmd.arg("--solvers")
+        .arg(solvers.join(","))
+        .arg("--out")
+        .arg(&out)
+        .arg(&corpus);
+    let output = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}\n{stdout}\n{stderr}",
+        output.status
+    );
+
+    let rows = common::read_csv(&out.join("puzzles.csv"));
+    let dlx: std::collections::HashMap<&str, &str> = rows
+        .iter()
+        .filter(|r| r["solver"] == "dlx")
+        .map(|r| (r["line"].as_str(), r["status"].as_str()))
+        .collect();
+    assert_eq!(dlx.len(), lines, "dlx rows");
+    for e in &examples {
+        let mine: Vec<_> = rows.iter().filter(|r| r["solver"] == e.name).collect();
+        let expected_rows = if e.max_side < 36 { lines - 1 } else { lines };
+        assert_eq!(mine.len(), expected_rows, "{}: rows of puzzles.csv", e.name);
+        for r in &mine {
+            let line = r["line"].as_str();
+            assert_eq!(r["status"], dlx[line], "{}: line {line}: {r:?}", e.name);
+            for column in ["ns", "round_trip_ns"] {
+                let v: u64 = r[column]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("{}: line {line}: {column} {r:?}", e.name));
+                assert!(v > 0, "{}: line {line}: {column} {r:?}", e.name);
+            }
+            assert!(r["cause"].is_empty(), "{}: line {line}: {r:?}", e.name);
+        }
+        assert!(
+            out.join(format!("solver-{}.log", e.name)).is_file(),
+            "{}: no log",
+            e.name
+        );
+    }
+    let summary = common::read_csv(&out.join("summary.csv"));
+    for e in &examples {
+        let row = summary.iter().find(|r| r["solver"] == e.name).unwrap();
+        assert_eq!(row["latency_source"], "own", "{}: {row:?}", e.name);
+        assert!(
+            row["mean_round_trip_ns"].parse::<f64>().unwrap() > 0.0,
+            "{row:?}"
+        );
+        let not_applicable = if e.max_side < 36 { "1" } else { "0" };
+        assert_eq!(row["not_applicable"], not_applicable, "{}: {row:?}", e.name);
+        for failure in ["crashed", "timeout", "protocol_error"] {
+            assert_eq!(row[failure], "0", "{}: {row:?}", e.name);
+        }
+        assert!(stdout.contains(&format!("  {} ", e.name)), "{stdout}");
     }
 }
