@@ -607,3 +607,54 @@ fn bench_runs_the_examples_beside_dlx() {
         assert!(stdout.contains(&format!("  {} ", e.name)), "{stdout}");
     }
 }
+
+/// The echo solver (`examples/solvers/echo/echo.c`), which measures the
+/// round-trip floor: on full grids it agrees with dlx, its latencies are
+/// round trips (it gives no `ns=`); a grid with blanks is `n/a` for it.
+#[test]
+fn the_echo_solver_measures_round_trips_on_full_grids() {
+    let dir = tempfile::tempdir().unwrap();
+    let echo = dir.path().join("echo-solver");
+    let status = common::c_compiler()
+        .to_command()
+        .arg("-o")
+        .arg(&echo)
+        .arg(repo_path("examples/solvers/echo/echo.c"))
+        .status()
+        .expect("a C compiler");
+    assert!(status.success(), "compiling echo.c");
+    let solved = common::stdout_of(
+        common::dlxbench()
+            .arg("solve")
+            .arg(repo_path("datasets/generated/gen_9x9_symmetric_100.txt")),
+    );
+    let mut text = solved.clone();
+    text += "....28..1..2...47.6..4..5.2..8......26.9...3....6.1.........68.9...7......1......\n";
+    let corpus = common::write_file(dir.path(), "solved.txt", &text);
+    let out = dir.path().join("out");
+    let output = common::dlxbench()
+        .args(["bench", "-j1", "--no-plots", "--solvers", "dlx,echo"])
+        .arg("--solver-cmd")
+        .arg(format!("echo={}", echo.display()))
+        .arg("--out")
+        .arg(&out)
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = common::read_csv(&out.join("puzzles.csv"));
+    let echo_rows: Vec<_> = rows.iter().filter(|r| r["solver"] == "echo").collect();
+    assert_eq!(echo_rows.len(), 100, "the blank puzzle is n/a");
+    for r in echo_rows {
+        assert_eq!(r["status"], "unique", "{r:?}");
+        assert_eq!(r["ns"], r["round_trip_ns"], "{r:?}");
+    }
+    let summary = common::read_csv(&out.join("summary.csv"));
+    let row = summary.iter().find(|r| r["solver"] == "echo").unwrap();
+    assert_eq!(row["latency_source"], "round-trip", "{row:?}");
+    assert_eq!(row["not_applicable"], "1", "{row:?}");
+}
