@@ -156,6 +156,10 @@ pub struct AbResult {
     /// Invalid solutions and count disagreements found (see
     /// [`harness::RunResult::discrepancies`]), over all passes.
     pub discrepancies: Vec<harness::Discrepancy>,
+    /// Failed solves (a solver in its own process that crashed, timed out
+    /// or broke the protocol), over all passes
+    /// ([`harness::RunResult::failed_solves`]).
+    pub failed_solves: u64,
     /// Worker threads.
     pub threads: usize,
     /// Wall time of all passes.
@@ -266,6 +270,7 @@ pub fn run<P: Puzzle>(
         ..Nodes::default()
     };
     let mut discrepancies = Vec::new();
+    let mut failed_solves = 0;
     let started = Instant::now();
     let mut longest = Duration::ZERO;
     let mut threads;
@@ -281,6 +286,7 @@ pub fn run<P: Puzzle>(
         };
         let result = harness::run(corpora, cfg, lu, Some(sink), progress)?;
         threads = result.threads;
+        failed_solves += result.failed_solves();
         discrepancies.extend(result.discrepancies);
         let collected = std::mem::take(&mut *collected.lock().unwrap_or_else(|e| e.into_inner()));
         for (corpus, records) in collected.batches {
@@ -357,6 +363,7 @@ pub fn run<P: Puzzle>(
         stop,
         nodes,
         discrepancies,
+        failed_solves,
         threads,
         elapsed: started.elapsed(),
     })

@@ -36,7 +36,10 @@ fn have_python() -> bool {
 }
 
 /// The first [`PUZZLES`] puzzles of the generated 9x9 corpus, written to
-/// `dir/c.txt`: the file, and the puzzles by line.
+/// `dir/c.txt`: the file, and the puzzles by line. Their solutions (by
+/// `dlxbench solve`) go to `dir/answers.txt`, which the Python solver
+/// answers from when given `--answers` (so that it is fast on a loaded
+/// machine; the misbehaviours come first).
 fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
     let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
     let puzzles: Vec<String> = text
@@ -47,14 +50,30 @@ fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
         .collect();
     let path = dir.join("c.txt");
     std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
+    let solved = Process::new(binary())
+        .arg("solve")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(solved.status.success());
+    let solutions = String::from_utf8(solved.stdout).unwrap();
+    let answers: String = puzzles
+        .iter()
+        .zip(solutions.lines())
+        .map(|(p, s)| format!("{p} {s}\n"))
+        .collect();
+    assert_eq!(answers.lines().count(), PUZZLES);
+    std::fs::write(dir.join("answers.txt"), answers).unwrap();
     (path, puzzles)
 }
 
-/// `--solver-cmd py=python3 tests/solvers/sudoku.py ARGS`.
-fn solver_cmd(args: &str) -> String {
+/// `--solver-cmd py=python3 tests/solvers/sudoku.py --answers
+/// DIR/answers.txt ARGS`.
+fn solver_cmd(dir: &Path, args: &str) -> String {
     format!(
-        "py=python3 {} {args}",
-        repo_path("tests/solvers/sudoku.py").display()
+        "py=python3 {} --answers {} {args}",
+        repo_path("tests/solvers/sudoku.py").display(),
+        dir.join("answers.txt").display()
     )
 }
 
@@ -65,7 +84,7 @@ fn bench(dir: &Path, corpus: &Path, args: &str, extra: &[&str]) -> (Output, Path
     let output = Process::new(binary())
         .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
         .arg("--solver-cmd")
-        .arg(solver_cmd(args))
+        .arg(solver_cmd(dir, args))
         .args(extra)
         .arg("--out")
         .arg(&out)
@@ -315,7 +334,7 @@ fn ctrl_c_during_a_hung_call_ends_the_run_at_once_keeping_what_finished() {
     let mut child = Process::new(binary())
         .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
         .arg("--solver-cmd")
-        .arg(solver_cmd(&hang))
+        .arg(solver_cmd(dir.path(), &hang))
         .args(["--budget-time", "60s", "--out"])
         .arg(&out)
         .arg(&corpus)
@@ -383,4 +402,119 @@ fn ctrl_c_during_a_hung_call_ends_the_run_at_once_keeping_what_finished() {
         ("skipped", "interrupted")
     );
     assert_no_temporaries(&out);
+}
+
+#[test]
+fn solve_and_ab_report_failed_solves() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let cmd = solver_cmd(dir.path(), &format!("--fail exit={}", puzzles[5]));
+    let solved = Process::new(binary())
+        .args(["solve", "--solver", "py", "--solver-cmd", &cmd])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let (out, err) = (String::from_utf8_lossy(&solved.stdout), stderr(&solved));
+    assert_eq!(solved.status.code(), Some(1), "{err}");
+    assert!(out.contains("# line 6: crashed (exit 3)\n"), "{out}");
+    assert_eq!(out.lines().count(), PUZZLES, "one line a puzzle: {out}");
+    assert!(
+        err.contains("23 solved") && err.contains("1 failed (py solver)"),
+        "{err}"
+    );
+
+    let ab = Process::new(binary())
+        .args([
+            "ab",
+            "dlx",
+            "py",
+            "-j",
+            "1",
+            "--max-time",
+            "2s",
+            "--solver-cmd",
+            &cmd,
+        ])
+        .arg(&corpus)
+        .output()
+        .unwrap();
+    let err = stderr(&ab);
+    assert_eq!(ab.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("failed solves (crashed, timeout or protocol-error)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn shards_with_failures_merge_and_compare_shows_them() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let failing = solver_cmd(dir.path(), &format!("--fail exit={}", puzzles[5]));
+    let good = solver_cmd(dir.path(), "");
+    let run = |cmd: &str, out: &str, extra: &[&str]| {
+        Process::new(binary())
+            .args([
+                "bench",
+                "--solvers",
+                "dlx,py",
+                "-j",
+                "1",
+                "--no-plots",
+                "-q",
+            ])
+            .args(["--solver-cmd", cmd])
+            .args(extra)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .arg(&corpus)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(
+        run(&failing, "s1", &["--shard", "1/2"]).status.code(),
+        Some(0)
+    );
+    assert_eq!(
+        run(&failing, "s2", &["--shard", "2/2"]).status.code(),
+        Some(1)
+    );
+    let merged = dir.path().join("m");
+    let merge = Process::new(binary())
+        .args(["merge", "--no-plots", "--out"])
+        .arg(&merged)
+        .arg(dir.path().join("s1"))
+        .arg(dir.path().join("s2"))
+        .output()
+        .unwrap();
+    assert_eq!(merge.status.code(), Some(1), "{}", stderr(&merge));
+    let summary = py_summary(&merged);
+    assert_eq!(
+        (summary["crashed"].as_str(), summary["solved"].as_str()),
+        ("1", "23")
+    );
+    assert_statuses(&merged, &[(6, "crashed", "exit 3")]);
+
+    assert_eq!(run(&good, "good", &[]).status.code(), Some(0));
+    let compare = Process::new(binary())
+        .arg("compare")
+        .arg(dir.path().join("good"))
+        .arg(&merged)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&compare.stdout);
+    assert!(
+        shown.contains("outcomes: solved 24 -> 23, crashed 0 -> 1"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("line 6: status unique -> crashed"),
+        "{shown}"
+    );
 }

@@ -30,8 +30,8 @@ geometric mean of per-puzzle times, with a seeded bootstrap 95% interval, after 
 it takes for the interval to be within --precision (or until --max-time). A regression only when \
 the whole interval lies above 1 + threshold. For two builds of one solver, load both with \
 --solver-lib under two names: built-in and loaded solvers are called differently, so compare \
-like with like. Exit status: 0 no regression; 1 B is slower (or the solvers disagreed); 2 bad \
-usage or unreadable input.")]
+like with like. Exit status: 0 no regression; 1 B is slower (or the solvers disagreed, or solves failed); \
+2 bad usage or unreadable input.")]
 pub struct Args {
     /// The reference solver (a built-in one, or a --solver-lib name).
     #[arg(value_name = "A")]
@@ -168,13 +168,19 @@ impl PerKind for Args {
         for d in &result.discrepancies {
             errln!("PROBLEM: {d}");
         }
+        if result.failed_solves > 0 {
+            errln!(
+                "PROBLEM: {} failed solves (crashed, timeout or protocol-error)",
+                result.failed_solves
+            );
+        }
         if let Some(path) = &self.html {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
         self.export.write(&inputs, &export::of_ab(&result))?;
         let regressed = result.verdict == TimeVerdict::Regression;
         Ok(ExitCode::from(
-            if regressed || !result.discrepancies.is_empty() {
+            if regressed || !result.discrepancies.is_empty() || result.failed_solves > 0 {
                 super::EXIT_FAILURE
             } else {
                 super::EXIT_OK

@@ -145,6 +145,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for d in &merged.result.discrepancies {
         errln!("dlxbench: {d}");
     }
+    let failed = merged.result.failed_solves();
+    if failed > 0 {
+        errln!(
+            "dlxbench: the parts have {failed} failed solves (crashed, timeout or protocol-error)"
+        );
+    }
     if !args.quiet {
         let shards = merged.meta.merged.as_ref().map_or(String::new(), |m| {
             format!(
@@ -177,7 +183,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             merged.written.len()
         )?;
     }
-    if merged.result.discrepancies.is_empty() {
+    if merged.result.discrepancies.is_empty() && failed == 0 {
         Ok(ExitCode::from(super::EXIT_OK))
     } else {
         Ok(ExitCode::from(super::EXIT_FAILURE))

@@ -129,8 +129,9 @@ pub struct SolverLibArgs {
     /// it. Load only libraries you trust.
     #[arg(long = "solver-lib", value_name = "PATH:SYMBOL[@FLAGS][=NAME]")]
     pub libs: Vec<LibrarySpec>,
-    /// Add a solver that runs in its own processes: COMMAND (run with `sh -c`, in a process
-    /// group of its own) is started once per worker and kept running; it speaks the dlxbench
+    /// Add a solver that runs in its own processes: COMMAND (split into words and run directly
+    /// when plain, through `sh -c` when it has quotes, variables, redirections or pipes; in a
+    /// process group of its own) is started once per worker and kept running; it speaks the dlxbench
     /// solver protocol on its standard input and output (docs/solver-protocol.md). Repeatable.
     /// Each call is bounded by the solver's time budget (--budget-time, default 10s): past it,
     /// or when it crashes or answers out of protocol, the puzzle is recorded as timeout,

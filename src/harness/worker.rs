@@ -13,7 +13,7 @@ use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Solver, Status, Timing};
+use crate::solvers::{Failure, Solver, Status, Timing};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -178,9 +178,15 @@ impl<P: Puzzle> Worker<P> {
                 ordered.wait_for_window(seq);
             }
             let k = job.order.map_or(seq, |o| o[seq]);
-            self.run_chunk(job, seq, k);
+            let cut_short = self.run_chunk(job, seq, k);
             let lines = job.firsts[k + 1] - job.firsts[k];
             ran += 1;
+            if cut_short {
+                // A stop interrupted a solver in its own process: the
+                // chunk's records are kept (its skipped puzzles say so),
+                // but its lines are not done, so the corpus is partial.
+                break;
+            }
             lines_done += lines;
             if let Some(p) = job.progress {
                 p.advance(lines);
@@ -239,8 +245,10 @@ impl<P: Puzzle> Worker<P> {
         }
     }
 
-    /// Runs one chunk (`seq`: its position in the run order, `k`: its index).
-    fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) {
+    /// Runs one chunk (`seq`: its position in the run order, `k`: its
+    /// index); true when a stop cut it short (some solve was interrupted,
+    /// [`crate::solvers::Failure::Interrupted`]).
+    fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) -> bool {
         let config = job.config;
         let corpus = job.corpus;
         let bytes = corpus.bytes();
@@ -390,6 +398,9 @@ impl<P: Puzzle> Worker<P> {
             let line = self.parsed[j].number;
             self.cross_check(job, &records[base..base + solver_count], line);
         }
+        let cut_short = records
+            .iter()
+            .any(|r| r.failure == Some(Failure::Interrupted));
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);
             if r.status.is_failure() {
@@ -408,6 +419,7 @@ impl<P: Puzzle> Worker<P> {
             Some(ordered) => super::send(ordered.tx, job.index, seq, records),
             None => self.records = records,
         }
+        cut_short
     }
 
     /// Records invalid solutions and disagreements ([`super::cross_check`]).

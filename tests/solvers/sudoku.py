@@ -13,6 +13,8 @@ Options:
   --slow-start SECS    sleep before printing the header.
   --ns                 report the own solve time (ns=).
   --version V          print this protocol version in the header.
+  --answers FILE       lines `PUZZLE SOLUTION` of puzzles with one solution:
+                       answered from there (fast), others searched.
 """
 
 import os
@@ -84,6 +86,7 @@ def main():
     slow = 0.0
     own_ns = False
     version = "1"
+    answers = {}
     i = 0
     while i < len(args):
         a = args[i]
@@ -105,6 +108,13 @@ def main():
             i += 1
         elif a == "--version":
             version = args[i + 1]
+            i += 2
+        elif a == "--answers":
+            with open(args[i + 1]) as f:
+                for entry in f:
+                    words = entry.split()
+                    if len(words) == 2:
+                        answers[words[0]] = words[1]
             i += 2
         else:
             sys.exit("unknown option " + a)
@@ -139,11 +149,14 @@ def main():
             out.write("n/a 9x9 only\n")
         else:
             started = time.perf_counter_ns()
-            grid = [0 if ch in ".0" else int(ch) for ch in puzzle]
-            first = [0] * 81
-            count, guesses = count_solutions(grid, limit, first)
+            if puzzle in answers:
+                count, guesses, solution = 1, 0, answers[puzzle]
+            else:
+                grid = [0 if ch in ".0" else int(ch) for ch in puzzle]
+                first = [0] * 81
+                count, guesses = count_solutions(grid, limit, first)
+                solution = "".join(map(str, first)) if count else "-"
             took = time.perf_counter_ns() - started
-            solution = "".join(map(str, first)) if count else "-"
             extra = " ns=%d" % took if own_ns else ""
             out.write("%d %s guesses=%d%s\n" % (count, solution, guesses, extra))
         out.flush()

@@ -90,19 +90,26 @@ pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
 
 /// A solver command: its name in the run and what to run.
 ///
-/// The text form `NAME=COMMAND` (as `--solver-cmd` takes it) runs COMMAND
-/// through `sh -c`, so it may hold arguments, quotes, redirections and
-/// environment settings as in a shell; [`CommandSpec::new`] runs a program
-/// with arguments directly.
+/// The text form `NAME=COMMAND` (as `--solver-cmd` takes it,
+/// [`CommandSpec::command`]): a plain COMMAND (words of letters, digits
+/// and `-_./=:+,@%`, the first without `=`) is split into words at spaces
+/// and run directly, so that a crash's signal is the solver's own; any
+/// other (quotes, variables, redirections, pipes, `A=1 prog`, `cd x &&
+/// prog`) runs through `sh -c`, where a crash may show as the shell's exit
+/// status 128 + N rather than signal N. [`CommandSpec::new`] runs a
+/// program with arguments directly.
 ///
 /// ```
 /// use dlxbench::solvers::process::CommandSpec;
 ///
 /// let spec: CommandSpec = "py=python3 solver.py --fast".parse().unwrap();
 /// assert_eq!(spec.name, "py");
-/// assert_eq!(spec.program, "sh");
-/// assert_eq!(spec.args, ["-c", "python3 solver.py --fast"]);
+/// assert_eq!(spec.program, "python3");
+/// assert_eq!(spec.args, ["solver.py", "--fast"]);
 /// assert_eq!(spec.to_string(), "py=python3 solver.py --fast");
+/// let shell: CommandSpec = "js=cd examples && node solver.js".parse().unwrap();
+/// assert_eq!(shell.program, "sh");
+/// assert_eq!(shell.args, ["-c", "cd examples && node solver.js"]);
 /// assert!("=python3 x.py".parse::<CommandSpec>().is_err());
 /// assert!("py=".parse::<CommandSpec>().is_err());
 /// assert!("no-name".parse::<CommandSpec>().is_err());
@@ -141,6 +148,25 @@ impl CommandSpec {
         }
     }
 
+    /// Runs `command`: split into words and run directly when it is plain
+    /// (words of letters, digits and `-_./=:+,@%`, the first without `=`),
+    /// through `sh -c` otherwise.
+    pub fn command(name: impl Into<String>, command: &str) -> Self {
+        let plain = command
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || " \t-_./=:+,@%".contains(c));
+        let mut words = command.split_ascii_whitespace();
+        match words.clone().next() {
+            Some(first) if plain && !first.contains('=') => {
+                let program = words.next().unwrap_or_default();
+                let mut spec = CommandSpec::new(name, program, words);
+                spec.text = command.trim().to_string();
+                spec
+            }
+            _ => CommandSpec::shell(name, command),
+        }
+    }
+
     /// Runs `command` through `sh -c`.
     pub fn shell(name: impl Into<String>, command: &str) -> Self {
         CommandSpec {
@@ -170,7 +196,7 @@ impl FromStr for CommandSpec {
         if !name_ok || command.trim().is_empty() {
             return Err(malformed());
         }
-        Ok(CommandSpec::shell(name, command))
+        Ok(CommandSpec::command(name, command))
     }
 }
 
@@ -225,20 +251,33 @@ pub fn log_file_name(name: &str) -> String {
 /// running. Its default budget is [`Budget::SAFETY_TIME`] (the deadline of
 /// each call) and no node bound; its log file is [`log_file_name`].
 pub fn entry<P: Puzzle>(spec: &CommandSpec, options: ProcessOptions) -> SolverEntry<P> {
+    let description = format!(
+        "command `{}` (solver protocol {PROTOCOL_VERSION})",
+        spec.text
+    );
+    entry_with(spec, options, description, false)
+}
+
+/// [`entry`] with its own `description` (for `run.json` and `--help`),
+/// and, when `count_only`, a solver whose solutions are not read (its
+/// counts are cross-checked; `-` or anything else in place of the
+/// solution is accepted: [`Solver::returns_solutions`] is false).
+pub fn entry_with<P: Puzzle>(
+    spec: &CommandSpec,
+    options: ProcessOptions,
+    description: String,
+    count_only: bool,
+) -> SolverEntry<P> {
     let log = LogFile::new(log_file_name(&spec.name));
     let shared = Arc::new(Shared {
         spec: spec.clone(),
         options,
         log: log.clone(),
+        count_only,
     });
-    SolverEntry::new(
-        spec.name.clone(),
-        format!(
-            "command `{}` (solver protocol {PROTOCOL_VERSION})",
-            spec.text
-        ),
-        move || Box::new(ProcessSolver::<P>::new(Arc::clone(&shared))),
-    )
+    SolverEntry::new(spec.name.clone(), description, move || {
+        Box::new(ProcessSolver::<P>::new(Arc::clone(&shared)))
+    })
     .with_default_budget(Budget::UNLIMITED.with_time(Budget::SAFETY_TIME))
     .with_log_file(log)
 }
@@ -249,6 +288,8 @@ struct Shared {
     spec: CommandSpec,
     options: ProcessOptions,
     log: LogFile,
+    /// Solutions are not read.
+    count_only: bool,
 }
 
 /// One worker's solver: the process (once started) and reused buffers.
@@ -427,7 +468,7 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             Response::Error(failure) => return self.fail(failure),
             Response::Answer(answer) => answer,
         };
-        if answer.count > 0 {
+        if answer.count > 0 && !self.shared.count_only {
             let text = &line[answer.solution.clone()];
             if !solution.read_protocol(puzzle, text) {
                 return self.fail(Failure::Response);
@@ -449,6 +490,10 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             timing,
         };
         (outcome, took)
+    }
+
+    fn returns_solutions(&self) -> bool {
+        !self.shared.count_only
     }
 
     fn start_corpus(&mut self) {

@@ -90,8 +90,10 @@ pub fn parse_header(line: &[u8]) -> Result<(), Malformed> {
 }
 
 /// Reads a response to a request with solution limit `limit`. A count
-/// above the limit, a missing solution (or `-` with a count above 0), a
-/// known key with no number are malformed; unknown keys are ignored.
+/// above the limit, a missing solution word, a known key with no number
+/// are malformed; unknown keys are ignored. (Whether the solution word is
+/// a solution of the right size, and not `-` when COUNT is above 0, is the
+/// caller's to check: a count-only solver's is not read.)
 ///
 /// ```
 /// use dlxbench::solvers::process::{parse_response, Response};
@@ -104,6 +106,8 @@ pub fn parse_header(line: &[u8]) -> Result<(), Malformed> {
 /// assert_eq!(parse_response(b"n/a 9x9 only", 2), Ok(Response::NotApplicable));
 /// assert_eq!(parse_response(b"error overflow wrote 4096 bytes", 2), Ok(Response::Error(Failure::Overflow)));
 /// assert_eq!(parse_response(b"error segv", 2), Ok(Response::Error(Failure::Error)));
+/// // A count-only solver may give no solution; the caller decides.
+/// assert!(matches!(parse_response(b"1 -", 2), Ok(Response::Answer(_))));
 /// assert!(parse_response(b"3 534678912", 2).is_err());
 /// assert!(parse_response(b"1", 2).is_err());
 /// assert!(parse_response(b"hello world", 2).is_err());
@@ -128,9 +132,6 @@ pub fn parse_response(line: &[u8], limit: u64) -> Result<Response, Malformed> {
         return Err(Malformed);
     }
     let solution = w.next().ok_or(Malformed)?;
-    if count > 0 && line[solution.clone()] == *b"-" {
-        return Err(Malformed);
-    }
     let mut answer = Answer {
         count,
         solution,

@@ -149,6 +149,10 @@ fn nonsense_is_a_protocol_error() {
             Failure::Response,
         ),
         (
+            "echo dlxbench-protocol 1; while read x; do echo 1 -; done",
+            Failure::Response,
+        ),
+        (
             "echo dlxbench-protocol 2; while read x; do echo 0 -; done",
             Failure::Header,
         ),
@@ -332,4 +336,55 @@ fn causes_read_back_and_map_to_statuses() {
     assert_eq!(Failure::from_cause("nonsense"), None);
     assert!(Status::ALL.iter().filter(|s| s.is_failure()).count() == 4);
     assert_eq!(log_file_name("my solver/1"), "solver-my_solver_1.log");
+}
+
+#[test]
+fn hanidoku_boards_go_as_their_line_and_come_back_validated() {
+    use crate::hanidoku::Board;
+    let text = std::str::from_utf8(Board::embedded_corpus().text).unwrap();
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap();
+    let mut board = Board::blank();
+    Board::parse_line(line.as_bytes(), (), &mut board).unwrap();
+    let mut request = Vec::new();
+    assert!(board.write_protocol(&mut request));
+    assert!(!request.contains(&b' '), "one word");
+    let mut reread = Board::blank();
+    Board::parse_line(&request, (), &mut reread).unwrap();
+    assert_eq!(reread.cells(), board.cells());
+    // A solver that answers with the solution `dlx` finds.
+    let mut solved = board;
+    let mut dlx = (crate::hanidoku::solvers::REGISTRY[0].make)();
+    assert_eq!(
+        dlx.solve(&board, 1, Budget::UNLIMITED, &mut solved)
+            .solutions,
+        1
+    );
+    let mut answer = Vec::new();
+    assert!(solved.write_protocol(&mut answer));
+    let script = format!(
+        "echo dlxbench-protocol 1; while read x; do echo \"1 {} ns=10\"; done",
+        String::from_utf8(answer).unwrap()
+    );
+    let mut s = entry::<Board>(&CommandSpec::shell("t", &script), ProcessOptions::default()).make();
+    let mut out = Board::blank();
+    let (outcome, _) = s.solve_timed(&board, 1, SECOND, &mut out);
+    assert_eq!((outcome.failure, outcome.solutions), (None, 1));
+    assert!(Board::is_solution_of(&out, &board));
+}
+
+#[test]
+fn a_count_only_solver_is_not_asked_for_its_solution() {
+    let spec = CommandSpec::shell(
+        "t",
+        "echo dlxbench-protocol 1; while read x; do echo '1 - ns=5'; done",
+    );
+    let e = entry_with::<Grid>(&spec, ProcessOptions::default(), "counts".into(), true);
+    assert_eq!(e.description(), "counts");
+    let mut s = e.make();
+    assert!(!s.returns_solutions());
+    let (outcome, _) = solve(s.as_mut(), SECOND);
+    assert_eq!((outcome.failure, outcome.solutions), (None, 1));
 }
