@@ -12,6 +12,8 @@ pub mod convert;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
+#[cfg(unix)]
+pub mod host;
 pub(crate) mod io;
 mod live;
 pub mod merge;

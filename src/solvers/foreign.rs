@@ -145,10 +145,24 @@ pub enum ForeignError {
     },
 }
 
-/// Opens the library of `spec` and looks its symbol up: an entry for a
-/// solver of puzzles `P` (it accepts only those with a
-/// [`Puzzle::write_c81`] form).
-pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
+/// A library opened and its solver function found: what [`open`] gives.
+pub struct Opened {
+    /// Keeps the library mapped while the function may be called.
+    pub library: Arc<libloading::Library>,
+    /// The solver function.
+    pub function: SolveFn,
+}
+
+impl fmt::Debug for Opened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Opened").finish_non_exhaustive()
+    }
+}
+
+/// Opens the library of `spec` and looks its symbol up: the one place a
+/// library is loaded, in this process ([`load`]) or in an isolated host
+/// ([`super::host`]). Loading runs the library's initialisers.
+pub fn open(spec: &LibrarySpec) -> Result<Opened, ForeignError> {
     if !spec.path.exists() {
         return Err(ForeignError::Missing(spec.path.clone()));
     }
@@ -180,7 +194,17 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
             path: spec.path.clone(),
             symbol: spec.symbol.clone(),
         })?;
-    let library = Arc::new(library);
+    Ok(Opened {
+        library: Arc::new(library),
+        function,
+    })
+}
+
+/// Opens the library of `spec` and looks its symbol up ([`open`]), in
+/// this process: an entry for a solver of puzzles `P` (it accepts only
+/// those with a [`Puzzle::write_c81`] form).
+pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
+    let Opened { library, function } = open(spec)?;
     let (flags, count_only) = (spec.flags, spec.count_only);
     let description = match spec.count_only {
         false => format!("loaded from {spec}"),

@@ -114,6 +114,8 @@ macro_rules! builtin_solvers {
 pub(crate) use builtin_solvers;
 
 pub mod foreign;
+#[cfg(unix)]
+pub mod host;
 mod set;
 
 pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
