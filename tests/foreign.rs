@@ -371,7 +371,7 @@ fn solver_lib_errors_exit_2_with_a_clear_message() {
         ),
         (
             format!("{}:example_solve", other.display()),
-            "libother.so: not a shared library",
+            "libother.so: a shared library for",
         ),
         (format!("{}:nope", lib.display()), "no symbol `nope` in it"),
         (
@@ -483,4 +483,156 @@ fn a_count_only_solver_has_its_counts_checked_and_its_solutions_not_read() {
         stderr.contains("--count-only dlx: not the name of a --solver-lib solver"),
         "{stderr}"
     );
+}
+
+/// The architecture this test runs on, as the messages name it, and
+/// another one's `e_machine`.
+fn other_machine() -> (u16, &'static str) {
+    match std::env::consts::ARCH {
+        "aarch64" => (62, "x86-64"),
+        _ => (183, "AArch64"),
+    }
+}
+
+/// Refusals of a library file before it is loaded: another architecture
+/// (a real library patched, and a bare header), a 32-bit one, an object
+/// file; each names the reason, not the loader's "No such file".
+#[test]
+fn a_library_for_another_architecture_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = example_library(dir.path());
+    let (machine, name) = other_machine();
+    let patched = foreign_machine(&lib, dir.path());
+    let bare = common::write_file(dir.path(), "libbare.so", common::tiny_elf(machine));
+    for path in [&patched, &bare] {
+        let err =
+            foreign::load::<Grid>(&spec(&format!("{}:example_solve", path.display()))).unwrap_err();
+        assert!(
+            matches!(err, ForeignError::OtherArchitecture { .. }),
+            "{err}"
+        );
+        let text = err.to_string();
+        assert!(
+            text.contains(&format!(
+                "a shared library for {name} (64-bit, little-endian), another architecture"
+            )),
+            "{text}"
+        );
+        assert!(!text.contains("No such file"), "{text}");
+        // The same from the check alone, which loads nothing.
+        assert_eq!(
+            foreign::check_library(&spec(&format!("{}:example_solve", path.display()))),
+            Err(err)
+        );
+    }
+    // 32-bit: the class differs.
+    let mut bytes = std::fs::read(&lib).unwrap();
+    bytes[4] = 1;
+    let narrow = common::write_file(dir.path(), "libnarrow.so", bytes);
+    let err =
+        foreign::check_library(&spec(&format!("{}:example_solve", narrow.display()))).unwrap_err();
+    assert!(err.to_string().contains("(32-bit, little-endian)"), "{err}");
+    // An object file is not a shared library.
+    let object = dir.path().join("solver.o");
+    let status = common::c_compiler()
+        .to_command()
+        .args(["-c", "-fPIC", "-o"])
+        .arg(&object)
+        .arg(repo_path("examples/c-solver/solver.c"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let err =
+        foreign::check_library(&spec(&format!("{}:example_solve", object.display()))).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("not a shared library this program can load (an object file (.o)"),
+        "{err}"
+    );
+    // The real library passes.
+    foreign::check_library(&spec(&format!("{}:example_solve", lib.display()))).unwrap();
+}
+
+/// A symbol that is a variable, typed as one in the library
+/// (`int solve = 3;`) or untyped (an assembly label in `.data`), is
+/// refused, not called.
+#[test]
+fn a_symbol_that_is_data_is_refused_not_called() {
+    let dir = tempfile::tempdir().unwrap();
+    let typed = common::write_file(
+        dir.path(),
+        "typed.c",
+        "int solve = 3;\nconst int table[4] = {1, 2, 3, 4};\n",
+    );
+    let typed = shared_library(dir.path(), "typed", &typed);
+    for symbol in ["solve", "table"] {
+        let err =
+            foreign::load::<Grid>(&spec(&format!("{}:{symbol}", typed.display()))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{}: `{symbol}` is data (a variable), not a function: give the symbol of the solve function",
+                typed.display()
+            )
+        );
+    }
+    let untyped = common::write_file(
+        dir.path(),
+        "untyped.c",
+        "__asm__(\".data\\n.globl solve\\nsolve: .long 3\\n.text\\n\");\n",
+    );
+    let untyped = shared_library(dir.path(), "untyped", &untyped);
+    // The file does not say: only loading tells.
+    foreign::check_library(&spec(&format!("{}:solve", untyped.display()))).unwrap();
+    let err = foreign::load::<Grid>(&spec(&format!("{}:solve", untyped.display()))).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`solve` is not in executable memory (data), not a function"),
+        "{err}"
+    );
+    // Through the command line: exit 2 with the message, no crash.
+    let corpus = repo_path("datasets/generated/gen_9x9_1000.txt");
+    for lib in [&typed, &untyped] {
+        for command in ["bench", "solve"] {
+            let assert = common::dlxbench()
+                .args([command, &format!("--solver-lib={}:solve", lib.display())])
+                .arg(&corpus)
+                .timeout(std::time::Duration::from_secs(60))
+                .assert()
+                .code(2);
+            let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+            assert!(stderr.contains("not a function"), "{command}: {stderr}");
+        }
+    }
+}
+
+/// A FIFO, a directory or a device as the library is refused before
+/// anything opens it: no hang in the loader.
+#[test]
+fn a_path_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = common::fifo(dir.path(), "libfifo.so");
+    let cases = [
+        (fifo, "a FIFO (named pipe), not a regular file"),
+        (dir.path().to_path_buf(), "a directory, not a regular file"),
+        (
+            PathBuf::from("/dev/null"),
+            "a character device, not a regular file",
+        ),
+    ];
+    let corpus = repo_path("datasets/generated/gen_9x9_1000.txt");
+    for (path, message) in &cases {
+        let err = foreign::check_library(&spec(&format!("{}:solve", path.display()))).unwrap_err();
+        assert!(matches!(err, ForeignError::NotRegular { .. }), "{err}");
+        assert!(err.to_string().contains(message), "{err}");
+        // Bounded: a loader stuck on the FIFO would be killed and fail here.
+        let assert = common::dlxbench()
+            .args(["bench", &format!("--solver-lib={}:solve", path.display())])
+            .arg(&corpus)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(message), "{stderr}");
+    }
 }

@@ -143,6 +143,141 @@ pub enum ForeignError {
         /// The symbol asked for.
         symbol: String,
     },
+    /// The path is not a regular file (a FIFO, on which the loader would
+    /// wait forever; a directory; a device).
+    #[error("{path}: {what}, not a regular file: --solver-lib takes a shared library file")]
+    NotRegular {
+        /// The path.
+        path: PathBuf,
+        /// What it is: `a FIFO`, `a directory`, ...
+        what: &'static str,
+    },
+    /// The file is a shared library for another architecture (machine,
+    /// word size or byte order) than this program's.
+    #[error(
+        "{path}: a shared library for {library}, another architecture: this program runs on \
+         {this} and cannot load it (build the library for {this})"
+    )]
+    OtherArchitecture {
+        /// The library.
+        path: PathBuf,
+        /// Its architecture, from its ELF header (`AArch64 (64-bit,
+        /// little-endian)`).
+        library: String,
+        /// This program's.
+        this: String,
+    },
+    /// The symbol is not a function: calling it would jump into data.
+    #[error("{path}: `{symbol}` is {what}, not a function: give the symbol of the solve function")]
+    NotAFunction {
+        /// The library.
+        path: PathBuf,
+        /// The symbol.
+        symbol: String,
+        /// What it is instead: `data (a variable)`, ...
+        what: &'static str,
+    },
+}
+
+/// What a path that is not a regular file is, for [`ForeignError::NotRegular`].
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a regular file"
+}
+
+/// Checks the library of `spec` without loading it (nothing of it runs):
+/// the path is a regular file (a FIFO would block the loader forever, a
+/// directory or a device is no library); on Linux, the file is an ELF
+/// shared library for this program's architecture (machine, word size, byte
+/// order: the loader reports another machine's library as "No such file or
+/// directory"), and the symbol, if the library itself defines it, is a
+/// function and not data. [`load`] calls it first; a caller that hands the
+/// library to another process to load calls it before, for the same clear
+/// errors.
+pub fn check_library(spec: &LibrarySpec) -> Result<(), ForeignError> {
+    let meta = match std::fs::metadata(&spec.path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ForeignError::Missing(spec.path.clone()))
+        }
+        Err(e) => {
+            return Err(ForeignError::NotLoadable {
+                path: spec.path.clone(),
+                reason: e.to_string(),
+            })
+        }
+    };
+    if !meta.is_file() {
+        return Err(ForeignError::NotRegular {
+            path: spec.path.clone(),
+            what: file_kind(&meta),
+        });
+    }
+    #[cfg(target_os = "linux")]
+    check_elf(spec)?;
+    Ok(())
+}
+
+/// The ELF checks of [`check_library`].
+#[cfg(target_os = "linux")]
+fn check_elf(spec: &LibrarySpec) -> Result<(), ForeignError> {
+    use super::elf;
+    let not_loadable = |reason: String| ForeignError::NotLoadable {
+        path: spec.path.clone(),
+        reason,
+    };
+    let bytes = std::fs::read(&spec.path).map_err(|e| not_loadable(e.to_string()))?;
+    let header = elf::header(&bytes).ok_or_else(|| not_loadable("not an ELF file".into()))?;
+    if let Some(host) = elf::host() {
+        if (header.machine, header.bits64, header.little_endian)
+            != (host.machine, host.bits64, host.little_endian)
+        {
+            return Err(ForeignError::OtherArchitecture {
+                path: spec.path.clone(),
+                library: elf::describe(&header),
+                this: elf::describe(&host),
+            });
+        }
+    }
+    match header.kind {
+        elf::ET_DYN => {}
+        elf::ET_REL => {
+            return Err(not_loadable(
+                "an object file (.o): link it with -shared".into(),
+            ))
+        }
+        elf::ET_EXEC => return Err(not_loadable("an executable".into())),
+        other => return Err(not_loadable(format!("ELF file of type {other}"))),
+    }
+    let what = match elf::defined_symbol(&bytes, &spec.symbol) {
+        Some(elf::SymbolKind::Data) => "data (a variable)",
+        Some(elf::SymbolKind::ThreadLocal) => "thread-local data",
+        _ => return Ok(()),
+    };
+    Err(ForeignError::NotAFunction {
+        path: spec.path.clone(),
+        symbol: spec.symbol.clone(),
+        what,
+    })
 }
 
 /// A library opened and its solver function found: what [`open`] gives.
@@ -162,10 +297,12 @@ impl fmt::Debug for Opened {
 /// Opens the library of `spec` and looks its symbol up: the one place a
 /// library is loaded, in this process ([`load`]) or in an isolated host
 /// ([`super::host`]). Loading runs the library's initialisers.
+///
+/// The library is [checked](check_library) before it is loaded, and the
+/// symbol found must lie in executable memory (a variable is refused with
+/// [`ForeignError::NotAFunction`] rather than called).
 pub fn open(spec: &LibrarySpec) -> Result<Opened, ForeignError> {
-    if !spec.path.exists() {
-        return Err(ForeignError::Missing(spec.path.clone()));
-    }
+    check_library(spec)?;
     // A bare file name would be searched for on the library path: make it
     // a path, so the file named is the file loaded.
     let path = match spec.path.parent() {
@@ -194,6 +331,15 @@ pub fn open(spec: &LibrarySpec) -> Result<Opened, ForeignError> {
             path: spec.path.clone(),
             symbol: spec.symbol.clone(),
         })?;
+    // A symbol the ELF check could not type (one of a dependency's, or an
+    // untyped one): where it points decides.
+    if super::elf::executable_address(function as usize) == Some(false) {
+        return Err(ForeignError::NotAFunction {
+            path: spec.path.clone(),
+            symbol: spec.symbol.clone(),
+            what: "not in executable memory (data)",
+        });
+    }
     Ok(Opened {
         library: Arc::new(library),
         function,

@@ -113,6 +113,7 @@ macro_rules! builtin_solvers {
 }
 pub(crate) use builtin_solvers;
 
+mod elf;
 pub mod foreign;
 #[cfg(unix)]
 pub mod host;

@@ -262,3 +262,32 @@ pub fn assert_options_exist(commands: &[(String, Vec<String>)]) {
         }
     }
 }
+
+/// The 64 bytes of a minimal little-endian 64-bit ELF header of a shared
+/// object (`ET_DYN`) for machine `machine` (`e_machine`: 62 x86-64, 183
+/// AArch64): no sections, no code; enough for a loader to read what
+/// architecture the file is for.
+pub fn tiny_elf(machine: u16) -> Vec<u8> {
+    let mut b = vec![0u8; 64];
+    b[..4].copy_from_slice(b"\x7fELF");
+    b[4] = 2; // ELFCLASS64
+    b[5] = 1; // ELFDATA2LSB
+    b[6] = 1; // EV_CURRENT
+    b[16..18].copy_from_slice(&3u16.to_le_bytes()); // ET_DYN
+    b[18..20].copy_from_slice(&machine.to_le_bytes());
+    b[20..24].copy_from_slice(&1u32.to_le_bytes()); // e_version
+    b[52..54].copy_from_slice(&64u16.to_le_bytes()); // e_ehsize
+    b
+}
+
+/// A FIFO (named pipe) at `dir/name`, made with `mkfifo`; returns its path.
+#[cfg(unix)]
+pub fn fifo(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    let status = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .expect("mkfifo");
+    assert!(status.success(), "mkfifo {}", path.display());
+    path
+}
