@@ -391,3 +391,31 @@ fn a_malformed_request_is_an_error() {
     );
     assert_eq!(session.status.code(), Some(1));
 }
+
+#[test]
+fn check_loads_the_library_and_says_why_not() {
+    use dlxbench::solvers::host::{HostCheckError, HostCommand};
+    let dir = tempfile::tempdir().unwrap();
+    let lib = library(dir.path());
+    let command = |symbol: &str, memory_limit| HostCommand {
+        program: assert_cmd::cargo::cargo_bin("dlxbench"),
+        spec: lib_arg(&lib, symbol).parse().unwrap(),
+        kind: "sudoku",
+        memory_limit,
+    };
+    command("example_solve", None).check().unwrap();
+    match command("nothing_here", None).check() {
+        Err(HostCheckError::Refused { message, .. }) => {
+            assert_eq!(
+                message,
+                format!("{}: no symbol `nothing_here` in it", lib.display())
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // A limit too small to load anything.
+    match command("example_solve", Some(1 << 20)).check() {
+        Err(HostCheckError::Refused { message, .. }) => assert!(!message.is_empty()),
+        other => panic!("{other:?}"),
+    }
+}

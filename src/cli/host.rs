@@ -26,10 +26,15 @@ pub struct Args {
     /// is loaded.
     #[arg(long, value_name = "SIZE", value_parser = host::parse_size)]
     memory_limit: Option<u64>,
+    /// Load the library and end (exit 0), or say why it cannot be loaded
+    /// (exit 2): answers no requests.
+    #[arg(long)]
+    check: bool,
 }
 
 /// Runs the host until its input ends: exit 0; 1 after an `error` answer;
 /// 2 when it cannot start (the reason on standard error, no header).
+/// With `--check`, loads the library and ends: 0, or 2 with the reason.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     super::run_per_kind(args.kind, args)
 }
@@ -39,6 +44,10 @@ impl PerKind for Args {
         let mut spec = self.library;
         spec.count_only = self.count_only;
         let prepared = host::prepare(self.memory_limit)?;
+        if self.check {
+            host::check(prepared, &spec)?;
+            return Ok(super::EXIT_OK.into());
+        }
         let stdin = std::io::stdin().lock();
         let stdout = std::io::stdout().lock();
         let served = host::serve::<P>(prepared, &spec, stdin, stdout)?;

@@ -121,6 +121,63 @@ impl HostCommand {
         command.args(self.args());
         command
     }
+
+    /// Runs the host once with `--check`: it sets its limits, loads the
+    /// library and looks the symbol up ([`foreign::open`]), and ends. Ok
+    /// when that worked; otherwise the host's own message (a missing
+    /// symbol, a library the loader refuses, a memory limit too small to
+    /// load it), so that a run can refuse the library before it starts, as
+    /// it does in process. The library's initialisers run in that process,
+    /// not in this one.
+    pub fn check(&self) -> Result<(), HostCheckError> {
+        let output = self
+            .command()
+            .arg("--check")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| HostCheckError::Spawn {
+                program: self.program.clone(),
+                source: e,
+            })?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // The binary's own prefix (`dlxbench: `) is not part of the reason.
+        let message = stderr
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .map(|l| l.strip_prefix("dlxbench: ").unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Err(HostCheckError::Refused {
+            status: output.status.to_string(),
+            message,
+        })
+    }
+}
+
+/// Why [`HostCommand::check`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HostCheckError {
+    /// The host program could not be started.
+    #[error("could not start the solver host {}: {source}", program.display())]
+    Spawn {
+        /// The program.
+        program: std::path::PathBuf,
+        /// Why not.
+        #[source]
+        source: io::Error,
+    },
+    /// The host could not load the library.
+    #[error("{message}")]
+    Refused {
+        /// How the host ended.
+        status: String,
+        /// What it said on its standard error.
+        message: String,
+    },
 }
 
 /// Why a host could not start or go on.
@@ -179,6 +236,15 @@ pub fn prepare(memory_limit: Option<u64>) -> Result<Prepared, HostError> {
             .map_err(|source| HostError::MemoryLimit { bytes, source })?;
     }
     Ok(Prepared { buffer })
+}
+
+/// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
+/// host, as [`serve`] does, and answers nothing: what `solver-host
+/// --check` does ([`HostCommand::check`]).
+pub fn check(prepared: Prepared, spec: &LibrarySpec) -> Result<(), HostError> {
+    let _opened = foreign::open(spec)?;
+    drop(prepared);
+    Ok(())
 }
 
 /// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
