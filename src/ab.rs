@@ -226,6 +226,7 @@ fn swapped(config: &Config) -> Config {
     c.solvers.reverse();
     c.budgets.reverse();
     c.descriptions.reverse();
+    c.log_files.reverse();
     c
 }
 
@@ -363,7 +364,7 @@ pub fn run<P: Puzzle>(
 
 /// Whether a record has a usable time: within budget, run, non-zero.
 fn timed(r: &Record) -> bool {
-    !matches!(r.status, Status::Budget | Status::NotApplicable) && r.ns > 0
+    r.status != Status::Budget && !r.status.is_untimed() && r.ns > 0
 }
 
 impl Nodes {

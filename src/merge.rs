@@ -372,6 +372,8 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     let first = &parts[0];
     let mut config = first.result.config()?;
     config.threads = 0;
+    // The parts' solver logs stay in the parts.
+    config.log_files.clear();
     let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
     let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();
@@ -449,7 +451,11 @@ impl Rows {
             .iter()
             .map(|c| c.as_bytes())
             .collect();
-        if header.iter().collect::<Vec<_>>() != expected {
+        // A part written before the later columns (`round_trip_ns`,
+        // `cause`) has the columns up to `updates`.
+        let header: Vec<&[u8]> = header.iter().collect();
+        let known = header.len() >= 9 && header.len() <= expected.len();
+        if !known || header[..] != expected[..header.len()] {
             return Err(MergeError::Part {
                 dir: part.dir.clone(),
                 what: format!(
@@ -531,6 +537,8 @@ impl Rows {
             nodes: None,
             guesses: 0,
             updates: None,
+            failure: None,
+            timing: crate::solvers::Timing::Call,
         })
     }
 }
@@ -630,6 +638,10 @@ fn merge_rows(
         }
         let r = &mut readers[i];
         records.push(r.record(&columns)?);
+        // A part from before the later columns: empty ones, as they read.
+        while r.row.len() < schema::puzzles::COLUMNS.len() {
+            r.row.push_field(b"");
+        }
         out.write_byte_record(&r.row).map_err(|e| io(e.into()))?;
         rows += 1;
         if let Some((c, line)) = r.advance(&columns, &corpus_index, &solver_index)? {
@@ -641,7 +653,8 @@ fn merge_rows(
         for (c, corpus) in result.corpora.iter().enumerate() {
             for (s, solver) in config.solvers.iter().enumerate() {
                 let stats = part.stats(&corpus.name, solver)?;
-                if r.counts[c][s] != stats.puzzles {
+                // Skipped puzzles have rows, and are not among `puzzles`.
+                if r.counts[c][s] != stats.puzzles + stats.skipped {
                     return Err(MergeError::Part {
                         dir: part.dir.clone(),
                         what: format!(
@@ -650,7 +663,7 @@ fn merge_rows(
                             r.counts[c][s],
                             corpus.name,
                             schema::HISTOGRAMS_JSON,
-                            stats.puzzles
+                            stats.puzzles + stats.skipped
                         ),
                     });
                 }

@@ -199,6 +199,29 @@ pub trait Puzzle: Clone + Send + Sync + 'static {
         false
     }
 
+    /// Appends the puzzle as a request of the solver line protocol carries
+    /// it ([`crate::solvers::process`]): its one-line notation, as
+    /// `convert --to line` writes it, then any `key=value` words the
+    /// notation needs besides (a Sudoku whose box shape the side alone
+    /// does not fix: ` box=RxC`). False, and `out` unspecified, when the
+    /// puzzle has no one-word line form (a Sudoku of a side above 61,
+    /// written as numbers between spaces): solvers in their own process
+    /// do not take it.
+    fn write_protocol(&self, out: &mut Vec<u8>) -> bool {
+        let start = out.len();
+        self.write(out, Format::Line, &Self::Options::default())
+            .is_ok()
+            && !out[start..].contains(&b' ')
+    }
+
+    /// Reads `text`, a solution of `puzzle` in the notation of
+    /// [`Puzzle::write_protocol`] (without its keys), into `self`. False,
+    /// and `self` unspecified, when `text` is no puzzle of `puzzle`'s size.
+    fn read_protocol(&mut self, puzzle: &Self, text: &[u8]) -> bool {
+        Self::parse_line(text, Self::Options::default(), self).is_ok()
+            && self.cells().len() == puzzle.cells().len()
+    }
+
     /// Reads `text`, a solution of `puzzle` in the form of
     /// [`Puzzle::write_c81`], into `self`. False, and `self` unspecified, when
     /// `text` is not 81 digits `'1'`-`'9'` or the kind has no such form.

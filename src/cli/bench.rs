@@ -23,8 +23,9 @@ With no CORPUS, runs the standard set that is fetched under ./datasets (top1465,
 the forum's hardest 1106; --all: every fetched corpus of the kind), or a small corpus embedded in \
 the binary when there is none. Each corpus's table is printed, and its result files written, as \
 it ends; Ctrl-C stops after the chunks in flight and keeps everything (a second Ctrl-C quits at \
-once). Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution (or, with --strict, \
-malformed lines or unexpected unsolvable puzzles); 2 bad usage, unreadable input or result files \
+once). Exit status: 0 ok; 1 solvers disagreed or returned an invalid solution, or solves failed \
+(a --solver-cmd solver crashed, timed out or broke the protocol) (or, with --strict, malformed \
+lines or unexpected unsolvable puzzles); 2 bad usage, unreadable input or result files \
 that could not be written; 130 interrupted.";
 
 /// Arguments.

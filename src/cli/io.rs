@@ -232,14 +232,21 @@ pub(crate) struct SolveTally {
     undecided: usize,
     /// Puzzles the solver does not take (a 9x9-only solver, another size).
     not_applicable: usize,
+    /// Failed solves (a solver in its own process that crashed, timed out
+    /// or broke the protocol).
+    failed: usize,
 }
 
 impl SolveTally {
     /// Puzzles read and unreadable, for the input policy.
     pub(crate) fn counts(&self) -> Counts {
         Counts {
-            read: (self.solved + self.multiple + self.none + self.undecided + self.not_applicable)
-                as u64,
+            read: (self.solved
+                + self.multiple
+                + self.none
+                + self.undecided
+                + self.not_applicable
+                + self.failed) as u64,
             unreadable: self.unreadable as u64,
         }
     }
@@ -265,6 +272,11 @@ impl SolveTally {
         self.unreadable += 1;
     }
 
+    /// Counts a failed solve.
+    pub(crate) fn failed(&mut self) {
+        self.failed += 1;
+    }
+
     /// Prints the summary line of file `name` (`kind` after the puzzle
     /// count, e.g. ` (Hanidoku)`) and returns the exit status: failure when
     /// a puzzle had no solution, was unreadable or undecided. `bounded`: a
@@ -277,6 +289,7 @@ impl SolveTally {
             unreadable,
             undecided,
             not_applicable,
+            failed,
         } = *self;
         let mut notes = String::new();
         if undecided > 0 || bounded {
@@ -285,12 +298,15 @@ impl SolveTally {
         if not_applicable > 0 {
             notes.push_str(&format!(", {not_applicable} not taken by the solver"));
         }
+        if failed > 0 {
+            notes.push_str(&format!(", {failed} failed"));
+        }
         errln!(
             "dlxbench: {name}: {}{kind}: {solved} solved, {multiple} with several solutions, \
              {none} without solution, {unreadable} unreadable{notes} ({solver} solver)",
-            puzzles(solved + multiple + none + unreadable + undecided + not_applicable),
+            puzzles(solved + multiple + none + unreadable + undecided + not_applicable + failed),
         );
-        if none + unreadable + undecided + not_applicable > 0 {
+        if none + unreadable + undecided + not_applicable + failed > 0 {
             EXIT_FAILURE
         } else {
             EXIT_OK

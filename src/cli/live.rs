@@ -162,6 +162,44 @@ impl<'a> Live<'a> {
             for d in run.discrepancies.iter().filter(|d| d.corpus == c.name) {
                 errln!("PROBLEM: {d}");
             }
+            for (i, s) in c.solvers.iter().enumerate() {
+                if s.failed() == 0 && s.skipped == 0 {
+                    continue;
+                }
+                let mut counts = Vec::new();
+                for (n, what) in [
+                    (s.crashed, "crashed"),
+                    (s.timeout, "timeout"),
+                    (s.protocol_error, "protocol-error"),
+                    (s.skipped, "skipped"),
+                ] {
+                    if n > 0 {
+                        counts.push(format!("{n} {what}"));
+                    }
+                }
+                let log = self
+                    .config
+                    .log_files
+                    .get(i)
+                    .and_then(|l| l.as_ref())
+                    .map_or(String::new(), |l| {
+                        format!(" (its standard error: {})", escape_controls(l))
+                    });
+                let label = if s.failed() > 0 { "PROBLEM" } else { "note" };
+                errln!(
+                    "{label}: {}: {}: {}{log}",
+                    escape_controls(&c.name),
+                    escape_controls(&s.name),
+                    counts.join(", ")
+                );
+            }
+            for note in &c.failures {
+                errln!(
+                    "  {}: {}",
+                    escape_controls(&c.name),
+                    escape_controls(&note.to_string())
+                );
+            }
         });
     }
 }

@@ -38,6 +38,7 @@ use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
 use dlxbench::results::schema;
 use dlxbench::solvers::foreign::{self, LibrarySpec};
+use dlxbench::solvers::process::{self, CommandSpec, ProcessOptions};
 use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{Alphabet, BoxShape};
 
@@ -130,6 +131,16 @@ pub struct SolverLibArgs {
     /// it. Load only libraries you trust.
     #[arg(long = "solver-lib", value_name = "PATH:SYMBOL[@FLAGS][=NAME]")]
     pub libs: Vec<LibrarySpec>,
+    /// Add a solver that runs in its own processes: COMMAND (run with `sh -c`, in a process
+    /// group of its own) is started once per worker and kept running; it speaks the dlxbench
+    /// solver protocol on its standard input and output (docs/solver-protocol.md). Repeatable.
+    /// Each call is bounded by the solver's time budget (--budget-time, default 10s): past it,
+    /// or when it crashes or answers out of protocol, the puzzle is recorded as timeout,
+    /// crashed or protocol-error and a fresh process starts; after 3 failures in a row it is
+    /// stopped for the rest of the corpus. Its standard error goes to solver-NAME.log in the
+    /// result directory.
+    #[arg(long = "solver-cmd", value_name = "NAME=COMMAND")]
+    pub cmds: Vec<CommandSpec>,
 }
 
 impl SolverLibArgs {
@@ -157,6 +168,14 @@ impl SolverLibArgs {
             set.add(entry).map_err(|e| {
                 anyhow::anyhow!("--solver-lib {spec}: {e}; give it another name with =NAME")
             })?;
+        }
+        let options = ProcessOptions {
+            stop: Some(live::stop_flag()),
+            ..ProcessOptions::default()
+        };
+        for spec in &self.cmds {
+            set.add(process::entry::<P>(spec, options))
+                .map_err(|e| anyhow::anyhow!("--solver-cmd {spec}: {e}; give it another NAME"))?;
         }
         Ok(set)
     }

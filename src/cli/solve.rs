@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::{Format, LineError};
 use dlxbench::report::describe_budget;
-use dlxbench::solvers::Budget;
+use dlxbench::solvers::{Budget, Failure};
 
 use dlxbench::clobber::Inputs;
 
@@ -93,7 +93,13 @@ impl PerKind for Args {
         } else {
             self.limit
         };
-        let budget = self.budget.budget(Budget::UNLIMITED);
+        // A solver in its own process keeps its deadline (the safety time):
+        // a hung one must not hang `solve`.
+        let base = match entry.log_file() {
+            Some(_) => entry.default_budget(),
+            None => Budget::UNLIMITED,
+        };
+        let budget = self.budget.budget(base);
         let budget_text = describe_budget(budget);
         let mut solver = entry.make();
         let mut solution = P::blank();
@@ -123,6 +129,21 @@ impl PerKind for Args {
                 );
             }
             let outcome = solver.solve(puzzle, limit, budget, &mut solution);
+            match outcome.failure {
+                Some(Failure::Declined) => {
+                    tally.not_applicable();
+                    return writeln!(
+                        out,
+                        "# line {line}: not applicable: the {} solver declined this puzzle",
+                        entry.name()
+                    );
+                }
+                Some(failure) => {
+                    tally.failed();
+                    return writeln!(out, "# line {line}: {} ({failure})", outcome.status(limit));
+                }
+                None => {}
+            }
             let found = outcome.solutions;
             let gave_up = outcome.budget_exceeded.then_some(budget_text.as_str());
             tally.solved(found, outcome.budget_exceeded);

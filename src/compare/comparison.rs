@@ -54,6 +54,14 @@ pub struct Counts {
     pub budget: u64,
     /// Invalid solutions.
     pub invalid: u64,
+    /// Crashed (a solver in its own process).
+    pub crashed: u64,
+    /// Past the deadline.
+    pub timeout: u64,
+    /// Answered out of protocol.
+    pub protocol_error: u64,
+    /// Not run (the solver stopped, or the run interrupted).
+    pub skipped: u64,
 }
 
 impl Counts {
@@ -65,6 +73,10 @@ impl Counts {
             multiple: s.multiple,
             budget: s.budget,
             invalid: s.invalid,
+            crashed: s.crashed,
+            timeout: s.timeout,
+            protocol_error: s.protocol_error,
+            skipped: s.skipped,
         }
     }
 }

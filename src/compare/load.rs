@@ -38,9 +38,10 @@ pub struct PuzzleRow {
 }
 
 impl PuzzleRow {
-    /// Whether the solve was timed (within budget) with a usable time.
+    /// Whether the solve was timed (within budget, not failed) with a
+    /// usable time.
     pub fn timed(&self) -> bool {
-        self.status != Status::Budget && self.ns > 0
+        self.status != Status::Budget && !self.status.is_untimed() && self.ns > 0
     }
 }
 
@@ -80,6 +81,25 @@ impl SummaryRow {
                 Status::Invalid => s.invalid += 1,
                 // Never read from a file (such puzzles have no row).
                 Status::NotApplicable => continue,
+                // Run, not timed.
+                Status::Crashed => {
+                    s.crashed += 1;
+                    continue;
+                }
+                Status::Timeout => {
+                    s.timeout += 1;
+                    continue;
+                }
+                Status::ProtocolError => {
+                    s.protocol_error += 1;
+                    continue;
+                }
+                // Not run.
+                Status::Skipped => {
+                    s.skipped += 1;
+                    s.puzzles -= 1;
+                    continue;
+                }
             }
             times.push(r.ns);
         }
@@ -689,7 +709,7 @@ pub fn for_each_puzzle(
                     path,
                     line,
                     format!(
-                        "column `{}`: unknown status `{}` (expected unique, multiple, solved, none, budget or invalid)",
+                        "column `{}`: unknown status `{}` (expected unique, multiple, solved, none, budget, invalid, crashed, timeout, protocol-error or skipped)",
                         pc::STATUS,
                         String::from_utf8_lossy(status_text)
                     ),

@@ -283,6 +283,10 @@ fn change_details(c: &Comparison) -> Vec<String> {
                 ("multiple", b.multiple, cur.multiple),
                 ("budget", b.budget, cur.budget),
                 ("invalid", b.invalid, cur.invalid),
+                ("crashed", b.crashed, cur.crashed),
+                ("timeout", b.timeout, cur.timeout),
+                ("protocol-error", b.protocol_error, cur.protocol_error),
+                ("skipped", b.skipped, cur.skipped),
             ] {
                 if x != y {
                     parts.push(format!("{name} {} -> {}", thousands(x), thousands(y)));

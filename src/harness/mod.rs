@@ -60,7 +60,7 @@ use crate::corpus::Corpus;
 use crate::puzzle::Puzzle;
 use crate::rng::SplitMix;
 use crate::shard::Shard;
-use crate::solvers::{Budget, SolverEntry, Status};
+use crate::solvers::{Budget, Failure, SolverEntry, Status, Timing};
 
 /// How many solutions to look for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -104,6 +104,10 @@ pub struct Config {
     pub descriptions: Vec<String>,
     /// One node budget per solver of the [`Lineup`], in its order.
     pub budgets: Vec<Budget>,
+    /// The standard-error log file of each solver in its own process
+    /// ([`SolverEntry::log_file`]'s name), in the same order; `None` for
+    /// the others. Empty is the same as all `None`.
+    pub log_files: Vec<Option<String>>,
     /// Worker threads (0: all cores); never more than the largest corpus
     /// has chunks ([`RunResult::threads`] says how many ran).
     pub threads: usize,
@@ -142,6 +146,11 @@ impl Config {
                 .solvers
                 .iter()
                 .map(SolverEntry::default_budget)
+                .collect(),
+            log_files: lineup
+                .solvers
+                .iter()
+                .map(|s| s.log_file().map(|l| l.name().to_string()))
                 .collect(),
             threads: 0,
             mode: Mode::Unique,
@@ -202,6 +211,11 @@ pub struct Record {
     /// Dancing Links link updates, for solvers that count them
     /// ([`crate::solvers::Outcome::updates`]).
     pub updates: Option<u64>,
+    /// Why the solve failed, for the failure statuses (and `n/a` answered
+    /// by a solver in its own process): the cause column of `puzzles.csv`.
+    pub failure: Option<Failure>,
+    /// What `ns` measured ([`crate::solvers::Outcome::timing`]).
+    pub timing: Timing,
 }
 
 /// Receives per-puzzle records, one chunk at a time, in chunk order, on a
@@ -320,7 +334,7 @@ pub fn cross_check<'n>(
         if r.status == Status::Invalid {
             invalid.get_or_insert(r.solver);
         }
-        if matches!(r.status, Status::Budget | Status::NotApplicable) {
+        if r.status == Status::Budget || r.status.is_untimed() {
             continue;
         }
         match agreed {
@@ -391,6 +405,73 @@ pub struct CorpusResult {
     /// Lines of the corpus whose chunks were run (all of them unless the
     /// run was stopped).
     pub lines_done: u64,
+    /// The first failed solves ([`Status::is_failure`]) of the corpus, by
+    /// line: the first [`FAILURE_EXAMPLES`] crashes, timeouts and protocol
+    /// errors, and for each solver stopped after failures in a row the
+    /// first puzzle it skipped. The counts are in the solvers' statistics.
+    pub failures: Vec<FailureNote>,
+}
+
+/// Failed solves kept in full per corpus ([`CorpusResult::failures`]).
+pub const FAILURE_EXAMPLES: usize = 5;
+
+/// A failed solve: where, which solver, what happened.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FailureNote {
+    /// 1-based line.
+    pub line: u64,
+    /// The solver's name.
+    pub solver: String,
+    /// Its status ([`Status::is_failure`]).
+    pub status: Status,
+    /// The cause.
+    pub failure: Option<Failure>,
+}
+
+impl std::fmt::Display for FailureNote {
+    /// `line 12: py crashed (exit 3)`; for a solver stopped after failures
+    /// in a row, `line 20: py stopped after failures in a row; its
+    /// remaining puzzles are skipped`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.failure == Some(Failure::Stopped) {
+            return write!(
+                f,
+                "line {}: {} stopped after {} failures in a row; its remaining puzzles of the \
+                 corpus are skipped",
+                self.line,
+                self.solver,
+                crate::solvers::process::MAX_FAILURES_IN_A_ROW
+            );
+        }
+        write!(f, "line {}: {} {}", self.line, self.solver, self.status)?;
+        if let Some(cause) = self.failure {
+            write!(f, " ({cause})")?;
+        }
+        Ok(())
+    }
+}
+
+/// Keeps, of `notes`, the first [`FAILURE_EXAMPLES`] failures by line and
+/// for each solver its first stop.
+pub(crate) fn trim_failure_notes(notes: &mut Vec<FailureNote>) {
+    notes.sort();
+    let mut failures = 0;
+    let mut stopped: Vec<String> = Vec::new();
+    notes.retain(|n| {
+        if n.failure == Some(Failure::Stopped) {
+            if stopped.contains(&n.solver) {
+                return false;
+            }
+            stopped.push(n.solver.clone());
+            return true;
+        }
+        if n.status == Status::Skipped {
+            // Interrupted: the run says so itself.
+            return false;
+        }
+        failures += 1;
+        failures <= FAILURE_EXAMPLES
+    });
 }
 
 /// Everything a run found.
@@ -449,11 +530,22 @@ impl RunResult {
             .any(|c| !c.allow_zero && c.solvers.iter().any(|s| s.unsolvable > 0))
     }
 
-    /// Whether the run failed (exit status 1): a disagreement or an invalid
-    /// solution; with `strict`, also malformed lines or unexpected
-    /// unsolvable puzzles.
+    /// Failed solves over the run: crashes, timeouts and protocol errors
+    /// (skipped puzzles are not counted: they follow failures or a stop).
+    pub fn failed_solves(&self) -> u64 {
+        self.corpora
+            .iter()
+            .flat_map(|c| &c.solvers)
+            .map(SolverStats::failed)
+            .sum()
+    }
+
+    /// Whether the run failed (exit status 1): a disagreement, an invalid
+    /// solution or a failed solve ([`RunResult::failed_solves`]); with
+    /// `strict`, also malformed lines or unexpected unsolvable puzzles.
     pub fn failed(&self, strict: bool) -> bool {
         !self.discrepancies.is_empty()
+            || self.failed_solves() > 0
             || (strict && (self.has_malformed() || self.has_unexpected_unsolvable()))
     }
 }
@@ -634,6 +726,7 @@ pub fn run<P: Puzzle>(
             changed_on_disk: corpus.changed_on_disk(),
             workers: 0,
             lines_done: 0,
+            failures: Vec::new(),
         };
         for out in outputs {
             result.puzzles += out.puzzles;
@@ -644,7 +737,9 @@ pub fn run<P: Puzzle>(
             result.lines_done += out.lines_done;
             result.workers += usize::from(out.chunks > 0);
             run.discrepancies.extend(out.discrepancies);
+            result.failures.extend(out.failures);
         }
+        trim_failure_notes(&mut result.failures);
         result.malformed_examples.sort();
         result.malformed_examples.truncate(MALFORMED_EXAMPLES);
         run.interrupted = !result.complete();

@@ -4,7 +4,7 @@ use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
 use super::Record;
-use crate::solvers::Status;
+use crate::solvers::{Status, Timing};
 
 /// Highest latency the histograms track without resizing: one minute.
 const HIST_HIGH: u64 = 60_000_000_000;
@@ -37,6 +37,34 @@ pub struct SolverStats {
     pub budget: u64,
     /// Puzzles for which the solver returned an invalid solution.
     pub invalid: u64,
+    /// Puzzles on which the solver's process crashed
+    /// ([`Status::Crashed`]): counted in `puzzles`, not timed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub crashed: u64,
+    /// Puzzles past the solver's deadline ([`Status::Timeout`]): counted in
+    /// `puzzles`, not timed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub timeout: u64,
+    /// Puzzles answered out of protocol ([`Status::ProtocolError`]):
+    /// counted in `puzzles`, not timed.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub protocol_error: u64,
+    /// Puzzles not run because the solver was stopped or the run
+    /// interrupted ([`Status::Skipped`]): not counted in `puzzles`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped: u64,
+    /// Timed puzzles whose time is the solver's own report (`ns=`) of a
+    /// solver in its own process ([`crate::solvers::Timing::Own`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub own_timed: u64,
+    /// Timed puzzles whose time is the harness's round trip to a solver in
+    /// its own process ([`crate::solvers::Timing::RoundTrip`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub round_trip_timed: u64,
+    /// Sum of the round trips of the timed puzzles of a solver in its own
+    /// process (whatever their recorded time), ns.
+    #[serde(default, with = "as_u64", skip_serializing_if = "is_zero_u128")]
+    pub round_trip_ns: u128,
     /// Sum of solve times of puzzles within budget, ns.
     #[serde(with = "as_u64")]
     pub sum_ns: u128,
@@ -74,6 +102,18 @@ mod as_u64 {
     }
 }
 
+/// Counters added with solvers in their own processes are left out of
+/// `histograms.json` when zero, so that files of runs without them stay
+/// as they were.
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// [`is_zero`] for a nanosecond sum.
+fn is_zero_u128(n: &u128) -> bool {
+    *n == 0
+}
+
 /// An empty latency histogram, as every [`SolverStats`] starts with.
 fn empty_histogram() -> Histogram<u64> {
     let mut histogram =
@@ -95,6 +135,13 @@ impl SolverStats {
             multiple: 0,
             budget: 0,
             invalid: 0,
+            crashed: 0,
+            timeout: 0,
+            protocol_error: 0,
+            skipped: 0,
+            own_timed: 0,
+            round_trip_timed: 0,
+            round_trip_ns: 0,
             sum_ns: 0,
             sum_sq_ns: 0.0,
             budget_ns: 0,
@@ -115,6 +162,13 @@ impl SolverStats {
         self.multiple = 0;
         self.budget = 0;
         self.invalid = 0;
+        self.crashed = 0;
+        self.timeout = 0;
+        self.protocol_error = 0;
+        self.skipped = 0;
+        self.own_timed = 0;
+        self.round_trip_timed = 0;
+        self.round_trip_ns = 0;
         self.sum_ns = 0;
         self.sum_sq_ns = 0.0;
         self.budget_ns = 0;
@@ -156,6 +210,27 @@ impl SolverStats {
                 self.invalid += 1;
                 true
             }
+            Status::Skipped => {
+                // Not run.
+                self.skipped += 1;
+                return;
+            }
+            // Run, but nothing it says counts: no time, no counters.
+            Status::Crashed => {
+                self.crashed += 1;
+                self.puzzles += 1;
+                return;
+            }
+            Status::Timeout => {
+                self.timeout += 1;
+                self.puzzles += 1;
+                return;
+            }
+            Status::ProtocolError => {
+                self.protocol_error += 1;
+                self.puzzles += 1;
+                return;
+            }
         };
         self.puzzles += 1;
         if let Some(n) = r.nodes {
@@ -167,6 +242,14 @@ impl SolverStats {
         }
         self.no_guess += u64::from(r.guesses == 0);
         if timed {
+            match r.timing {
+                Timing::Call => {}
+                Timing::RoundTrip => self.round_trip_timed += 1,
+                Timing::Own { .. } => self.own_timed += 1,
+            }
+            if let Some(rt) = r.timing.round_trip_ns(r.ns) {
+                self.round_trip_ns += u128::from(rt);
+            }
             self.sum_ns += u128::from(r.ns);
             let ns = r.ns as f64;
             self.sum_sq_ns += ns * ns;
@@ -183,6 +266,13 @@ impl SolverStats {
         self.multiple += o.multiple;
         self.budget += o.budget;
         self.invalid += o.invalid;
+        self.crashed += o.crashed;
+        self.timeout += o.timeout;
+        self.protocol_error += o.protocol_error;
+        self.skipped += o.skipped;
+        self.own_timed += o.own_timed;
+        self.round_trip_timed += o.round_trip_timed;
+        self.round_trip_ns += o.round_trip_ns;
         self.sum_ns += o.sum_ns;
         self.sum_sq_ns += o.sum_sq_ns;
         self.budget_ns += o.budget_ns;
@@ -199,9 +289,36 @@ impl SolverStats {
             .expect("auto-resizing histograms always merge");
     }
 
-    /// Solves within budget (those in the histogram).
+    /// Solves within budget (those in the histogram): not over budget,
+    /// not failed.
     pub fn timed(&self) -> u64 {
-        self.puzzles - self.budget
+        self.puzzles - self.budget - self.failed()
+    }
+
+    /// Puzzles run that failed: crashed, timeout, protocol error (skipped
+    /// ones were not run).
+    pub fn failed(&self) -> u64 {
+        self.crashed + self.timeout + self.protocol_error
+    }
+
+    /// Where the latencies come from: `call` (in-process: the call, as
+    /// every built-in and loaded solver), `own` (a solver in its own
+    /// process that reports its time), `round-trip` (one that does not),
+    /// `mixed` (some puzzles each way).
+    pub fn latency_source(&self) -> &'static str {
+        match (self.own_timed, self.round_trip_timed) {
+            (0, 0) => "call",
+            (_, 0) => "own",
+            (0, _) => "round-trip",
+            _ => "mixed",
+        }
+    }
+
+    /// Mean round trip of the timed puzzles of a solver in its own process,
+    /// ns (`None` for in-process solvers).
+    pub fn mean_round_trip_ns(&self) -> Option<f64> {
+        let n = self.own_timed + self.round_trip_timed;
+        (n > 0).then(|| self.round_trip_ns as f64 / n as f64)
     }
 
     /// Exact mean solve time within budget, ns (0 when none).
@@ -260,17 +377,18 @@ impl SolverStats {
         }
     }
 
-    /// Branch points per puzzle.
+    /// Branch points per puzzle (failed puzzles left out).
     pub fn guesses_per_puzzle(&self) -> f64 {
-        match self.puzzles {
+        match self.puzzles - self.failed() {
             0 => 0.0,
             n => self.total_guesses as f64 / n as f64,
         }
     }
 
-    /// Percentage of puzzles solved without a branch point.
+    /// Percentage of puzzles solved without a branch point (failed
+    /// puzzles left out).
     pub fn no_guess_pct(&self) -> f64 {
-        match self.puzzles {
+        match self.puzzles - self.failed() {
             0 => 0.0,
             n => self.no_guess as f64 * 100.0 / n as f64,
         }

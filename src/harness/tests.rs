@@ -113,6 +113,8 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
         nodes: Some(1),
         guesses: 0,
         updates: None,
+        failure: None,
+        timing: crate::solvers::Timing::Call,
     };
     stats.add(&record(100, Status::Unique));
     stats.add(&record(300, Status::Unique));

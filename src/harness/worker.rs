@@ -6,14 +6,14 @@ use std::sync::mpsc::SyncSender;
 
 use super::stats::SolverStats;
 use super::{
-    Batch, Config, Discrepancy, DiscrepancyKind, Lineup, Malformed, Progress, Record,
+    Batch, Config, Discrepancy, DiscrepancyKind, FailureNote, Lineup, Malformed, Progress, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Solver, Status};
+use crate::solvers::{Solver, Status, Timing};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -69,6 +69,8 @@ pub(super) struct Output {
     pub chunks: u64,
     pub lines_done: u64,
     pub discrepancies: Vec<Discrepancy>,
+    /// Failed solves ([`super::CorpusResult::failures`]), trimmed.
+    pub failures: Vec<FailureNote>,
 }
 
 /// A puzzle line of the current chunk.
@@ -111,6 +113,8 @@ pub(super) struct Worker<P: Puzzle> {
     parse_ns: u64,
     scan_ns: u64,
     discrepancies: Vec<Discrepancy>,
+    /// Failed solves of the corpus so far, trimmed now and then.
+    failures: Vec<FailureNote>,
     /// The solver this worker ran last: a block of another solver starts
     /// with a warm-up solve ([`super::Step::warm_up`]).
     last_solver: Option<usize>,
@@ -140,6 +144,7 @@ impl<P: Puzzle> Worker<P> {
             parse_ns: 0,
             scan_ns: 0,
             discrepancies: Vec::new(),
+            failures: Vec::new(),
             last_solver: None,
         }
     }
@@ -148,6 +153,9 @@ impl<P: Puzzle> Worker<P> {
     pub(super) fn run_corpus(&mut self, job: &Job<'_, P>) -> Output {
         for s in &mut self.stats {
             s.reset();
+        }
+        for solver in &mut self.solvers {
+            solver.start_corpus();
         }
         self.puzzles = 0;
         self.malformed = 0;
@@ -187,6 +195,7 @@ impl<P: Puzzle> Worker<P> {
             chunks: ran,
             lines_done,
             discrepancies: std::mem::take(&mut self.discrepancies),
+            failures: std::mem::take(&mut self.failures),
         }
     }
 
@@ -213,7 +222,8 @@ impl<P: Puzzle> Worker<P> {
                 }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                 self.last_solver = Some(i);
-                if out.solutions > 0
+                if out.failure.is_none()
+                    && out.solutions > 0
                     && solver.returns_solutions()
                     && !P::is_solution_of(&self.solution, grid)
                 {
@@ -303,6 +313,8 @@ impl<P: Puzzle> Worker<P> {
                 nodes: None,
                 guesses: 0,
                 updates: None,
+                failure: None,
+                timing: Timing::Call,
             })
         }));
         for pass in 0..config.passes.max(1) {
@@ -339,12 +351,26 @@ impl<P: Puzzle> Worker<P> {
                         config.budgets[i],
                         &mut self.solution,
                     );
-                    r.ns = r.ns.min(took.as_nanos() as u64);
+                    let ns = took.as_nanos() as u64;
                     if pass > 0 {
+                        // A later pass's failure keeps the first pass's time.
+                        if out.failure.is_none() && r.ns > ns {
+                            r.ns = ns;
+                            r.timing = out.timing;
+                        }
                         continue;
                     }
+                    r.ns = ns;
+                    r.timing = out.timing;
+                    r.failure = out.failure;
                     // Validation, outside the timed region.
                     let mut status = out.status(config.limit);
+                    if status.is_untimed() {
+                        r.status = status;
+                        r.solutions = 0;
+                        r.nodes = None;
+                        continue;
+                    }
                     if out.solutions > 0
                         && solver.returns_solutions()
                         && !P::is_solution_of(&self.solution, grid)
@@ -366,6 +392,17 @@ impl<P: Puzzle> Worker<P> {
         }
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);
+            if r.status.is_failure() {
+                self.failures.push(FailureNote {
+                    line: r.line,
+                    solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
+                    status: r.status,
+                    failure: r.failure,
+                });
+            }
+        }
+        if self.failures.len() > 4 * super::FAILURE_EXAMPLES {
+            super::trim_failure_notes(&mut self.failures);
         }
         match job.sender {
             Some(ordered) => super::send(ordered.tx, job.index, seq, records),

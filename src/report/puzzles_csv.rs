@@ -119,6 +119,15 @@ impl RecordSink for PuzzlesCsv {
             if let Some(u) = r.updates {
                 f.write_all(buf.format(u).as_bytes())?;
             }
+            f.write_all(b",")?;
+            if let Some(rt) = r.timing.round_trip_ns(r.ns) {
+                f.write_all(buf.format(rt).as_bytes())?;
+            }
+            f.write_all(b",")?;
+            if let Some(failure) = r.failure.filter(|_| r.status.is_failure()) {
+                // Words and numbers only: no quoting needed.
+                write!(f, "{failure}")?;
+            }
             f.write_all(b"\n")?;
         }
         Ok(())
@@ -155,11 +164,20 @@ mod tests {
             nodes,
             guesses: 2,
             updates,
+            failure: (status == Status::Crashed).then_some(crate::solvers::Failure::Signal(11)),
+            timing: match line {
+                1 => crate::solvers::Timing::Call,
+                _ => crate::solvers::Timing::Own {
+                    round_trip_ns: 5000,
+                },
+            },
         };
         let records = [
             record(1, 0, Status::Unique, Some(10), Some(99)),
             record(1, 1, Status::Budget, None, None),
             record(2, 1, Status::NotApplicable, None, None),
+            record(3, 1, Status::Crashed, None, None),
+            record(4, 1, Status::Unique, None, None),
         ];
         w.write_batch("c \"q\"", &records).unwrap();
         // Nothing under the final name before the corpus ends.
@@ -181,6 +199,8 @@ mod tests {
                     guesses: r.guesses,
                     status: r.status,
                     updates: r.updates,
+                    round_trip_ns: r.timing.round_trip_ns(r.ns),
+                    cause: r.failure.map(|f| f.cause()),
                 })
                 .unwrap();
         }
@@ -205,23 +225,25 @@ mod tests {
             nodes: Some(1),
             guesses: 0,
             updates: None,
+            failure: None,
+            timing: crate::solvers::Timing::Call,
         };
         let header = format!("{}\n", COLUMNS.join(","));
         w.write_batch("a", &[record(1), record(2)]).unwrap();
         w.end_corpus("a").unwrap();
-        let a = format!("{header}a,1,dlx,10,1,1,0,unique,\na,2,dlx,10,1,1,0,unique,\n");
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,\na,2,dlx,10,1,1,0,unique,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.write_batch("b", &[record(1)]).unwrap();
         w.write_batch("b", &[record(2)]).unwrap();
         // b in flight: a only, complete.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.end_corpus("b").unwrap();
-        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,\nb,2,dlx,10,1,1,0,unique,\n");
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,\nb,2,dlx,10,1,1,0,unique,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
         // c cut short by a stop: its rows come with finish.
         w.write_batch("c", &[record(1)]).unwrap();
         w.finish().unwrap();
-        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,\n");
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
         // No temporary file is left.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

@@ -9,8 +9,8 @@ use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 use crate::results::{
-    to_json, CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
-    SolverInfo, SCHEMA_VERSION,
+    to_json, CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo, RunState,
+    ShardInfo, SolverInfo, SCHEMA_VERSION,
 };
 
 /// Writes `run.json`.
@@ -97,6 +97,18 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
                 true => CorpusState::Done,
                 false => CorpusState::Partial,
             }),
+            failures: c
+                .solvers
+                .iter()
+                .filter(|s| s.failed() + s.skipped > 0)
+                .map(|s| FailureCounts {
+                    solver: s.name.clone(),
+                    crashed: s.crashed,
+                    timeout: s.timeout,
+                    protocol_error: s.protocol_error,
+                    skipped: s.skipped,
+                })
+                .collect(),
         })
         .collect::<Vec<_>>();
     // The corpora asked for that have not run yet.
@@ -117,11 +129,13 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         .iter()
         .zip(&config.budgets)
         .zip(&config.descriptions)
-        .map(|((s, b), description)| SolverInfo {
+        .enumerate()
+        .map(|(i, ((s, b), description))| SolverInfo {
             name: s.clone(),
             description: description.clone(),
             budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
             budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
+            log_file: config.log_files.get(i).cloned().flatten(),
         })
         .collect();
     let mut info = RunInfo {

@@ -73,6 +73,12 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                 reference: Some(meta.reference.to_string()),
                 total_updates: s.total_updates,
                 not_applicable: s.not_applicable,
+                crashed: s.crashed,
+                timeout: s.timeout,
+                protocol_error: s.protocol_error,
+                skipped: s.skipped,
+                latency_source: Some(s.latency_source().to_string()),
+                mean_round_trip_ns: s.mean_round_trip_ns(),
             });
         }
     }

@@ -113,12 +113,77 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
                     .map_or_else(|| "-".into(), speed_ratio),
             ]
         })
-        .collect();
-    CorpusTable {
+        .collect::<Vec<Vec<String>>>();
+    let mut table = CorpusTable {
         title,
         headers,
         rows,
+    };
+    add_failure_columns(&mut table, c);
+    table
+}
+
+/// With failed solves in the corpus (solvers in their own processes), a
+/// `failed` column after `budget` (crashed, timeout and protocol-error
+/// puzzles), and a `skipped` one when some were skipped; without, the
+/// table is as it always was.
+fn add_failure_columns(table: &mut CorpusTable, c: &CorpusResult) {
+    let failed = c.solvers.iter().any(|s| s.failed() > 0);
+    let skipped = c.solvers.iter().any(|s| s.skipped > 0);
+    let at = HEADERS.iter().position(|h| *h == "budget").unwrap_or(5) + 1;
+    if skipped {
+        table.headers.insert(at, "skipped".into());
+        for (row, s) in table.rows.iter_mut().zip(&c.solvers) {
+            row.insert(at, thousands(s.skipped));
+        }
     }
+    if failed || skipped {
+        table.headers.insert(at, "failed".into());
+        for (row, s) in table.rows.iter_mut().zip(&c.solvers) {
+            row.insert(at, thousands(s.failed()));
+        }
+    }
+}
+
+/// The note on solvers in their own processes, if the run has any: what
+/// their latencies are (their own reported time, or the round trip) and
+/// their mean round trip.
+fn process_note(run: &RunResult, config: &Config) -> Option<String> {
+    let mut parts = Vec::new();
+    for (i, name) in config.solvers.iter().enumerate() {
+        let (mut own, mut trips, mut sum) = (0u64, 0u64, 0u128);
+        for c in &run.corpora {
+            if let Some(s) = c.solvers.get(i) {
+                own += s.own_timed;
+                trips += s.round_trip_timed;
+                sum += s.round_trip_ns;
+            }
+        }
+        let is_process = config.log_files.get(i).is_some_and(Option::is_some);
+        if own + trips == 0 && !is_process {
+            continue;
+        }
+        let source = match (own, trips) {
+            (0, 0) => "nothing timed".to_string(),
+            (_, 0) => "its own times (ns=)".to_string(),
+            (0, _) => "round trips".to_string(),
+            _ => format!("its own times (ns=) for {own} puzzles, round trips for {trips}"),
+        };
+        match own + trips {
+            0 => parts.push(format!("{name}: {source}")),
+            n => parts.push(format!(
+                "{name}: {source}, mean round trip {}",
+                human_ns(sum as f64 / n as f64)
+            )),
+        }
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Solvers in their own processes: latencies are {} (round trip: request written to \
+             response read).",
+            parts.join("; ")
+        )
+    })
 }
 
 /// Lines printed under the tables: settings, caveats, warnings.
@@ -182,6 +247,9 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             format!(" (budget: {})", budgets.join(", "))
         }
     ));
+    if let Some(note) = process_note(run, config) {
+        notes.push(note);
+    }
     notes.push(format!(
         "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded); speed relative to {}.",
         meta.reference

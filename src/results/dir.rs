@@ -359,6 +359,7 @@ impl ResultDir {
         Ok(Config {
             kind: kind.name(),
             descriptions: r.solvers.iter().map(|s| s.description.clone()).collect(),
+            log_files: r.solvers.iter().map(|s| s.log_file.clone()).collect(),
             budgets: r
                 .solvers
                 .iter()
@@ -494,6 +495,9 @@ impl ResultDir {
                     [one] => one.lines_done,
                     _ => c.lines,
                 },
+                // The counts are in the statistics; the examples are not
+                // kept in the directory.
+                failures: Vec::new(),
             });
         }
         Ok(result)

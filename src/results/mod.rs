@@ -33,15 +33,18 @@ pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
 pub use puzzles::PuzzleRecord;
 pub use run_info::{
-    CorpusInfo, CorpusState, PartFacts, RunFacts, RunInfo, RunState, ShardInfo, SolverInfo,
-    Throughput,
+    CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
+    SolverInfo, Throughput,
 };
 pub use summary::SummaryRow;
 
 /// The version of the result-directory format this build writes, in
-/// `run.json` (`schema_version`). 1: the first with the key; files without
+/// `run.json` (`schema_version`). 1: the first with the key; 2: the failure
+/// statuses (crashed, timeout, protocol-error, skipped), their counts in
+/// `summary.csv` and `run.json`, and the `round_trip_ns` and `cause` columns
+/// of `puzzles.csv`. Files without
 /// it are older and read as version 0.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[cfg(test)]
 mod tests;

@@ -35,6 +35,14 @@ pub struct PuzzleRecord {
     /// Link updates (`None`: the solver has none, or an older file).
     #[serde(default)]
     pub updates: Option<u64>,
+    /// The round trip to a solver in its own process, ns (`None`: an
+    /// in-process solver, or an older file).
+    #[serde(default)]
+    pub round_trip_ns: Option<u64>,
+    /// Why the solve failed ([`crate::solvers::Failure::cause`]); `None`
+    /// for a normal solve, or an older file.
+    #[serde(default)]
+    pub cause: Option<String>,
 }
 
 fn status_out<S: Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {

@@ -171,6 +171,27 @@ pub struct SolverInfo {
     pub budget_nodes: Option<u64>,
     /// Time budget, s (`None`: unlimited).
     pub budget_time_s: Option<f64>,
+    /// The file in the directory its standard error went to, for a solver
+    /// in its own process (`solver-NAME.log`); absent for the others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_file: Option<String>,
+}
+
+/// The failed solves of one solver on one corpus (`run.json`'s
+/// `corpora[i].failures`: only solvers with some).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct FailureCounts {
+    /// The solver.
+    pub solver: String,
+    /// Puzzles on which its process crashed.
+    pub crashed: u64,
+    /// Puzzles past its deadline.
+    pub timeout: u64,
+    /// Puzzles answered out of protocol.
+    pub protocol_error: u64,
+    /// Puzzles not run (stopped after failures in a row, or interrupted).
+    pub skipped: u64,
 }
 
 /// A corpus of the run.
@@ -218,6 +239,10 @@ pub struct CorpusInfo {
     /// file from before the key).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<CorpusState>,
+    /// The solvers with failed or skipped solves on the corpus, and how
+    /// many (absent when none, and in files from before schema 2).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<FailureCounts>,
 }
 
 /// Where a run stands, as its `run.json` says (`state`). Written
@@ -356,6 +381,7 @@ impl RunInfo {
                 files.push(schema::picture_file(&stem, picture));
             }
         }
+        files.extend(self.solvers.iter().filter_map(|s| s.log_file.clone()));
         files
     }
 

@@ -185,11 +185,27 @@ pub mod summary {
     /// Puzzles the solver does not take (a 9x9-only solver on 16x16
     /// grids): not run, not in [`PUZZLES`], no row in `puzzles.csv`.
     pub const NOT_APPLICABLE: &str = "not_applicable";
+    /// Puzzles on which the solver's process crashed (in [`PUZZLES`], not
+    /// timed).
+    pub const CRASHED: &str = "crashed";
+    /// Puzzles past the solver's deadline (in [`PUZZLES`], not timed).
+    pub const TIMEOUT: &str = "timeout";
+    /// Puzzles answered out of protocol (in [`PUZZLES`], not timed).
+    pub const PROTOCOL_ERROR: &str = "protocol_error";
+    /// Puzzles not run after the solver was stopped, or the run
+    /// interrupted during its call (not in [`PUZZLES`]).
+    pub const SKIPPED: &str = "skipped";
+    /// What the latencies measured: `call`, `own`, `round-trip`, `mixed`.
+    pub const LATENCY_SOURCE: &str = "latency_source";
+    /// Mean round trip to a solver in its own process, ns (empty for
+    /// in-process solvers).
+    pub const MEAN_ROUND_TRIP_NS: &str = "mean_round_trip_ns";
 
     /// Every column, in the file's order. Columns added later
-    /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`]) come last, so that readers
-    /// of older files by position keep working.
-    pub const COLUMNS: [&str; 27] = [
+    /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
+    /// [`MEAN_ROUND_TRIP_NS`]) come last, so that readers of older files
+    /// by position keep working.
+    pub const COLUMNS: [&str; 33] = [
         CORPUS,
         SOLVER,
         PUZZLES,
@@ -217,6 +233,12 @@ pub mod summary {
         REFERENCE,
         TOTAL_UPDATES,
         NOT_APPLICABLE,
+        CRASHED,
+        TIMEOUT,
+        PROTOCOL_ERROR,
+        SKIPPED,
+        LATENCY_SOURCE,
+        MEAN_ROUND_TRIP_NS,
     ];
 }
 
@@ -239,11 +261,29 @@ pub mod puzzles {
     pub const STATUS: &str = "status";
     /// Link updates (empty for solvers without them).
     pub const UPDATES: &str = "updates";
+    /// The harness's round trip to a solver in its own process, ns (empty
+    /// for in-process solvers); [`NS`] is the same unless the solver
+    /// reported its own time.
+    pub const ROUND_TRIP_NS: &str = "round_trip_ns";
+    /// Why a solve failed (`signal 11`, `exit 3`, `deadline`, `response`,
+    /// `stopped`, ...: `crate::solvers::Failure::cause`); empty otherwise.
+    pub const CAUSE: &str = "cause";
 
-    /// Every column, in the file's order. [`UPDATES`] came last, after
-    /// [`STATUS`], so that readers of older files by position keep working.
-    pub const COLUMNS: [&str; 9] = [
-        CORPUS, LINE, SOLVER, NS, SOLUTIONS, NODES, GUESSES, STATUS, UPDATES,
+    /// Every column, in the file's order. Columns added later ([`UPDATES`],
+    /// then [`ROUND_TRIP_NS`] and [`CAUSE`]) come last, so that readers of
+    /// older files by position keep working.
+    pub const COLUMNS: [&str; 11] = [
+        CORPUS,
+        LINE,
+        SOLVER,
+        NS,
+        SOLUTIONS,
+        NODES,
+        GUESSES,
+        STATUS,
+        UPDATES,
+        ROUND_TRIP_NS,
+        CAUSE,
     ];
 }
 
@@ -267,9 +307,10 @@ mod tests {
             "corpus,solver,puzzles,solved,unsolvable,multiple,budget,malformed,invalid,\
              mean_ns,stddev_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,total_nodes,\
              guesses_per_puzzle,no_guess_pct,puzzles_per_s,speed_vs_reference,threads,mode,\
-             budget_nodes,reference,total_updates,not_applicable"
+             budget_nodes,reference,total_updates,not_applicable,crashed,timeout,\
+             protocol_error,skipped,latency_source,mean_round_trip_ns"
         );
-        assert_eq!(summary::COLUMNS.last(), Some(&summary::NOT_APPLICABLE));
+        assert_eq!(summary::COLUMNS.last(), Some(&summary::MEAN_ROUND_TRIP_NS));
     }
 
     #[test]
@@ -277,9 +318,9 @@ mod tests {
         assert_unique(&puzzles::COLUMNS);
         assert_eq!(
             puzzles::COLUMNS.join(","),
-            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates"
+            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause"
         );
-        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::UPDATES));
+        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::CAUSE));
     }
 
     #[test]

@@ -85,12 +85,42 @@ pub struct SummaryRow {
     /// Puzzles the solver does not take: not run, not in `puzzles`.
     #[serde(default)]
     pub not_applicable: u64,
+    /// Puzzles on which the solver's process crashed (in `puzzles`, not
+    /// timed).
+    #[serde(default)]
+    pub crashed: u64,
+    /// Puzzles past the solver's deadline (in `puzzles`, not timed).
+    #[serde(default)]
+    pub timeout: u64,
+    /// Puzzles answered out of protocol (in `puzzles`, not timed).
+    #[serde(default)]
+    pub protocol_error: u64,
+    /// Puzzles not run: the solver was stopped after failures in a row,
+    /// or the run interrupted during its call (not in `puzzles`).
+    #[serde(default)]
+    pub skipped: u64,
+    /// What the latencies measured: `call` (in-process), `own` (a solver
+    /// in its own process, its own `ns=`), `round-trip` (the harness's
+    /// round trip to it), `mixed`. `None`: an older file (`call`).
+    #[serde(default)]
+    pub latency_source: Option<String>,
+    /// Mean round trip to a solver in its own process, ns (`None` for
+    /// in-process solvers).
+    #[serde(default, serialize_with = "fixed::<_, 1>")]
+    pub mean_round_trip_ns: Option<f64>,
 }
 
 impl SummaryRow {
-    /// Puzzles timed within budget.
+    /// Puzzles timed within budget (not failed).
     pub fn timed(&self) -> u64 {
-        self.puzzles.saturating_sub(self.budget)
+        self.puzzles
+            .saturating_sub(self.budget)
+            .saturating_sub(self.failed())
+    }
+
+    /// Puzzles run that failed: crashed, timeout, protocol error.
+    pub fn failed(&self) -> u64 {
+        self.crashed + self.timeout + self.protocol_error
     }
 }
 

@@ -62,6 +62,7 @@ fn info() -> RunInfo {
             description: "Knuth's Algorithm X".into(),
             budget_nodes: None,
             budget_time_s: Some(10.0),
+            log_file: None,
         }],
         reference: Some("dlx".into()),
         states_created: 2,
@@ -89,6 +90,7 @@ fn info() -> RunInfo {
             changed_on_disk: false,
             file_stem: Some("c".into()),
             state: Some(CorpusState::Done),
+            failures: Vec::new(),
         }],
         per_puzzle: true,
         out_dir: "results/x".into(),
@@ -402,6 +404,8 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
             guesses: 0,
             status: Status::Budget,
             updates: None,
+            round_trip_ns: None,
+            cause: None,
         }]
     );
     let bad = old.replace("budget", "maybe");

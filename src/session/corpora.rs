@@ -174,6 +174,7 @@ pub fn parse_only<P: Puzzle>(
     let mut config = config.clone();
     config.solvers.clear();
     config.descriptions.clear();
+    config.log_files.clear();
     config.budgets.clear();
     harness::run(corpora, &config, &lineup, None, None)
 }

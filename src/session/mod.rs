@@ -294,6 +294,12 @@ impl<P: Puzzle> Session<'_, P> {
         // lock, which is held until the run's last file is in place.
         let _lock = Locked::take(&out_dir, baseline.as_ref())?;
         prepare_out_dir(&out_dir, force, observer)?;
+        // Solvers in their own processes write their standard error here
+        // (each started process appends; the file is new for this run).
+        for log in self.lineup.solvers.iter().filter_map(|s| s.log_file()) {
+            let path = log.place_in(&out_dir);
+            io_at(std::fs::File::create(&path), "cannot write", &path)?;
+        }
         let solver_names = self.lineup.names();
         let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
             true => Some(Box::new(io_at(

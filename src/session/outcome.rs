@@ -121,6 +121,10 @@ pub enum Problem {
     /// With [`Session::strict`](super::Session::strict): unsolvable puzzles in a corpus not marked
     /// ALLOWZERO. `Display`: the message `bench --strict` prints.
     Unsolvable,
+    /// Solves that failed: this many crashes, timeouts and protocol errors
+    /// of solvers in their own processes ([`RunResult::failed_solves`]; the
+    /// first few told with their corpus, `CorpusResult::failures`).
+    Failures(u64),
 }
 
 impl Problem {
@@ -135,6 +139,10 @@ impl Problem {
         let mut problems = Vec::new();
         if !run.discrepancies.is_empty() {
             problems.push(Problem::Discrepancies(run.discrepancies.len()));
+        }
+        let failed = run.failed_solves();
+        if failed > 0 {
+            problems.push(Problem::Failures(failed));
         }
         if strict && run.has_malformed() {
             problems.push(Problem::Malformed);
@@ -151,6 +159,9 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Problem::Discrepancies(n) => write!(f, "{n} discrepancies"),
+            Problem::Failures(n) => {
+                write!(f, "{n} failed solves (crashed, timeout or protocol-error)")
+            }
             Problem::Malformed => write!(f, "--strict: malformed lines found"),
             Problem::Unsolvable => write!(
                 f,

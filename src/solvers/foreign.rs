@@ -439,6 +439,8 @@ impl ForeignSolver {
             guesses,
             updates: None,
             budget_exceeded: false,
+            failure: None,
+            timing: crate::solvers::Timing::Call,
         }
     }
 }

@@ -117,9 +117,11 @@ mod elf;
 pub mod foreign;
 #[cfg(unix)]
 pub mod host;
+#[cfg(unix)]
+pub mod process;
 mod set;
 
-pub use set::{Builtin, SolverEntry, SolverSet, SolverSetError};
+pub use set::{Builtin, LogFile, SolverEntry, SolverSet, SolverSetError};
 
 pub use crate::budget::{Budget, Meter};
 
@@ -145,6 +147,181 @@ pub struct Outcome {
     pub updates: Option<u64>,
     /// The solve stopped at its [`Budget`]; `solutions` is then a lower bound.
     pub budget_exceeded: bool,
+    /// The solve did not end normally (a solver in its own process that
+    /// crashed, overran its deadline, answered out of protocol, or declined
+    /// the puzzle): the status is [`Failure::status`], and the counts above
+    /// mean nothing. `None` for every normal solve.
+    pub failure: Option<Failure>,
+    /// What the time [`Solver::solve_timed`] returns measured: the call
+    /// (in-process solvers), or for a solver in its own process the
+    /// harness's round trip or the solver's own `ns=`.
+    pub timing: Timing,
+}
+
+/// What a solve's time measured ([`Outcome::timing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Timing {
+    /// The call, read by the solver's code in this process (every built-in
+    /// and loaded solver).
+    #[default]
+    Call,
+    /// The harness's round trip to a solver in its own process: from
+    /// writing the request to reading the response (the solver gave no
+    /// `ns=`).
+    RoundTrip,
+    /// The solver's own measure of its solve (its `ns=`); the harness's
+    /// round trip, in nanoseconds, beside it.
+    Own {
+        /// The round trip, ns.
+        round_trip_ns: u64,
+    },
+}
+
+impl Timing {
+    /// The round trip of a solve that took `ns` by this timing: `ns` itself
+    /// for [`Timing::RoundTrip`], the one carried by [`Timing::Own`], none
+    /// for a call.
+    pub fn round_trip_ns(self, ns: u64) -> Option<u64> {
+        match self {
+            Timing::Call => None,
+            Timing::RoundTrip => Some(ns),
+            Timing::Own { round_trip_ns } => Some(round_trip_ns),
+        }
+    }
+}
+
+/// Why a solve did not end normally: the cause of a [`Status::Crashed`],
+/// [`Status::Timeout`], [`Status::ProtocolError`] or [`Status::Skipped`]
+/// (or a solver in its own process that answered `n/a`), as result files
+/// write it in their `cause` column ([`Failure::cause`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Failure {
+    /// The process was ended by this signal (`signal 11`).
+    Signal(i32),
+    /// The process exited, with this status, when it owed an answer
+    /// (`exit 3`).
+    Exit(i32),
+    /// The process closed its output (or its input) without exiting
+    /// (`closed`).
+    Closed,
+    /// The command could not be started at all (`spawn`).
+    Spawn,
+    /// The solver reported writing past its solution buffer (`error
+    /// overflow`; a guard page or canary caught it): `overflow`.
+    Overflow,
+    /// The solver ran out of memory under its limit (`error memory`):
+    /// `memory`.
+    Memory,
+    /// The solver reported another error (`error KIND`): `error`.
+    Error,
+    /// The solve overran its deadline (the time budget) and the process
+    /// was killed: `deadline`.
+    Deadline,
+    /// The process did not print its header within the start-up deadline:
+    /// `start-up`.
+    StartUp,
+    /// The process's first line was not `dlxbench-protocol 1`: `header`.
+    Header,
+    /// A response that is not one the protocol allows (or a solution of
+    /// the wrong size): `response`.
+    Response,
+    /// Not run: the solver was stopped for the rest of the corpus after
+    /// too many failures in a row: `stopped`.
+    Stopped,
+    /// Not run: the run was interrupted during the call: `interrupted`.
+    Interrupted,
+    /// The solver declined the puzzle (protocol `n/a`), or its notation
+    /// cannot carry it: status `n/a`, cause `declined`.
+    Declined,
+}
+
+impl Failure {
+    /// The status a solve that failed this way gets.
+    pub fn status(self) -> Status {
+        match self {
+            Failure::Signal(_)
+            | Failure::Exit(_)
+            | Failure::Closed
+            | Failure::Spawn
+            | Failure::Overflow
+            | Failure::Memory
+            | Failure::Error => Status::Crashed,
+            Failure::Deadline | Failure::StartUp => Status::Timeout,
+            Failure::Header | Failure::Response => Status::ProtocolError,
+            Failure::Stopped | Failure::Interrupted => Status::Skipped,
+            Failure::Declined => Status::NotApplicable,
+        }
+    }
+
+    /// Writes the cause as result files hold it: `signal 11`, `exit 3`,
+    /// `closed`, `spawn`, `overflow`, `memory`, `error`, `deadline`, `start-up`,
+    /// `header`, `response`, `stopped`, `interrupted`, `declined`.
+    pub fn write_cause(self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+        match self {
+            Failure::Signal(n) => write!(out, "signal {n}"),
+            Failure::Exit(n) => write!(out, "exit {n}"),
+            other => out.write_str(other.word()),
+        }
+    }
+
+    /// The cause as text ([`Failure::write_cause`]).
+    pub fn cause(self) -> String {
+        let mut s = String::new();
+        let _ = self.write_cause(&mut s);
+        s
+    }
+
+    /// The cause's word, without a number.
+    fn word(self) -> &'static str {
+        match self {
+            Failure::Signal(_) => "signal",
+            Failure::Exit(_) => "exit",
+            Failure::Closed => "closed",
+            Failure::Spawn => "spawn",
+            Failure::Overflow => "overflow",
+            Failure::Memory => "memory",
+            Failure::Error => "error",
+            Failure::Deadline => "deadline",
+            Failure::StartUp => "start-up",
+            Failure::Header => "header",
+            Failure::Response => "response",
+            Failure::Stopped => "stopped",
+            Failure::Interrupted => "interrupted",
+            Failure::Declined => "declined",
+        }
+    }
+
+    /// The failure [`Failure::cause`] wrote.
+    pub fn from_cause(text: &str) -> Option<Failure> {
+        if let Some(n) = text.strip_prefix("signal ") {
+            return n.parse().ok().map(Failure::Signal);
+        }
+        if let Some(n) = text.strip_prefix("exit ") {
+            return n.parse().ok().map(Failure::Exit);
+        }
+        [
+            Failure::Closed,
+            Failure::Spawn,
+            Failure::Overflow,
+            Failure::Memory,
+            Failure::Error,
+            Failure::Deadline,
+            Failure::StartUp,
+            Failure::Header,
+            Failure::Response,
+            Failure::Stopped,
+            Failure::Interrupted,
+            Failure::Declined,
+        ]
+        .into_iter()
+        .find(|f| f.word() == text)
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.write_cause(f)
+    }
 }
 
 /// What one solve of one puzzle came to: the status written to result
@@ -168,11 +345,26 @@ pub enum Status {
     /// through the 9x9 C interface, given a 16x16 grid): not run, not
     /// timed, left out of the statistics and the cross-check.
     NotApplicable,
+    /// The solver's process crashed on this puzzle (a signal, an exit, an
+    /// `error` answer: the cause says which); it was restarted. Not
+    /// solved, not timed, left out of the cross-check.
+    Crashed,
+    /// The solve overran its deadline (the solver's time budget) and the
+    /// solver's process was killed and restarted. Not solved, not timed.
+    Timeout,
+    /// The solver's process answered out of protocol (a malformed line, a
+    /// solution of the wrong size, a wrong header); it was restarted. Not
+    /// solved, not timed.
+    ProtocolError,
+    /// Not run: the solver was stopped for the rest of the corpus after
+    /// failing on [`process::MAX_FAILURES_IN_A_ROW`] puzzles in a row, or
+    /// the run was interrupted during its call. Not solved, not timed.
+    Skipped,
 }
 
 impl Status {
     /// Every status, in the order above.
-    pub const ALL: [Status; 7] = [
+    pub const ALL: [Status; 11] = [
         Status::Solved,
         Status::Unique,
         Status::Multiple,
@@ -180,6 +372,10 @@ impl Status {
         Status::Budget,
         Status::Invalid,
         Status::NotApplicable,
+        Status::Crashed,
+        Status::Timeout,
+        Status::ProtocolError,
+        Status::Skipped,
     ];
 
     /// Lower-case name used in files and terminal output.
@@ -192,7 +388,27 @@ impl Status {
             Status::Budget => "budget",
             Status::Invalid => "invalid",
             Status::NotApplicable => "n/a",
+            Status::Crashed => "crashed",
+            Status::Timeout => "timeout",
+            Status::ProtocolError => "protocol-error",
+            Status::Skipped => "skipped",
         }
+    }
+
+    /// True for the statuses of a solve that did not end normally
+    /// (crashed, timeout, protocol-error, skipped): never solved, never
+    /// timed, left out of the cross-check, and a run with any fails.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Status::Crashed | Status::Timeout | Status::ProtocolError | Status::Skipped
+        )
+    }
+
+    /// True when the solve has no time worth recording (n/a and the
+    /// failures): left out of the latency statistics and the cross-check.
+    pub fn is_untimed(self) -> bool {
+        self == Status::NotApplicable || self.is_failure()
     }
 
     /// The status named `name` (as [`Status::as_str`] writes it).
@@ -208,7 +424,8 @@ impl std::fmt::Display for Status {
 }
 
 impl Default for Outcome {
-    /// Nothing found, at no cost: zero nodes (recorded), no updates.
+    /// Nothing found, at no cost: zero nodes (recorded), no updates, no
+    /// failure.
     fn default() -> Self {
         Outcome {
             solutions: 0,
@@ -216,6 +433,8 @@ impl Default for Outcome {
             guesses: 0,
             updates: None,
             budget_exceeded: false,
+            failure: None,
+            timing: Timing::Call,
         }
     }
 }
@@ -230,6 +449,8 @@ impl From<SearchStats> for Outcome {
             guesses: stats.guesses,
             updates: Some(stats.updates),
             budget_exceeded: stats.budget_exceeded,
+            failure: None,
+            timing: Timing::Call,
         }
     }
 }
@@ -239,6 +460,9 @@ impl Outcome {
     /// `limit`: with limit 1 a found solution is only `Solved`.
     #[inline]
     pub fn status(&self, limit: u64) -> Status {
+        if let Some(failure) = self.failure {
+            return failure.status();
+        }
         match (self.budget_exceeded, self.solutions) {
             (true, _) => Status::Budget,
             (false, 0) => Status::NoSolution,
@@ -294,6 +518,12 @@ pub trait Solver<P>: Send {
     fn returns_solutions(&self) -> bool {
         true
     }
+
+    /// A new corpus starts (the harness calls this on every worker's
+    /// solvers before the corpus's first puzzle). A solver in its own
+    /// process that was stopped after failing too often in a row is tried
+    /// again. Does nothing by default.
+    fn start_corpus(&mut self) {}
 }
 
 /// A registry entry: a name, a one-line description and a constructor (for

@@ -24,7 +24,8 @@
 //! ```
 
 use std::fmt;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use super::{Budget, Solver, SolverInfo};
 use crate::puzzle::Puzzle;
@@ -45,6 +46,45 @@ pub struct SolverEntry<P: 'static> {
     description: String,
     default_budget: Budget,
     make: Arc<Make<P>>,
+    log_file: Option<LogFile>,
+}
+
+/// Where a solver in its own process writes its standard error: a file
+/// name, placed in a directory once the caller knows it (the bench session
+/// places it in the result directory before the run). Until placed, the
+/// solver's standard error is discarded. Clones share the place.
+#[derive(Debug, Clone)]
+pub struct LogFile {
+    name: String,
+    dir: Arc<Mutex<Option<PathBuf>>>,
+}
+
+impl LogFile {
+    /// A log file named `name` (a plain file name), not placed yet.
+    pub fn new(name: impl Into<String>) -> Self {
+        LogFile {
+            name: name.into(),
+            dir: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// The file's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Places the file in `dir` (it is then `dir/NAME`): solvers started
+    /// from now on append their standard error to it. Returns its path.
+    pub fn place_in(&self, dir: &Path) -> PathBuf {
+        *self.dir.lock().unwrap_or_else(|e| e.into_inner()) = Some(dir.to_path_buf());
+        dir.join(&self.name)
+    }
+
+    /// The file's path, once placed.
+    pub fn path(&self) -> Option<PathBuf> {
+        let dir = self.dir.lock().unwrap_or_else(|e| e.into_inner());
+        dir.as_ref().map(|d| d.join(&self.name))
+    }
 }
 
 impl<P> SolverEntry<P> {
@@ -59,7 +99,20 @@ impl<P> SolverEntry<P> {
             description: description.into(),
             default_budget: Budget::UNLIMITED,
             make: Arc::new(make),
+            log_file: None,
         }
+    }
+
+    /// The same entry with a log file for its standard error (a solver in
+    /// its own process, [`crate::solvers::process`]).
+    pub fn with_log_file(mut self, log_file: LogFile) -> Self {
+        self.log_file = Some(log_file);
+        self
+    }
+
+    /// Where its standard error goes, for a solver in its own process.
+    pub fn log_file(&self) -> Option<&LogFile> {
+        self.log_file.as_ref()
     }
 
     /// The same entry with `budget` as its default budget.
@@ -96,6 +149,7 @@ impl<P> Clone for SolverEntry<P> {
             description: self.description.clone(),
             default_budget: self.default_budget,
             make: Arc::clone(&self.make),
+            log_file: self.log_file.clone(),
         }
     }
 }

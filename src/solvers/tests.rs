@@ -36,6 +36,8 @@ fn exact_cover_stats_become_an_outcome() {
             guesses: 3,
             updates: Some(40),
             budget_exceeded: false,
+            failure: None,
+            timing: Timing::Call,
         }
     );
     assert_eq!(outcome.status(2), Status::Multiple);

@@ -80,6 +80,30 @@ impl Puzzle for Grid {
         super::symmetry_image(src, dst, rng);
     }
 
+    fn write_protocol(&self, out: &mut Vec<u8>) -> bool {
+        use std::io::Write;
+        let start = out.len();
+        let options = ParseOptions::default();
+        if super::write_grid_io(out, self, Format::Line, options.alphabet).is_err()
+            || out[start..].contains(&b' ')
+        {
+            return false;
+        }
+        let shape = self.shape();
+        if BoxShape::for_side(shape.side()).ok() != Some(shape) {
+            let _ = write!(out, " box={}x{}", shape.box_rows(), shape.box_cols());
+        }
+        true
+    }
+
+    fn read_protocol(&mut self, puzzle: &Self, text: &[u8]) -> bool {
+        let options = ParseOptions {
+            shape: Some(puzzle.shape()),
+            ..ParseOptions::default()
+        };
+        super::parse_line_into(text, options, self).is_ok() && self.shape() == puzzle.shape()
+    }
+
     fn write_c81(&self, out: &mut [u8; 81]) -> bool {
         if self.shape() != BoxShape::NINE {
             return false;

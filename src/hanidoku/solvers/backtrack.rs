@@ -369,6 +369,7 @@ impl Solver<Board> for BacktrackSolver {
             guesses: s.guesses,
             updates: None,
             budget_exceeded: s.budget_exceeded,
+            ..Outcome::default()
         }
     }
 }

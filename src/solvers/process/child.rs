@@ -1,0 +1,267 @@
+//! One running solver process: started in a process group of its own, its
+//! standard input and output as non-blocking-aware pipes, read and written
+//! under deadlines that poll a stop flag.
+
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Read, Write};
+use std::ops::Range;
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::{CommandSpec, EXIT_GRACE, MAX_RESPONSE_BYTES, POLL_SLICE};
+use crate::solvers::Failure;
+
+/// Why a read or write did not complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ReadError {
+    /// The deadline passed.
+    Timeout,
+    /// The stop flag was set.
+    Interrupted,
+    /// The pipe ended (the process closed it or exited).
+    Ended,
+    /// A line longer than [`MAX_RESPONSE_BYTES`].
+    TooLong,
+}
+
+/// A solver process.
+pub(super) struct Child {
+    process: std::process::Child,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+    /// Its process group (its own pid).
+    pgid: libc::pid_t,
+    /// Bytes read: `data[start..end]` not consumed yet, `data[end..]` room.
+    data: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// `data[start..scanned]` holds no line feed.
+    scanned: usize,
+}
+
+impl Child {
+    /// Starts `spec` with its standard error appended to `log` (discarded
+    /// without one).
+    pub(super) fn spawn(spec: &CommandSpec, log: Option<&Path>) -> Result<Child, Failure> {
+        let stderr = log
+            .and_then(|path| OpenOptions::new().create(true).append(true).open(path).ok())
+            .map_or_else(Stdio::null, Stdio::from);
+        let mut process = Command::new(&spec.program)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .process_group(0)
+            .spawn()
+            .map_err(|_| Failure::Spawn)?;
+        let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+            let _ = process.kill();
+            let _ = process.wait();
+            return Err(Failure::Spawn);
+        };
+        // Writes must not block past a deadline: a solver that reads
+        // nothing fills the pipe.
+        // SAFETY: fcntl on a descriptor this process owns.
+        unsafe {
+            let fd = stdin.as_raw_fd();
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        let pgid = libc::pid_t::try_from(process.id()).unwrap_or(libc::pid_t::MAX);
+        Ok(Child {
+            process,
+            stdin: Some(stdin),
+            stdout,
+            pgid,
+            data: vec![0; 4096],
+            start: 0,
+            end: 0,
+            scanned: 0,
+        })
+    }
+
+    /// The bytes of a line [`Child::read_line`] returned (valid until the
+    /// next read).
+    pub(super) fn line(&self, range: Range<usize>) -> &[u8] {
+        &self.data[range]
+    }
+
+    /// Whether bytes beyond the last line read are waiting (a solver that
+    /// wrote more than one line for a request).
+    pub(super) fn has_leftover(&self) -> bool {
+        self.start < self.end
+    }
+
+    /// Reads the next line (without its `\n`), waiting until `deadline`.
+    pub(super) fn read_line(
+        &mut self,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Range<usize>, ReadError> {
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.data[self.scanned..self.end]) {
+                let line = self.start..self.scanned + i;
+                self.start = line.end + 1;
+                self.scanned = self.start;
+                return Ok(line);
+            }
+            self.scanned = self.end;
+            if self.end - self.start > MAX_RESPONSE_BYTES {
+                return Err(ReadError::TooLong);
+            }
+            wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline, stop)?;
+            if self.start > 0 {
+                self.data.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.scanned -= self.start;
+                self.start = 0;
+            }
+            if self.end == self.data.len() {
+                self.data.resize(self.data.len() * 2, 0);
+            }
+            match self.stdout.read(&mut self.data[self.end..]) {
+                Ok(0) => return Err(ReadError::Ended),
+                Ok(n) => self.end += n,
+                Err(e) if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
+                Err(_) => return Err(ReadError::Ended),
+            }
+        }
+    }
+
+    /// Writes all of `bytes`, waiting until `deadline`.
+    pub(super) fn write_all(
+        &mut self,
+        bytes: &[u8],
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), ReadError> {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(ReadError::Ended);
+        };
+        let mut at = 0;
+        while at < bytes.len() {
+            match stdin.write(&bytes[at..]) {
+                Ok(0) => return Err(ReadError::Ended),
+                Ok(n) => at += n,
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline, stop)?
+                }
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(_) => return Err(ReadError::Ended),
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits up to `grace` for the process to exit, without reaping it;
+    /// true when it did.
+    fn exited_within(&self, grace: Duration) -> bool {
+        let until = Instant::now() + grace;
+        loop {
+            // SAFETY: waitid with WNOWAIT only looks at the child's state;
+            // `info` is a zeroed siginfo_t it fills in.
+            let exited = unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                let r = libc::waitid(
+                    libc::P_PID,
+                    self.pgid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                );
+                r == 0 && info.si_pid() != 0
+            };
+            if exited {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+
+    /// Kills the process group (the leader not yet reaped, so that its id
+    /// cannot have been reused) and reaps the leader.
+    fn kill_group_and_reap(mut self) -> std::process::ExitStatus {
+        // SAFETY: a signal to the group this process started.
+        unsafe {
+            libc::killpg(self.pgid, libc::SIGKILL);
+        }
+        match self.process.wait() {
+            Ok(status) => status,
+            Err(_) => std::process::ExitStatus::from_raw(libc::SIGKILL),
+        }
+    }
+
+    /// Kills the process and its group now.
+    pub(super) fn kill(self) {
+        self.kill_group_and_reap();
+    }
+
+    /// The process's output ended when it owed an answer: how it ended
+    /// (its exit status or signal, given [`EXIT_GRACE`] to exit;
+    /// [`Failure::Closed`] if it had not, and was killed).
+    pub(super) fn reap(self) -> Failure {
+        let exited = self.exited_within(EXIT_GRACE);
+        let status = self.kill_group_and_reap();
+        match (exited, status.signal(), status.code()) {
+            (false, _, _) => Failure::Closed,
+            (true, Some(signal), _) => Failure::Signal(signal),
+            (true, None, Some(code)) => Failure::Exit(code),
+            (true, None, None) => Failure::Closed,
+        }
+    }
+
+    /// The end of a run: closes the process's input, gives it
+    /// [`EXIT_GRACE`] to exit, then kills its group.
+    pub(super) fn close(mut self) {
+        self.stdin = None;
+        self.exited_within(EXIT_GRACE);
+        self.kill_group_and_reap();
+    }
+}
+
+/// Waits until `fd` is ready for `events`, the deadline passes or the stop
+/// flag is set (looked at every [`POLL_SLICE`]).
+fn wait_for(
+    fd: libc::c_int,
+    events: libc::c_short,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+) -> Result<(), ReadError> {
+    loop {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(ReadError::Interrupted);
+        }
+        let slice = match deadline {
+            Some(d) => {
+                let now = Instant::now();
+                if now >= d {
+                    return Err(ReadError::Timeout);
+                }
+                (d - now).min(POLL_SLICE)
+            }
+            None => POLL_SLICE,
+        };
+        // Rounded up: a wait of 0 ms would spin.
+        let ms = slice.as_micros().div_ceil(1000).max(1) as libc::c_int;
+        let mut pfd = libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, on the stack.
+        let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
+        if ready > 0 {
+            return Ok(());
+        }
+        if ready < 0 && std::io::Error::last_os_error().kind() != ErrorKind::Interrupted {
+            return Err(ReadError::Ended);
+        }
+    }
+}

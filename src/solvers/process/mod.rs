@@ -1,0 +1,471 @@
+//! Solvers in their own processes, in any language: a command started once
+//! per worker and kept running, speaking the solver line protocol
+//! (version [`PROTOCOL_VERSION`], `docs/solver-protocol.md`) on its
+//! standard input and output.
+//!
+//! The harness trusts such a solver's behaviour no more than its answers:
+//!
+//! * **Deadline.** Every call is bounded by the solver's time budget
+//!   ([`Budget::max_time`]; by default [`Budget::SAFETY_TIME`], as for
+//!   built-in solvers). Past it the process group is killed, the puzzle is
+//!   [`Status::Timeout`](super::Status::Timeout) and a fresh process starts for the next one.
+//! * **Crash.** A process that exits, is killed by a signal or closes its
+//!   output when it owes an answer, or answers `error KIND`, makes the
+//!   puzzle [`Status::Crashed`](super::Status::Crashed), with the cause ([`Failure`]); a fresh
+//!   process starts for the next puzzle.
+//! * **Protocol.** A line that is no response the protocol allows (or a
+//!   solution of the wrong size, or a wrong header) is
+//!   [`Status::ProtocolError`](super::Status::ProtocolError); the process is restarted.
+//! * **Too many in a row.** After [`MAX_FAILURES_IN_A_ROW`] failures in a
+//!   row on one worker, that worker's solver is stopped for the rest of the
+//!   corpus: its remaining puzzles are [`Status::Skipped`](super::Status::Skipped) (cause
+//!   `stopped`), not run. The next corpus tries it again.
+//! * **Stop.** The wait for a response polls the stop flag
+//!   ([`ProcessOptions::stop`]) every [`POLL_SLICE`]: once it is set, the
+//!   call returns at once ([`Status::Skipped`](super::Status::Skipped), cause `interrupted`) and
+//!   the process is killed, so an interrupted run keeps what it finished.
+//!
+//! Start-up (until the header line) is not timed and has its own deadline
+//! ([`ProcessOptions::start_timeout`]). The process runs in a process
+//! group of its own, so that a terminal's Ctrl-C does not reach it and a
+//! kill reaches its children too. Its standard error is appended to the
+//! entry's [`LogFile`] once placed (the bench session places it in the
+//! result directory), discarded before.
+//!
+//! Time: the harness's round trip, from writing the request to reading the
+//! response, is always measured; when the solver reports its own time
+//! (`ns=`), that is the time recorded, the round trip beside it
+//! ([`Timing`]).
+//!
+//! ```no_run
+//! use dlxbench::solvers::process::{self, CommandSpec, ProcessOptions};
+//! use dlxbench::solvers::Budget;
+//! use dlxbench::sudoku::Grid;
+//!
+//! let spec: CommandSpec = "mine=python3 examples/solver.py".parse().unwrap();
+//! let entry = process::entry::<Grid>(&spec, ProcessOptions::default());
+//! assert_eq!(entry.name(), "mine");
+//! assert_eq!(entry.default_budget(), Budget::UNLIMITED.with_time(Budget::SAFETY_TIME));
+//! ```
+
+mod child;
+mod response;
+
+use std::ffi::OsString;
+use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Budget, Failure, LogFile, Outcome, Solver, SolverEntry, Timing};
+use crate::puzzle::Puzzle;
+
+use child::{Child, ReadError};
+pub use response::{parse_header, parse_response, Answer, Malformed, Response};
+
+/// The protocol version this harness speaks: the header line a solver
+/// prints first is `dlxbench-protocol 1`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// Failures in a row (crashes, timeouts, protocol errors) after which a
+/// worker's solver is stopped for the rest of the corpus.
+pub const MAX_FAILURES_IN_A_ROW: u32 = 3;
+
+/// The default start-up deadline: from starting the command to reading its
+/// header line. Generous: a JVM with a cold cache takes seconds.
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a process may take to exit once its input is closed (the end
+/// of a run) or once it closed its output, before its group is killed.
+pub const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The longest wait between two looks at the stop flag during a call.
+pub const POLL_SLICE: Duration = Duration::from_millis(50);
+
+/// The longest response line read, in bytes (a 61x61 Sudoku's solution is
+/// 3,721): a longer one is a protocol error.
+pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
+
+/// A solver command: its name in the run and what to run.
+///
+/// The text form `NAME=COMMAND` (as `--solver-cmd` takes it) runs COMMAND
+/// through `sh -c`, so it may hold arguments, quotes, redirections and
+/// environment settings as in a shell; [`CommandSpec::new`] runs a program
+/// with arguments directly.
+///
+/// ```
+/// use dlxbench::solvers::process::CommandSpec;
+///
+/// let spec: CommandSpec = "py=python3 solver.py --fast".parse().unwrap();
+/// assert_eq!(spec.name, "py");
+/// assert_eq!(spec.program, "sh");
+/// assert_eq!(spec.args, ["-c", "python3 solver.py --fast"]);
+/// assert_eq!(spec.to_string(), "py=python3 solver.py --fast");
+/// assert!("=python3 x.py".parse::<CommandSpec>().is_err());
+/// assert!("py=".parse::<CommandSpec>().is_err());
+/// assert!("no-name".parse::<CommandSpec>().is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandSpec {
+    /// The solver's name in the run.
+    pub name: String,
+    /// The program started.
+    pub program: OsString,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// The command as the user gave it (for descriptions and messages).
+    pub text: String,
+}
+
+impl CommandSpec {
+    /// Runs `program` with `args` directly (no shell).
+    pub fn new(
+        name: impl Into<String>,
+        program: impl Into<OsString>,
+        args: impl IntoIterator<Item = impl Into<OsString>>,
+    ) -> Self {
+        let program = program.into();
+        let args: Vec<OsString> = args.into_iter().map(Into::into).collect();
+        let mut text = program.to_string_lossy().into_owned();
+        for a in &args {
+            text.push(' ');
+            text.push_str(&a.to_string_lossy());
+        }
+        CommandSpec {
+            name: name.into(),
+            program,
+            args,
+            text,
+        }
+    }
+
+    /// Runs `command` through `sh -c`.
+    pub fn shell(name: impl Into<String>, command: &str) -> Self {
+        CommandSpec {
+            name: name.into(),
+            program: "sh".into(),
+            args: vec!["-c".into(), command.into()],
+            text: command.to_string(),
+        }
+    }
+}
+
+/// Why a `--solver-cmd` spec was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{0}`: expected NAME=COMMAND (a name for the solver, a command that speaks the dlxbench solver protocol)")]
+pub struct CommandSpecError(pub String);
+
+impl FromStr for CommandSpec {
+    type Err = CommandSpecError;
+
+    fn from_str(text: &str) -> Result<Self, CommandSpecError> {
+        let malformed = || CommandSpecError(text.to_string());
+        let (name, command) = text.split_once('=').ok_or_else(malformed)?;
+        let name_ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+        if !name_ok || command.trim().is_empty() {
+            return Err(malformed());
+        }
+        Ok(CommandSpec::shell(name, command))
+    }
+}
+
+impl fmt::Display for CommandSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.name, self.text)
+    }
+}
+
+/// How solvers in their own processes are run: deadlines other than the
+/// solve's, the stop flag, the failure limit.
+#[derive(Debug, Clone, Copy)]
+pub struct ProcessOptions {
+    /// From starting the command to reading its header line.
+    pub start_timeout: Duration,
+    /// Failures in a row after which a worker's solver stops for the rest
+    /// of the corpus (0: never stops).
+    pub max_failures_in_a_row: u32,
+    /// Once set, calls return at once (the puzzle [`Status::Skipped`](super::Status::Skipped),
+    /// cause `interrupted`) and no more requests are sent: give the flag a
+    /// run stops on (the command line's Ctrl-C flag).
+    pub stop: Option<&'static AtomicBool>,
+}
+
+impl Default for ProcessOptions {
+    /// [`START_TIMEOUT`], [`MAX_FAILURES_IN_A_ROW`], no stop flag.
+    fn default() -> Self {
+        ProcessOptions {
+            start_timeout: START_TIMEOUT,
+            max_failures_in_a_row: MAX_FAILURES_IN_A_ROW,
+            stop: None,
+        }
+    }
+}
+
+/// The file name of the standard-error log of the solver named `name`:
+/// `solver-NAME.log`, with characters other than letters, digits, `-`,
+/// `_`, `.` and `+` replaced by `_`.
+pub fn log_file_name(name: &str) -> String {
+    let safe: String = name
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() || "-_.+".contains(c) {
+            true => c,
+            false => '_',
+        })
+        .collect();
+    format!("solver-{safe}.log")
+}
+
+/// An entry for the solver `spec` runs, for puzzles of type `P`: each
+/// worker's solver starts the command at its first puzzle and keeps it
+/// running. Its default budget is [`Budget::SAFETY_TIME`] (the deadline of
+/// each call) and no node bound; its log file is [`log_file_name`].
+pub fn entry<P: Puzzle>(spec: &CommandSpec, options: ProcessOptions) -> SolverEntry<P> {
+    let log = LogFile::new(log_file_name(&spec.name));
+    let shared = Arc::new(Shared {
+        spec: spec.clone(),
+        options,
+        log: log.clone(),
+    });
+    SolverEntry::new(
+        spec.name.clone(),
+        format!(
+            "command `{}` (solver protocol {PROTOCOL_VERSION})",
+            spec.text
+        ),
+        move || Box::new(ProcessSolver::<P>::new(Arc::clone(&shared))),
+    )
+    .with_default_budget(Budget::UNLIMITED.with_time(Budget::SAFETY_TIME))
+    .with_log_file(log)
+}
+
+/// What every worker's solver of one entry shares.
+#[derive(Debug)]
+struct Shared {
+    spec: CommandSpec,
+    options: ProcessOptions,
+    log: LogFile,
+}
+
+/// One worker's solver: the process (once started) and reused buffers.
+pub struct ProcessSolver<P> {
+    shared: Arc<Shared>,
+    child: Option<Child>,
+    /// The request line being sent.
+    request: Vec<u8>,
+    /// Failures in a row.
+    failures: u32,
+    /// Stopped for the rest of the corpus.
+    stopped: bool,
+    _puzzle: PhantomData<fn(&P)>,
+}
+
+impl<P> fmt::Debug for ProcessSolver<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ProcessSolver")
+            .field("command", &self.shared.spec.text)
+            .field("running", &self.child.is_some())
+            .field("failures", &self.failures)
+            .field("stopped", &self.stopped)
+            .finish()
+    }
+}
+
+impl<P: Puzzle> ProcessSolver<P> {
+    fn new(shared: Arc<Shared>) -> Self {
+        ProcessSolver {
+            shared,
+            child: None,
+            request: Vec::with_capacity(256),
+            failures: 0,
+            stopped: false,
+            _puzzle: PhantomData,
+        }
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.shared
+            .options
+            .stop
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// An outcome of `failure`, which counts towards the limit in a row
+    /// unless it is an interruption; the process is killed.
+    fn fail(&mut self, failure: Failure) -> (Outcome, Duration) {
+        if let Some(child) = self.child.take() {
+            child.kill();
+        }
+        if failure != Failure::Interrupted {
+            self.failures += 1;
+            let limit = self.shared.options.max_failures_in_a_row;
+            if limit > 0 && self.failures >= limit {
+                self.stopped = true;
+            }
+        }
+        (failed(failure), Duration::ZERO)
+    }
+
+    /// The failure of a process whose output ended: how it exited.
+    fn ended(&mut self) -> (Outcome, Duration) {
+        let failure = match self.child.take() {
+            Some(child) => child.reap(),
+            None => Failure::Closed,
+        };
+        self.fail(failure)
+    }
+
+    /// Starts the command and reads its header.
+    fn start(&mut self) -> Result<(), Failure> {
+        let shared = &self.shared;
+        let mut child = Child::spawn(&shared.spec, shared.log.path().as_deref())?;
+        let deadline = std::time::Instant::now() + shared.options.start_timeout;
+        let header = child.read_line(Some(deadline), shared.options.stop);
+        let failure = match header {
+            Ok(range) => match parse_header(child.line(range)) {
+                Ok(()) => {
+                    self.child = Some(child);
+                    return Ok(());
+                }
+                Err(_) => Failure::Header,
+            },
+            Err(ReadError::Timeout) => Failure::StartUp,
+            Err(ReadError::Interrupted) => Failure::Interrupted,
+            Err(ReadError::TooLong) => Failure::Header,
+            Err(ReadError::Ended) => {
+                return Err(child.reap());
+            }
+        };
+        child.kill();
+        Err(failure)
+    }
+}
+
+/// An outcome that is `failure`.
+fn failed(failure: Failure) -> Outcome {
+    Outcome {
+        failure: Some(failure),
+        nodes: None,
+        ..Outcome::default()
+    }
+}
+
+impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
+    fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
+        self.solve_timed(puzzle, limit, budget, solution).0
+    }
+
+    /// Sends the request, waits for the response within the budget's time,
+    /// reads it; the time is the solver's own `ns=` when it gives one, the
+    /// round trip otherwise.
+    fn solve_timed(
+        &mut self,
+        puzzle: &P,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> (Outcome, Duration) {
+        if self.stop_requested() {
+            return self.fail(Failure::Interrupted);
+        }
+        if self.stopped {
+            return (failed(Failure::Stopped), Duration::ZERO);
+        }
+        self.request.clear();
+        self.request.extend_from_slice(b"solve ");
+        let mut digits = itoa::Buffer::new();
+        self.request
+            .extend_from_slice(digits.format(limit).as_bytes());
+        self.request.push(b' ');
+        if !puzzle.write_protocol(&mut self.request) {
+            return (failed(Failure::Declined), Duration::ZERO);
+        }
+        self.request.push(b'\n');
+        if self.child.is_none() {
+            if let Err(failure) = self.start() {
+                return self.fail(failure);
+            }
+        }
+        let stop = self.shared.options.stop;
+        if self.child.as_ref().is_some_and(Child::has_leftover) {
+            // More than one line for the last request: out of protocol.
+            return self.fail(Failure::Response);
+        }
+        let child = self.child.as_mut().expect("started");
+        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+        let started = crate::clock::Instant::now();
+        match child.write_all(&self.request, deadline, stop) {
+            Ok(()) => {}
+            Err(ReadError::Ended) => return self.ended(),
+            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
+            Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
+            Err(ReadError::TooLong) => return self.fail(Failure::Response),
+        }
+        let read = child.read_line(deadline, stop);
+        let round_trip = started.elapsed();
+        let range = match read {
+            Ok(range) => range,
+            Err(ReadError::Ended) => return self.ended(),
+            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
+            Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
+            Err(ReadError::TooLong) => return self.fail(Failure::Response),
+        };
+        let line = child.line(range);
+        let response = match parse_response(line, limit) {
+            Ok(r) => r,
+            Err(_) => return self.fail(Failure::Response),
+        };
+        let answer = match response {
+            Response::NotApplicable => {
+                self.failures = 0;
+                return (failed(Failure::Declined), Duration::ZERO);
+            }
+            Response::Error(failure) => return self.fail(failure),
+            Response::Answer(answer) => answer,
+        };
+        if answer.count > 0 {
+            let text = &line[answer.solution.clone()];
+            if !solution.read_protocol(puzzle, text) {
+                return self.fail(Failure::Response);
+            }
+        }
+        self.failures = 0;
+        let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
+        let (took, timing) = match answer.ns {
+            Some(ns) => (Duration::from_nanos(ns), Timing::Own { round_trip_ns }),
+            None => (round_trip, Timing::RoundTrip),
+        };
+        let outcome = Outcome {
+            solutions: answer.count,
+            nodes: answer.nodes,
+            guesses: answer.guesses.unwrap_or(0),
+            updates: None,
+            budget_exceeded: false,
+            failure: None,
+            timing,
+        };
+        (outcome, took)
+    }
+
+    fn start_corpus(&mut self) {
+        self.stopped = false;
+        self.failures = 0;
+    }
+}
+
+impl<P> Drop for ProcessSolver<P> {
+    /// Closes the process's input and gives it [`EXIT_GRACE`] to exit, then
+    /// kills its group.
+    fn drop(&mut self) {
+        if let Some(child) = self.child.take() {
+            child.close();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

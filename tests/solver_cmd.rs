@@ -1,0 +1,386 @@
+#![cfg(unix)]
+//! `--solver-cmd`: solvers in their own processes, through the command
+//! line. The solver is `tests/solvers/sudoku.py` (python3), which answers
+//! correctly and misbehaves on the puzzles it is told to: it exits, hangs,
+//! prints garbage, starts slowly. Each run completes, the statuses are on
+//! the right lines, every other puzzle is solved and validated, nothing
+//! finished is lost, and a run with failures exits 1 and names them.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command as Process, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{assert_no_temporaries, read_csv, read_json, repo_path};
+
+/// Puzzles in the test corpus.
+const PUZZLES: usize = 24;
+
+fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
+}
+
+/// Whether python3 runs here; the tests say so and pass when it does not.
+fn have_python() -> bool {
+    let ok = Process::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("python3 not found: skipping the --solver-cmd tests");
+    }
+    ok
+}
+
+/// The first [`PUZZLES`] puzzles of the generated 9x9 corpus, written to
+/// `dir/c.txt`: the file, and the puzzles by line.
+fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
+    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
+    let puzzles: Vec<String> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .take(PUZZLES)
+        .map(String::from)
+        .collect();
+    let path = dir.join("c.txt");
+    std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
+    (path, puzzles)
+}
+
+/// `--solver-cmd py=python3 tests/solvers/sudoku.py ARGS`.
+fn solver_cmd(args: &str) -> String {
+    format!(
+        "py=python3 {} {args}",
+        repo_path("tests/solvers/sudoku.py").display()
+    )
+}
+
+/// Runs `bench` of `dlx` and the Python solver (with `args`) over the test
+/// corpus, into `dir/out`, with `extra` flags.
+fn bench(dir: &Path, corpus: &Path, args: &str, extra: &[&str]) -> (Output, PathBuf) {
+    let out = dir.join("out");
+    let output = Process::new(binary())
+        .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
+        .arg("--solver-cmd")
+        .arg(solver_cmd(args))
+        .args(extra)
+        .arg("--out")
+        .arg(&out)
+        .arg(corpus)
+        .output()
+        .unwrap();
+    (output, out)
+}
+
+/// `puzzles.csv`'s rows of solver `py`, by line: (status, cause).
+fn py_rows(out: &Path) -> HashMap<usize, (String, String)> {
+    read_csv(&out.join("puzzles.csv"))
+        .into_iter()
+        .filter(|r| r["solver"] == "py")
+        .map(|r| {
+            (
+                r["line"].parse().unwrap(),
+                (r["status"].clone(), r["cause"].clone()),
+            )
+        })
+        .collect()
+}
+
+/// Every line but those of `failed` is `unique` for both solvers (so
+/// validated and cross-checked), and those are `status` with `cause`.
+fn assert_statuses(out: &Path, failed: &[(usize, &str, &str)]) {
+    let rows = py_rows(out);
+    assert_eq!(rows.len(), PUZZLES, "{rows:?}");
+    for line in 1..=PUZZLES {
+        let (status, cause) = &rows[&line];
+        match failed.iter().find(|f| f.0 == line) {
+            Some((_, s, c)) => {
+                assert_eq!((status.as_str(), cause.as_str()), (*s, *c), "line {line}")
+            }
+            None => assert_eq!(
+                (status.as_str(), cause.as_str()),
+                ("unique", ""),
+                "line {line}"
+            ),
+        }
+    }
+    let dlx = read_csv(&out.join("puzzles.csv"))
+        .into_iter()
+        .filter(|r| r["solver"] == "dlx" && r["status"] == "unique")
+        .count();
+    assert_eq!(dlx, PUZZLES);
+}
+
+/// The summary row of `py`.
+fn py_summary(out: &Path) -> HashMap<String, String> {
+    read_csv(&out.join("summary.csv"))
+        .into_iter()
+        .find(|r| r["solver"] == "py")
+        .unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+#[test]
+fn a_correct_solver_runs_next_to_dlx_with_its_own_times() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, _) = corpus(dir.path());
+    let (output, out) = bench(dir.path(), &corpus, "--ns", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_statuses(&out, &[]);
+    let summary = py_summary(&out);
+    assert_eq!(summary["solved"], PUZZLES.to_string());
+    assert_eq!(summary["latency_source"], "own");
+    assert_eq!(summary["crashed"], "0");
+    assert!(summary["mean_round_trip_ns"].parse::<f64>().unwrap() > 0.0);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Solvers in their own processes: latencies are py: its own times (ns=)"),
+        "{stdout}"
+    );
+    // Both times per puzzle; the round trip is the longer.
+    for r in read_csv(&out.join("puzzles.csv"))
+        .iter()
+        .filter(|r| r["solver"] == "py")
+    {
+        let (ns, rt): (u64, u64) = (
+            r["ns"].parse().unwrap(),
+            r["round_trip_ns"].parse().unwrap(),
+        );
+        assert!(rt >= ns, "{r:?}");
+    }
+    // Its standard error is in the directory, listed in run.json.
+    let run = read_json(&out.join("run.json"));
+    let files: Vec<&str> = run["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"solver-py.log"), "{files:?}");
+    let log = std::fs::read_to_string(out.join("solver-py.log")).unwrap();
+    assert!(log.contains("request 1"), "{log}");
+    assert_eq!(run["schema_version"], 2);
+
+    // Without --ns, the round trip is the time.
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, _) = self::corpus(dir.path());
+    let (output, out) = bench(dir.path(), &corpus, "", &[]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(py_summary(&out)["latency_source"], "round-trip");
+}
+
+#[test]
+fn a_solver_that_exits_mid_run_is_crashed_there_and_restarted() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let args = format!("--fail exit={} --fail segv={}", puzzles[5], puzzles[11]);
+    let (output, out) = bench(dir.path(), &corpus, &args, &[]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert_statuses(
+        &out,
+        &[(6, "crashed", "exit 3"), (12, "crashed", "signal 11")],
+    );
+    assert!(err.contains("PROBLEM: c: py: 2 crashed"), "{err}");
+    assert!(err.contains("c: line 6: py crashed (exit 3)"), "{err}");
+    assert!(err.contains("c: line 12: py crashed (signal 11)"), "{err}");
+    let summary = py_summary(&out);
+    assert_eq!(
+        (summary["crashed"].as_str(), summary["solved"].as_str()),
+        ("2", "22")
+    );
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["corpora"][0]["failures"][0]["crashed"], 2);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains(" failed "),
+        "the table shows the failures: {stdout}"
+    );
+    assert_no_temporaries(&out);
+}
+
+#[test]
+fn a_hung_call_is_a_timeout_at_the_budget_and_the_run_goes_on() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let args = format!("--fail hang={}", puzzles[2]);
+    let started = Instant::now();
+    let (output, out) = bench(dir.path(), &corpus, &args, &["--budget-time", "1s"]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    assert!(started.elapsed() < Duration::from_secs(60));
+    assert_statuses(&out, &[(3, "timeout", "deadline")]);
+    assert!(err.contains("c: line 3: py timeout (deadline)"), "{err}");
+    assert_eq!(py_summary(&out)["timeout"], "1");
+}
+
+#[test]
+fn garbage_is_a_protocol_error_on_its_line() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let args = format!("--fail garbage={}", puzzles[9]);
+    let (output, out) = bench(dir.path(), &corpus, &args, &[]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    assert_statuses(&out, &[(10, "protocol-error", "response")]);
+    assert_eq!(py_summary(&out)["protocol_error"], "1");
+}
+
+#[test]
+fn a_slow_start_is_not_timed() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, _) = corpus(dir.path());
+    // Starting takes longer than any solve may.
+    let (output, out) = bench(
+        dir.path(),
+        &corpus,
+        "--slow-start 1.5",
+        &["--budget-time", "1s"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_statuses(&out, &[]);
+}
+
+#[test]
+fn failures_in_a_row_stop_the_solver_for_the_rest_of_the_corpus() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let args = format!(
+        "--fail exit={} --fail exit={} --fail exit={}",
+        puzzles[3], puzzles[4], puzzles[5]
+    );
+    let (output, out) = bench(dir.path(), &corpus, &args, &[]);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{err}");
+    let mut failed = vec![
+        (4, "crashed", "exit 3"),
+        (5, "crashed", "exit 3"),
+        (6, "crashed", "exit 3"),
+    ];
+    failed.extend((7..=PUZZLES).map(|line| (line, "skipped", "stopped")));
+    assert_statuses(&out, &failed);
+    assert!(
+        err.contains("c: line 7: py stopped after 3 failures in a row"),
+        "{err}"
+    );
+    let summary = py_summary(&out);
+    assert_eq!(summary["skipped"], (PUZZLES - 6).to_string());
+    // Skipped puzzles were not run: not among `puzzles`.
+    assert_eq!(summary["puzzles"], "6");
+}
+
+#[test]
+fn ctrl_c_during_a_hung_call_ends_the_run_at_once_keeping_what_finished() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    let out = dir.path().join("out");
+    // Two corpora: the first finishes, the second hangs on its line 3.
+    let second = dir.path().join("d.txt");
+    std::fs::copy(&corpus, &second).unwrap();
+    let hang = format!("--fail hang={}", puzzles[2]);
+    let first_only = puzzles[2].clone();
+    // The first corpus must not hang: it lacks that puzzle.
+    let text: String = puzzles
+        .iter()
+        .filter(|p| **p != first_only)
+        .map(|p| format!("{p}\n"))
+        .collect();
+    std::fs::write(&corpus, text).unwrap();
+    let mut child = Process::new(binary())
+        .args(["bench", "--solvers", "dlx,py", "-j", "1", "--no-plots"])
+        .arg("--solver-cmd")
+        .arg(solver_cmd(&hang))
+        .args(["--budget-time", "60s", "--out"])
+        .arg(&out)
+        .arg(&corpus)
+        .arg(&second)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the hung call (on the second corpus's line 3).
+    let log = out.join("solver-py.log");
+    let started = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        if text.contains("hanging\n") {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "{text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let signalled = Instant::now();
+    // SAFETY: kill(2) with a pid we spawned and a valid signal.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    let took = signalled.elapsed();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(took < Duration::from_secs(3), "{took:?}: {err}");
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["state"], "interrupted");
+    assert_eq!(run["corpora"][0]["state"], "done");
+    assert_eq!(run["corpora"][1]["state"], "partial");
+    // The first corpus whole, the second's lines before the hang solved,
+    // the hung one and those after it skipped (interrupted).
+    let rows = read_csv(&out.join("puzzles.csv"));
+    let of = |corpus: &str| -> Vec<(usize, String, String)> {
+        let mut v: Vec<_> = rows
+            .iter()
+            .filter(|r| r["corpus"] == corpus && r["solver"] == "py")
+            .map(|r| {
+                (
+                    r["line"].parse().unwrap(),
+                    r["status"].clone(),
+                    r["cause"].clone(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let first = of("c");
+    assert_eq!(first.len(), PUZZLES - 1);
+    assert!(first.iter().all(|r| r.1 == "unique"), "{first:?}");
+    let second = of("d");
+    assert_eq!(second[0].1, "unique");
+    assert_eq!(second[1].1, "unique");
+    assert_eq!(
+        (second[2].1.as_str(), second[2].2.as_str()),
+        ("skipped", "interrupted")
+    );
+    assert_no_temporaries(&out);
+}
