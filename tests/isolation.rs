@@ -16,8 +16,9 @@ use common::{read_csv, read_json, repo_path, shared_library};
 /// Puzzles in the corpus.
 const PUZZLES: usize = 120;
 
-/// The call that fails: the 70th (`-j1`, no warm-up: one call per puzzle,
-/// in order). The fresh host after it counts from 0 again and answers the
+/// The call that fails: the 70th (`-j1`, `--block 1`: each puzzle solved
+/// by every solver in turn, no untimed warm-up solves, so one call per
+/// puzzle, in order). The fresh host after it counts from 0 again and answers the
 /// 50 puzzles left without reaching its own 70th call.
 const FAIL_AT: usize = 70;
 
@@ -85,12 +86,23 @@ impl Run {
     }
 }
 
-/// `bench -q --no-plots --solvers dlx,failing --solver-lib LIB:failing`
+/// `bench -q --no-plots --block 1 --solvers dlx,SYMBOL --solver-lib LIB:SYMBOL`
 /// with `args`, on `corpus`.
 fn bench(dir: &Path, lib: &Path, symbol: &str, corpus: &Path, args: &[&str]) -> Run {
-    let out = dir.join(format!("out-{}", args.join("").replace(['-', ' ', '/'], "")));
+    let out = dir.join(format!(
+        "out-{}",
+        args.join("").replace(['-', ' ', '/'], "")
+    ));
     let output = common::dlxbench()
-        .args(["bench", "-q", "--no-plots", "--solvers", &format!("dlx,{symbol}")])
+        .args([
+            "bench",
+            "-q",
+            "--no-plots",
+            "--block",
+            "1",
+            "--solvers",
+            &format!("dlx,{symbol}"),
+        ])
         .arg(format!("--solver-lib={}:{symbol}", lib.display()))
         .args(args)
         .arg("--out")
@@ -119,8 +131,13 @@ fn assert_one_failure(run: &Run, status: &str, cause: &str) {
         let line = i + 1;
         assert_eq!(row["line"], line.to_string());
         if line == FAIL_AT {
-            assert_eq!((row["status"].as_str(), row["cause"].as_str()), (status, cause), "{row:?}");
-            assert_eq!(row["ns"], "", "a failed solve is not timed: {row:?}");
+            assert_eq!(
+                (row["status"].as_str(), row["cause"].as_str()),
+                (status, cause),
+                "{row:?}"
+            );
+            assert_eq!(row["ns"], "0", "a failed solve is not timed: {row:?}");
+            assert_eq!(row["round_trip_ns"], "", "{row:?}");
         } else {
             assert_eq!(row["status"], "unique", "line {line}: {row:?}");
             assert_eq!(row["cause"], "", "{row:?}");
@@ -129,10 +146,16 @@ fn assert_one_failure(run: &Run, status: &str, cause: &str) {
     assert!(run.rows("dlx").iter().all(|r| r["status"] == "unique"));
     let summary = run.summary("failing");
     assert_eq!(summary["invalid"], "0");
-    assert_eq!(summary[status.replace(' ', "_").replace('-', "_").as_str()], "1", "{summary:?}");
+    assert_eq!(
+        summary[status.replace(' ', "_").replace('-', "_").as_str()],
+        "1",
+        "{summary:?}"
+    );
     // Standard error names the solver, the corpus and the line.
     assert!(
-        run.stderr.contains("failing") && run.stderr.contains("corpus") && run.stderr.contains(&format!("{FAIL_AT}")),
+        run.stderr.contains("failing")
+            && run.stderr.contains("corpus")
+            && run.stderr.contains(&format!("{FAIL_AT}")),
         "{}",
         run.stderr
     );
@@ -241,11 +264,23 @@ fn a_non_reentrant_library_is_right_on_two_workers_isolated_and_wrong_in_process
     assert_eq!(valid(&isolated), PUZZLES);
     assert_eq!(read_json(&isolated.out.join("run.json"))["threads"], 2);
     // In process, one thread: right.
-    let one = bench(dir.path(), &lib, "non_reentrant", &corpus, &["-j1", "--in-process"]);
+    let one = bench(
+        dir.path(),
+        &lib,
+        "non_reentrant",
+        &corpus,
+        &["-j1", "--in-process"],
+    );
     assert_eq!(one.code, Some(0), "{}", one.stderr);
     assert_eq!(valid(&one), PUZZLES);
     // In process, two threads: the threads solve each other's puzzles.
-    let two = bench(dir.path(), &lib, "non_reentrant", &corpus, &["-j2", "--in-process"]);
+    let two = bench(
+        dir.path(),
+        &lib,
+        "non_reentrant",
+        &corpus,
+        &["-j2", "--in-process"],
+    );
     assert_eq!(two.code, Some(1), "{}", two.stderr);
     assert!(valid(&two) < PUZZLES, "{}", two.stderr);
     assert!(two.summary("non_reentrant")["invalid"] != "0");

@@ -52,6 +52,8 @@ mod tests;
 use std::io::{self, BufRead, Write};
 
 use super::foreign::{self, ForeignError, LibrarySpec, Opened, SolveFn};
+use super::process::{self, CommandSpec, ProcessOptions};
+use super::{Budget, Outcome, Solver, SolverEntry};
 use crate::clock::{self, Instant};
 use crate::puzzle::{Format, Notation, Puzzle};
 use guard::{Call, GuardedBuffer};
@@ -155,6 +157,82 @@ impl HostCommand {
             status: output.status.to_string(),
             message,
         })
+    }
+}
+
+/// An entry for the library of `host.spec`, run isolated: each worker's
+/// solver starts a host ([`HostCommand::command`]) at its first puzzle
+/// and drives it through the protocol client ([`super::process`]), with
+/// its deadlines, restarts and failure statuses. Like the library loaded in
+/// process ([`foreign::load`]) it accepts only puzzles with a
+/// [`Puzzle::write_c81`] form (others are not applicable: not sent, not
+/// timed) and, when count-only, returns no solutions; its time is the
+/// host's reading around the C call (`ns=`). Its default budget is the
+/// client's ([`Budget::SAFETY_TIME`](super::Budget::SAFETY_TIME), the
+/// deadline of each call); its standard error goes to the client's log
+/// file.
+///
+/// Call [`HostCommand::check`] first for a library's errors before the
+/// run; this does not load anything.
+pub fn entry<P: Puzzle>(host: &HostCommand, options: ProcessOptions) -> SolverEntry<P> {
+    let spec = &host.spec;
+    let command = CommandSpec::new(spec.name.clone(), host.program.as_os_str(), host.args());
+    let inner = process::entry::<P>(&command, options);
+    let count_only = spec.count_only;
+    let mut description = format!("loaded from {spec}, isolated");
+    if count_only {
+        description.push_str(", count-only (solutions not validated)");
+    }
+    if let Some(bytes) = host.memory_limit {
+        description.push_str(&format!(", memory limit {bytes} bytes"));
+    }
+    let budget = inner.default_budget();
+    let log = inner.log_file().cloned();
+    let entry = SolverEntry::new(spec.name.clone(), description, move || {
+        Box::new(Isolated {
+            inner: inner.make(),
+            count_only,
+        })
+    })
+    .with_default_budget(budget);
+    match log {
+        Some(log) => entry.with_log_file(log),
+        None => entry,
+    }
+}
+
+/// A worker's isolated C solver: the protocol client's solver, with the C
+/// interface's 9x9 filter and count-only flag.
+struct Isolated<P> {
+    inner: Box<dyn Solver<P>>,
+    count_only: bool,
+}
+
+impl<P: Puzzle> Solver<P> for Isolated<P> {
+    fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
+        self.inner.solve(puzzle, limit, budget, solution)
+    }
+
+    fn solve_timed(
+        &mut self,
+        puzzle: &P,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> (Outcome, std::time::Duration) {
+        self.inner.solve_timed(puzzle, limit, budget, solution)
+    }
+
+    fn accepts(&self, puzzle: &P) -> bool {
+        puzzle.write_c81(&mut [0; 81])
+    }
+
+    fn returns_solutions(&self) -> bool {
+        !self.count_only
+    }
+
+    fn start_corpus(&mut self) {
+        self.inner.start_corpus();
     }
 }
 
