@@ -147,7 +147,7 @@ fn assert_one_failure(run: &Run, status: &str, cause: &str) {
     let summary = run.summary("failing");
     assert_eq!(summary["invalid"], "0");
     assert_eq!(
-        summary[status.replace(' ', "_").replace('-', "_").as_str()],
+        summary[status.replace([' ', '-'], "_").as_str()],
         "1",
         "{summary:?}"
     );
