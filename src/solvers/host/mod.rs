@@ -179,10 +179,11 @@ pub fn entry<P: Puzzle>(host: &HostCommand, options: ProcessOptions) -> SolverEn
     let command = CommandSpec::new(spec.name.clone(), host.program.as_os_str(), host.args());
     let inner = process::entry::<P>(&command, options);
     let count_only = spec.count_only;
-    let mut description = format!("loaded from {spec}, isolated");
+    let mut description = format!("loaded from {spec}");
     if count_only {
         description.push_str(", count-only (solutions not validated)");
     }
+    description.push_str(", isolated (a host process per worker)");
     if let Some(bytes) = host.memory_limit {
         description.push_str(&format!(", memory limit {bytes} bytes"));
     }
