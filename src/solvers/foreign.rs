@@ -15,9 +15,13 @@
 //! 9x9 only: for other puzzles ([`Puzzle::write_c81`] says which) the solver
 //! does not [accept](Solver::accepts) them. What it returns is trusted no
 //! more than a built-in solver: callers validate the solution and
-//! cross-check the count. The function is called from every worker thread,
-//! so it must be reentrant; run a non-reentrant one with one thread. It
-//! cannot be interrupted: node and time budgets do not apply to it.
+//! cross-check the count. Loaded here ([`load`]), in the harness's own
+//! process, the function is called from every worker thread, so it must be
+//! reentrant (run a non-reentrant one with one thread), and it cannot be
+//! interrupted: node and time budgets do not apply to it. The command line
+//! loads libraries isolated instead, each worker's in a host process of its
+//! own ([`super::host`]), where deadlines, crashes and overflows cost one
+//! puzzle; [`open`] is the loading both share.
 //!
 //! Loading runs the library's initialisers: load only libraries you trust.
 
