@@ -6,6 +6,7 @@
 //! failed on (`crashed` or `timeout`, with the cause), and the run goes on:
 //! every other puzzle solved and validated, the run complete, exit 1. A
 //! non-reentrant library is right at `-j2` isolated, wrong in process.
+//! Ctrl-C during a hung call stops the run at once, keeping what finished.
 
 mod common;
 
@@ -284,4 +285,67 @@ fn a_non_reentrant_library_is_right_on_two_workers_isolated_and_wrong_in_process
     assert_eq!(two.code, Some(1), "{}", two.stderr);
     assert!(valid(&two) < PUZZLES, "{}", two.stderr);
     assert!(two.summary("non_reentrant")["invalid"] != "0");
+}
+
+#[test]
+fn ctrl_c_during_a_hung_call_stops_the_run_at_once_keeping_what_finished() {
+    use std::time::{Duration, Instant};
+    let dir = tempfile::tempdir().unwrap();
+    let lib = failing_library(
+        dir.path(),
+        "hangs",
+        "if (write(2, \"hanging\\n\", 8) < 0) abort(); for (;;) pause()",
+    );
+    let corpus = corpus(dir.path());
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dlxbench"))
+        .args(["bench", "-q", "--no-plots", "--block", "1", "-j1"])
+        .args(["--solvers", "dlx,failing"])
+        .arg(format!("--solver-lib={}:failing", lib.display()))
+        .arg("--out")
+        .arg(&out)
+        .arg(&corpus)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the host is in its hung call (it says so on its standard
+    // error, which goes to the log).
+    let log = out.join("solver-failing.log");
+    let started = Instant::now();
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("hanging\n")
+    {
+        assert!(started.elapsed() < Duration::from_secs(60), "never hung");
+        assert!(child.try_wait().unwrap().is_none(), "the run ended");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let signalled = Instant::now();
+    // SAFETY: kill(2) with a pid we spawned and a valid signal.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert!(
+        signalled.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        signalled.elapsed()
+    );
+    assert_eq!(status.code(), Some(130));
+    let run = read_json(&out.join("run.json"));
+    assert_eq!(run["state"], "interrupted", "{run}");
+    assert_eq!(run["corpora"][0]["state"], "partial", "{run}");
+    // The lines before the hung one solved and kept.
+    let rows = Run {
+        out: out.clone(),
+        code: None,
+        stderr: String::new(),
+    }
+    .rows("failing");
+    let solved = rows.iter().filter(|r| r["status"] == "unique").count();
+    assert_eq!(solved, FAIL_AT - 1, "{rows:?}");
+    assert!(
+        rows.iter()
+            .all(|r| r["status"] == "unique" || r["status"] == "skipped"),
+        "{rows:?}"
+    );
 }
