@@ -40,6 +40,10 @@ enum Command {
     Convert(cli::convert::Args),
     /// Rate puzzles: solver costs and a difficulty class per puzzle, as CSV.
     Rate(cli::rate::Args),
+    /// The isolated host of a loaded C solver (started by the harness).
+    #[cfg(unix)]
+    #[command(name = "solver-host", hide = true)]
+    SolverHost(cli::host::Args),
 }
 
 fn main() -> ExitCode {
@@ -62,6 +66,8 @@ fn main() -> ExitCode {
         Command::Generate(args) => cli::generate::run(args),
         Command::Convert(args) => cli::convert::run(args),
         Command::Rate(args) => cli::rate::run(args),
+        #[cfg(unix)]
+        Command::SolverHost(args) => cli::host::run(args),
     };
     match result {
         Ok(code) => code,

@@ -467,7 +467,9 @@ fn a_count_only_solver_has_its_counts_checked_and_its_solutions_not_read() {
     assert_eq!(run["solvers"][1]["name"], "counts");
     assert!(
         described.starts_with("loaded from ")
-            && described.ends_with(":counts, count-only (solutions not validated)"),
+            && described.ends_with(
+                ":counts, count-only (solutions not validated), isolated (a host process per worker)"
+            ),
         "{described}"
     );
     assert_eq!(

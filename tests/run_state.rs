@@ -60,13 +60,16 @@ fn corpora(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The bench command line of the runs here: `-j1`, the fragile solver
-/// alone, into `out`.
+/// alone and in process, into `out`.
 fn bench_args(lib: &Path, out: &Path, corpora: &[PathBuf]) -> Vec<String> {
     let mut args = vec![
         "bench".to_string(),
         "-q".into(),
         "-j1".into(),
         "--no-plots".into(),
+        // In process: the failing call ends the run (isolated, it would
+        // cost that puzzle alone: tests/isolation.rs).
+        "--in-process".into(),
         format!("--solver-lib={}:fragile", lib.display()),
         "--solvers=fragile".into(),
         "--out".into(),

@@ -12,6 +12,8 @@ pub mod convert;
 pub mod cover;
 pub mod datasets;
 pub mod generate;
+#[cfg(unix)]
+pub mod host;
 pub(crate) mod io;
 mod live;
 pub mod merge;
@@ -36,6 +38,7 @@ use dlxbench::puzzle::{Format, Notation, Puzzle};
 use dlxbench::report::describe_budget;
 use dlxbench::results::schema;
 use dlxbench::solvers::foreign::{self, LibrarySpec};
+use dlxbench::solvers::host as solver_host;
 use dlxbench::solvers::process::{self, CommandSpec, ProcessOptions};
 use dlxbench::solvers::SolverSet;
 use dlxbench::sudoku::{Alphabet, BoxShape};
@@ -124,11 +127,26 @@ pub struct SolverLibArgs {
     /// (`size_t f(const char *in, size_t limit, uint32_t flags, char *out,
     /// size_t *guesses)`), under NAME (default: SYMBOL), passing FLAGS
     /// (default 0). Repeatable. 9x9 only: other puzzles are `n/a` for it.
-    /// It is called from every worker thread, so it must be reentrant; run
-    /// one that is not with --threads 1. Node and time budgets cannot stop
-    /// it. Load only libraries you trust.
+    /// Each worker runs it in a host process of its own (the call alone is
+    /// timed there): a crash, a hang past --budget-time (default 10s) or a
+    /// write past its solution buffer costs that puzzle (crashed, timeout)
+    /// and a fresh host starts; a non-reentrant solver is safe on every
+    /// core. Load only libraries you trust.
     #[arg(long = "solver-lib", value_name = "PATH:SYMBOL[@FLAGS][=NAME]")]
     pub libs: Vec<LibrarySpec>,
+    /// Load --solver-lib libraries into this process and call them from the
+    /// worker threads, as trusted code: no host process (no pipe round trip
+    /// per puzzle, no restarts), but a crash or an overflow ends the run, a
+    /// hang hangs it (budgets cannot stop a C call), and a solver must be
+    /// reentrant to run with more than one thread.
+    #[arg(long)]
+    pub in_process: bool,
+    /// Address-space limit of each --solver-lib host process (RLIMIT_AS), in bytes or with a
+    /// suffix K, M, G (512M, 2G): a solve that runs out of memory under it is crashed (memory).
+    /// Not with --in-process.
+    #[arg(long, value_name = "SIZE", value_parser = dlxbench::solvers::host::parse_size,
+          conflicts_with = "in_process")]
+    pub memory_limit: Option<u64>,
     /// Add a solver that runs in its own processes: COMMAND (split into words and run directly
     /// when plain, through `sh -c` when it has quotes, variables, redirections or pipes; in a
     /// process group of its own) is started once per worker and kept running; it speaks the dlxbench
@@ -157,21 +175,25 @@ impl SolverLibArgs {
             anyhow::bail!("--count-only {name}: not the name of a --solver-lib solver");
         }
         let mut set = SolverSet::<P>::builtin();
+        let options = ProcessOptions {
+            stop: Some(live::stop_flag()),
+            ..ProcessOptions::default()
+        };
         for spec in &self.libs {
             let spec = LibrarySpec {
                 count_only: count_only.contains(&spec.name),
                 ..spec.clone()
             };
-            let entry =
-                foreign::load::<P>(&spec).with_context(|| format!("--solver-lib {spec}"))?;
+            let entry = match self.in_process {
+                true => {
+                    foreign::load::<P>(&spec).with_context(|| format!("--solver-lib {spec}"))?
+                }
+                false => self.isolated::<P>(&spec, options)?,
+            };
             set.add(entry).map_err(|e| {
                 anyhow::anyhow!("--solver-lib {spec}: {e}; give it another name with =NAME")
             })?;
         }
-        let options = ProcessOptions {
-            stop: Some(live::stop_flag()),
-            ..ProcessOptions::default()
-        };
         for spec in &self.cmds {
             set.add(process::entry::<P>(spec, options))
                 .map_err(|e| anyhow::anyhow!("--solver-cmd {spec}: {e}; give it another NAME"))?;
@@ -188,6 +210,30 @@ pub(crate) fn modified_hint(error: anyhow::Error, modified: bool) -> anyhow::Err
             "{error:#} (if the change is known and harmless, --accept-modified reads it anyway)"
         ),
         false => error,
+    }
+}
+
+impl SolverLibArgs {
+    /// The entry of `spec` run in host processes (this binary's hidden
+    /// `solver-host` mode), checked first: the file here, then a host run
+    /// once to load it, so that a library that cannot be loaded is refused
+    /// before the run with the same message as in process.
+    fn isolated<P: Kind>(
+        &self,
+        spec: &LibrarySpec,
+        options: ProcessOptions,
+    ) -> anyhow::Result<dlxbench::solvers::SolverEntry<P>> {
+        foreign::check_library(spec).with_context(|| format!("--solver-lib {spec}"))?;
+        let host = solver_host::HostCommand {
+            program: std::env::current_exe()
+                .context("the path of this program, to run --solver-lib libraries isolated")?,
+            spec: spec.clone(),
+            kind: P::NAME,
+            memory_limit: self.memory_limit,
+        };
+        host.check()
+            .with_context(|| format!("--solver-lib {spec}"))?;
+        Ok(solver_host::entry::<P>(&host, options))
     }
 }
 

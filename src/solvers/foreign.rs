@@ -15,9 +15,13 @@
 //! 9x9 only: for other puzzles ([`Puzzle::write_c81`] says which) the solver
 //! does not [accept](Solver::accepts) them. What it returns is trusted no
 //! more than a built-in solver: callers validate the solution and
-//! cross-check the count. The function is called from every worker thread,
-//! so it must be reentrant; run a non-reentrant one with one thread. It
-//! cannot be interrupted: node and time budgets do not apply to it.
+//! cross-check the count. Loaded here ([`load`]), in the harness's own
+//! process, the function is called from every worker thread, so it must be
+//! reentrant (run a non-reentrant one with one thread), and it cannot be
+//! interrupted: node and time budgets do not apply to it. The command line
+//! loads libraries isolated instead, each worker's in a host process of its
+//! own ([`super::host`]), where deadlines, crashes and overflows cost one
+//! puzzle; [`open`] is the loading both share.
 //!
 //! Loading runs the library's initialisers: load only libraries you trust.
 
@@ -280,14 +284,28 @@ fn check_elf(spec: &LibrarySpec) -> Result<(), ForeignError> {
     })
 }
 
-/// Opens the library of `spec` and looks its symbol up: an entry for a
-/// solver of puzzles `P` (it accepts only those with a
-/// [`Puzzle::write_c81`] form).
+/// A library opened and its solver function found: what [`open`] gives.
+pub struct Opened {
+    /// Keeps the library mapped while the function may be called.
+    pub library: Arc<libloading::Library>,
+    /// The solver function.
+    pub function: SolveFn,
+}
+
+impl fmt::Debug for Opened {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Opened").finish_non_exhaustive()
+    }
+}
+
+/// Opens the library of `spec` and looks its symbol up: the one place a
+/// library is loaded, in this process ([`load`]) or in an isolated host
+/// ([`super::host`]). Loading runs the library's initialisers.
 ///
 /// The library is [checked](check_library) before it is loaded, and the
 /// symbol found must lie in executable memory (a variable is refused with
 /// [`ForeignError::NotAFunction`] rather than called).
-pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
+pub fn open(spec: &LibrarySpec) -> Result<Opened, ForeignError> {
     check_library(spec)?;
     // A bare file name would be searched for on the library path: make it
     // a path, so the file named is the file loaded.
@@ -326,7 +344,17 @@ pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignErro
             what: "not in executable memory (data)",
         });
     }
-    let library = Arc::new(library);
+    Ok(Opened {
+        library: Arc::new(library),
+        function,
+    })
+}
+
+/// Opens the library of `spec` and looks its symbol up ([`open`]), in
+/// this process: an entry for a solver of puzzles `P` (it accepts only
+/// those with a [`Puzzle::write_c81`] form).
+pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
+    let Opened { library, function } = open(spec)?;
     let (flags, count_only) = (spec.flags, spec.count_only);
     let description = match spec.count_only {
         false => format!("loaded from {spec}"),

@@ -116,6 +116,8 @@ pub(crate) use builtin_solvers;
 mod elf;
 pub mod foreign;
 #[cfg(unix)]
+pub mod host;
+#[cfg(unix)]
 pub mod process;
 mod set;
 

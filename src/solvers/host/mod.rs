@@ -1,0 +1,548 @@
+//! The isolated host of a loaded C solver: a process of its own (the
+//! `dlxbench` binary in a hidden host mode) that loads one library through
+//! [`super::foreign::open`] and answers the solver line protocol,
+//! version 1 (docs/solver-protocol.md), on its standard input and output.
+//! The harness drives it as it drives any protocol solver; what the
+//! library does cannot reach the harness's memory, and a crash, a hang or
+//! an exit ends the host alone.
+//!
+//! For each request `solve LIMIT PUZZLE` the host reads the puzzle in the
+//! kind's one-line notation, encodes it for the C interface (a puzzle
+//! without a [`Puzzle::write_c81`] form is `n/a`), reads the clock around
+//! the C call alone and answers `COUNT SOLUTION guesses=G ns=T`: the
+//! solver's count, its first solution in the same notation (`-` when the
+//! count is 0), its guesses and the call's time in nanoseconds.
+//!
+//! Protections ([`guard`]):
+//!
+//! - The solution buffer ends at a page boundary followed by an
+//!   inaccessible guard page, with [`guard::SLACK`] bytes after the 81
+//!   that the solver may write (JSolve writes a NUL, bb_sudoku a line
+//!   feed and a NUL) and [`guard::CANARY`] canary bytes checked after the
+//!   call. A write into the canary is answered `error overflow ...`; one
+//!   that reaches the guard page faults, and the crash handler writes
+//!   `error overflow ...` and ends the host. Either way nothing outside
+//!   the host's buffer page was touched, and the harness starts a fresh
+//!   host.
+//! - With a memory limit, the host sets its address-space limit
+//!   (`RLIMIT_AS`) before it loads the library. Detected as `error memory
+//!   ...`: a crash (segfault, bus error, abort) during the call after an
+//!   allocation in it failed (`errno` `ENOMEM`, as `malloc` leaves it) or
+//!   while a 64 KiB mapping fails; a call that returns no solution after
+//!   an allocation in it failed. Not detected: a solver that handles the
+//!   failure and returns an answer (it is cross-checked like any other),
+//!   one that exits on its own (`exit(1)` after a failed `malloc`: the
+//!   harness sees the exit status), or a crash that leaves `errno` changed
+//!   and memory to map (the harness sees the signal).
+//! - Any other crash kills the host with its signal; the harness reports
+//!   it.
+//!
+//! After an `error` answer the host ends ([`Served::failed`]): the harness
+//! restarts it anyway.
+//!
+//! The crash handler ends the process itself (it writes its one line with
+//! write(2) and calls `_exit`): the one place the library does, as a
+//! signal handler must.
+
+pub mod guard;
+
+#[cfg(test)]
+mod tests;
+
+use std::io::{self, BufRead, Write};
+
+use super::foreign::{self, ForeignError, LibrarySpec, Opened, SolveFn};
+use super::process::{self, CommandSpec, ProcessOptions};
+use super::{Budget, Outcome, Solver, SolverEntry};
+use crate::clock::{self, Instant};
+use crate::puzzle::{Format, Notation, Puzzle};
+use guard::{Call, GuardedBuffer};
+
+/// The protocol version the host speaks.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The hidden subcommand of the `dlxbench` binary that runs a host:
+/// `dlxbench solver-host [--kind KIND] PATH:SYMBOL[@FLAGS] [--count-only]
+/// [--memory-limit BYTES]` ([`HostCommand::args`] writes the arguments).
+pub const SUBCOMMAND: &str = "solver-host";
+
+/// How to start a host for a library: the program (the `dlxbench` binary,
+/// which the caller supplies: this library does not assume which binary
+/// it runs in) and what to pass it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostCommand {
+    /// The program that has the [`SUBCOMMAND`] (the `dlxbench` binary).
+    pub program: std::path::PathBuf,
+    /// The library and symbol.
+    pub spec: LibrarySpec,
+    /// The kind's name (`--kind`).
+    pub kind: &'static str,
+    /// The address-space limit, in bytes.
+    pub memory_limit: Option<u64>,
+}
+
+impl HostCommand {
+    /// The arguments after the program: the subcommand, the kind, the
+    /// library (`PATH:SYMBOL@FLAGS`, without the run's name for it), and
+    /// the options.
+    ///
+    /// ```
+    /// use dlxbench::solvers::host::HostCommand;
+    ///
+    /// let mut spec: dlxbench::solvers::foreign::LibrarySpec = "./libx.so:solve@2=fast".parse().unwrap();
+    /// spec.count_only = true;
+    /// let command = HostCommand { program: "dlxbench".into(), spec, kind: "sudoku", memory_limit: Some(1 << 30) };
+    /// assert_eq!(command.args(), ["solver-host", "--kind", "sudoku", "./libx.so:solve@2",
+    ///                             "--count-only", "--memory-limit", "1073741824"]);
+    /// ```
+    pub fn args(&self) -> Vec<std::ffi::OsString> {
+        let mut library = self.spec.path.clone().into_os_string();
+        library.push(format!(":{}", self.spec.symbol));
+        if self.spec.flags != 0 {
+            library.push(format!("@{}", self.spec.flags));
+        }
+        let mut args: Vec<std::ffi::OsString> = vec![
+            SUBCOMMAND.into(),
+            "--kind".into(),
+            self.kind.into(),
+            library,
+        ];
+        if self.spec.count_only {
+            args.push("--count-only".into());
+        }
+        if let Some(bytes) = self.memory_limit {
+            args.push("--memory-limit".into());
+            args.push(bytes.to_string().into());
+        }
+        args
+    }
+
+    /// A command that starts the host.
+    pub fn command(&self) -> std::process::Command {
+        let mut command = std::process::Command::new(&self.program);
+        command.args(self.args());
+        command
+    }
+
+    /// Runs the host once with `--check`: it sets its limits, loads the
+    /// library and looks the symbol up ([`foreign::open`]), and ends. Ok
+    /// when that worked; otherwise the host's own message (a missing
+    /// symbol, a library the loader refuses, a memory limit too small to
+    /// load it), so that a run can refuse the library before it starts, as
+    /// it does in process. The library's initialisers run in that process,
+    /// not in this one.
+    pub fn check(&self) -> Result<(), HostCheckError> {
+        let output = self
+            .command()
+            .arg("--check")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .map_err(|e| HostCheckError::Spawn {
+                program: self.program.clone(),
+                source: e,
+            })?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // The binary's own prefix (`dlxbench: `) is not part of the reason.
+        let message = stderr
+            .lines()
+            .map(|l| l.trim())
+            .filter(|l| !l.is_empty())
+            .map(|l| l.strip_prefix("dlxbench: ").unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("; ");
+        Err(HostCheckError::Refused {
+            status: output.status.to_string(),
+            message,
+        })
+    }
+}
+
+/// An entry for the library of `host.spec`, run isolated: each worker's
+/// solver starts a host ([`HostCommand::command`]) at its first puzzle
+/// and drives it through the protocol client ([`super::process`]), with
+/// its deadlines, restarts and failure statuses. Like the library loaded in
+/// process ([`foreign::load`]) it accepts only puzzles with a
+/// [`Puzzle::write_c81`] form (others are not applicable: not sent, not
+/// timed) and, when count-only, returns no solutions; its time is the
+/// host's reading around the C call (`ns=`). Its default budget is the
+/// client's ([`Budget::SAFETY_TIME`](super::Budget::SAFETY_TIME), the
+/// deadline of each call); its standard error goes to the client's log
+/// file.
+///
+/// Call [`HostCommand::check`] first for a library's errors before the
+/// run; this does not load anything.
+pub fn entry<P: Puzzle>(host: &HostCommand, options: ProcessOptions) -> SolverEntry<P> {
+    let spec = &host.spec;
+    let command = CommandSpec::new(spec.name.clone(), host.program.as_os_str(), host.args());
+    let inner = process::entry::<P>(&command, options);
+    let count_only = spec.count_only;
+    let mut description = format!("loaded from {spec}");
+    if count_only {
+        description.push_str(", count-only (solutions not validated)");
+    }
+    description.push_str(", isolated (a host process per worker)");
+    if let Some(bytes) = host.memory_limit {
+        description.push_str(&format!(", memory limit {bytes} bytes"));
+    }
+    let budget = inner.default_budget();
+    let log = inner.log_file().cloned();
+    let entry = SolverEntry::new(spec.name.clone(), description, move || {
+        Box::new(Isolated {
+            inner: inner.make(),
+            count_only,
+        })
+    })
+    .with_default_budget(budget);
+    match log {
+        Some(log) => entry.with_log_file(log),
+        None => entry,
+    }
+}
+
+/// A worker's isolated C solver: the protocol client's solver, with the C
+/// interface's 9x9 filter and count-only flag.
+struct Isolated<P> {
+    inner: Box<dyn Solver<P>>,
+    count_only: bool,
+}
+
+impl<P: Puzzle> Solver<P> for Isolated<P> {
+    fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
+        self.inner.solve(puzzle, limit, budget, solution)
+    }
+
+    fn solve_timed(
+        &mut self,
+        puzzle: &P,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> (Outcome, std::time::Duration) {
+        self.inner.solve_timed(puzzle, limit, budget, solution)
+    }
+
+    fn accepts(&self, puzzle: &P) -> bool {
+        puzzle.write_c81(&mut [0; 81])
+    }
+
+    fn returns_solutions(&self) -> bool {
+        !self.count_only
+    }
+
+    fn start_corpus(&mut self) {
+        self.inner.start_corpus();
+    }
+}
+
+/// Why [`HostCommand::check`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum HostCheckError {
+    /// The host program could not be started.
+    #[error("could not start the solver host {}: {source}", program.display())]
+    Spawn {
+        /// The program.
+        program: std::path::PathBuf,
+        /// Why not.
+        #[source]
+        source: io::Error,
+    },
+    /// The host could not load the library.
+    #[error("{message}")]
+    Refused {
+        /// How the host ended.
+        status: String,
+        /// What it said on its standard error.
+        message: String,
+    },
+}
+
+/// Why a host could not start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// The guard page or the crash handler could not be set up.
+    #[error("could not set up the solution buffer's guard page and crash handler: {0}")]
+    Setup(#[source] io::Error),
+    /// The memory limit could not be set.
+    #[error("could not limit the address space to {bytes} bytes: {source}")]
+    MemoryLimit {
+        /// The limit asked for.
+        bytes: u64,
+        /// Why not.
+        #[source]
+        source: io::Error,
+    },
+    /// The library could not be loaded.
+    #[error(transparent)]
+    Load(#[from] ForeignError),
+    /// The kind's notation has no default options (a bug).
+    #[error("{0}")]
+    Notation(String),
+    /// Reading a request or writing an answer failed.
+    #[error("the protocol's pipes: {0}")]
+    Io(#[from] io::Error),
+}
+
+/// How a host's session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Served {
+    /// Requests answered.
+    pub requests: u64,
+    /// The last answer was an `error` line (the host stopped after it).
+    pub failed: bool,
+}
+
+/// The set-up of a host before its library is loaded: the guarded
+/// solution buffer, the crash handler, the memory limit. Separate from
+/// [`serve`] so that the protections are in place before the library's
+/// initialisers run.
+#[derive(Debug)]
+pub struct Prepared {
+    buffer: GuardedBuffer,
+}
+
+/// Sets up the guard page and the crash handler, then the address-space
+/// limit (`memory_limit` bytes). Call once per process.
+pub fn prepare(memory_limit: Option<u64>) -> Result<Prepared, HostError> {
+    let mut buffer = GuardedBuffer::new().map_err(HostError::Setup)?;
+    guard::install_crash_handler(&mut buffer).map_err(HostError::Setup)?;
+    // Calibrated before any request: not in the first solve.
+    clock::calibrate();
+    if let Some(bytes) = memory_limit {
+        guard::limit_address_space(bytes)
+            .map_err(|source| HostError::MemoryLimit { bytes, source })?;
+    }
+    Ok(Prepared { buffer })
+}
+
+/// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
+/// host, as [`serve`] does, and answers nothing: what `solver-host
+/// --check` does ([`HostCommand::check`]).
+pub fn check(prepared: Prepared, spec: &LibrarySpec) -> Result<(), HostError> {
+    let _opened = foreign::open(spec)?;
+    drop(prepared);
+    Ok(())
+}
+
+/// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
+/// host and answers requests from `input` on `output` until `input` ends
+/// (Ok) or an answer is an `error` (Ok, [`Served::failed`]). The header
+/// line is written first. `output` must be the process's standard output
+/// for the crash handler's lines to reach the harness.
+pub fn serve<P: Puzzle>(
+    prepared: Prepared,
+    spec: &LibrarySpec,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> Result<Served, HostError> {
+    let Opened { library, function } = foreign::open(spec)?;
+    let options = P::options(&Notation::default()).map_err(|e| HostError::Notation(e.0))?;
+    let mut host = Host::<P> {
+        _library: library,
+        function,
+        flags: spec.flags,
+        count_only: spec.count_only,
+        buffer: prepared.buffer,
+        input: [0; 82],
+        puzzle: P::blank(),
+        solution: P::blank(),
+        options,
+        answer: Vec::with_capacity(256),
+    };
+    writeln!(
+        output,
+        "dlxbench-protocol {PROTOCOL_VERSION} dlxbench-solver-host {}",
+        spec.name
+    )?;
+    output.flush()?;
+    let mut line = Vec::with_capacity(256);
+    let mut served = Served {
+        requests: 0,
+        failed: false,
+    };
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(served);
+        }
+        let request = line.strip_suffix(b"\n").unwrap_or(&line);
+        host.answer.clear();
+        let failed = host.answer_to(request);
+        output.write_all(&host.answer)?;
+        output.flush()?;
+        served.requests += 1;
+        if failed {
+            served.failed = true;
+            return Ok(served);
+        }
+    }
+}
+
+/// A host's state: the function, its buffers, the puzzle and solution.
+struct Host<P: Puzzle> {
+    /// Keeps the library mapped.
+    _library: std::sync::Arc<libloading::Library>,
+    function: SolveFn,
+    flags: u32,
+    count_only: bool,
+    buffer: GuardedBuffer,
+    /// The puzzle's 81 characters and a NUL.
+    input: [u8; 82],
+    puzzle: P,
+    solution: P,
+    options: P::Options,
+    /// The answer line being written.
+    answer: Vec<u8>,
+}
+
+impl<P: Puzzle> Host<P> {
+    /// Writes the answer to `request` (with its line feed) into
+    /// `self.answer`; true when it is an `error`.
+    fn answer_to(&mut self, request: &[u8]) -> bool {
+        let Some((limit, puzzle)) = parse_request(request) else {
+            self.answer
+                .extend_from_slice(b"error request not `solve LIMIT PUZZLE` (protocol 1)\n");
+            return true;
+        };
+        if let Err(e) = P::parse_line(puzzle, self.options, &mut self.puzzle) {
+            let _ = writeln!(self.answer, "n/a not a puzzle of this kind: {e}");
+            return false;
+        }
+        let c81: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
+        if !self.puzzle.write_c81(c81) {
+            self.answer
+                .extend_from_slice(b"n/a the C interface takes 9x9 Sudoku only\n");
+            return false;
+        }
+        self.input[81] = 0;
+        if limit == 0 {
+            self.answer.extend_from_slice(b"0 - guesses=0 ns=0\n");
+            return false;
+        }
+        self.buffer.prepare();
+        let solution = self.buffer.solution_ptr();
+        let mut guesses = 0usize;
+        let call = Call::start();
+        let started = Instant::now();
+        // SAFETY: a NUL-terminated 81-character input; a solution buffer of
+        // 81 bytes and slack (a write past it faults in the guard page and
+        // ends this process); the function is the one `open` found.
+        let found = unsafe {
+            (self.function)(
+                self.input.as_ptr().cast(),
+                usize::try_from(limit).unwrap_or(usize::MAX),
+                self.flags,
+                solution.cast(),
+                &mut guesses,
+            )
+        };
+        let took = started.elapsed();
+        let allocation_failed = call.end();
+        if let Some(past) = self.buffer.overflow() {
+            let _ = writeln!(
+                self.answer,
+                "error overflow the solver wrote {past} bytes past its solution's 81 characters \
+                 ({} allowed)",
+                guard::SLACK
+            );
+            return true;
+        }
+        if found == 0 && allocation_failed {
+            self.answer.extend_from_slice(
+                b"error memory the solver found nothing after an allocation failed: out of memory under the host's limit\n",
+            );
+            return true;
+        }
+        let mut digits = itoa::Buffer::new();
+        self.answer
+            .extend_from_slice(digits.format(found as u64).as_bytes());
+        self.answer.push(b' ');
+        if found == 0 {
+            self.answer.push(b'-');
+        } else {
+            let readable =
+                !self.count_only && self.solution.read_c81(&self.puzzle, self.buffer.answer());
+            // Not a grid of digits (or not read): the puzzle itself, which
+            // validation rejects unless it was already full, as in-process.
+            let written = if readable {
+                &self.solution
+            } else {
+                &self.puzzle
+            };
+            written
+                .write(&mut self.answer, Format::Line, &self.options)
+                .expect("writing to memory");
+        }
+        self.answer.extend_from_slice(b" guesses=");
+        self.answer
+            .extend_from_slice(digits.format(guesses as u64).as_bytes());
+        self.answer.extend_from_slice(b" ns=");
+        self.answer
+            .extend_from_slice(digits.format(took.as_nanos()).as_bytes());
+        self.answer.push(b'\n');
+        false
+    }
+}
+
+/// `solve LIMIT PUZZLE`: the limit and the puzzle's text.
+fn parse_request(request: &[u8]) -> Option<(u64, &[u8])> {
+    let rest = request.strip_prefix(b"solve ")?;
+    let space = rest.iter().position(|&b| b == b' ')?;
+    let limit = std::str::from_utf8(&rest[..space]).ok()?.parse().ok()?;
+    let puzzle = &rest[space + 1..];
+    (!puzzle.is_empty()).then_some((limit, puzzle))
+}
+
+/// A memory size as `--memory-limit` takes it: bytes, or a number with a
+/// binary suffix `K`, `M`, `G`, `T` (powers of 1024; `KiB`, `MB` and the
+/// like are read the same way).
+///
+/// ```
+/// use dlxbench::solvers::host::parse_size;
+///
+/// assert_eq!(parse_size("4096"), Ok(4096));
+/// assert_eq!(parse_size("512M"), Ok(512 << 20));
+/// assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+/// assert_eq!(parse_size("1.5g"), Ok(3 << 29));
+/// assert!(parse_size("lots").is_err());
+/// assert!(parse_size("0").is_err());
+/// ```
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let bad =
+        || format!("`{text}`: expected a size in bytes, or with a suffix K, M, G or T (512M, 2G)");
+    let trimmed = text.trim();
+    let digits = trimmed
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(trimmed.len());
+    let (number, suffix) = trimmed.split_at(digits);
+    let suffix = suffix.trim().to_ascii_lowercase();
+    let unit = suffix
+        .strip_suffix("ib")
+        .or_else(|| suffix.strip_suffix('b'))
+        .unwrap_or(&suffix);
+    let shift = match unit {
+        "" => 0,
+        "k" => 10,
+        "m" => 20,
+        "g" => 30,
+        "t" => 40,
+        _ => return Err(bad()),
+    };
+    let bytes = if number.contains('.') {
+        let value: f64 = number.parse().map_err(|_| bad())?;
+        let bytes = value * (1u64 << shift) as f64;
+        (bytes.is_finite() && bytes < u64::MAX as f64).then_some(bytes.round() as u64)
+    } else {
+        let value: u64 = number.parse().map_err(|_| bad())?;
+        value.checked_mul(1 << shift)
+    }
+    .ok_or_else(bad)?;
+    if bytes == 0 {
+        return Err(format!(
+            "`{text}`: a memory limit must be more than 0 bytes"
+        ));
+    }
+    Ok(bytes)
+}
