@@ -43,9 +43,11 @@
 //! ends ([`Corpus::changed_on_disk`]), warning that results then do not
 //! match the recorded SHA-256, and (c) on Unix installs a `SIGBUS` handler
 //! ([`install_sigbus_handler`]) that prints a clear message naming the cause
-//! and exits with status 2 instead of a bare "Bus error". Result files are
-//! written to temporary names and renamed only when complete, so an
-//! interrupted run leaves no half-written result under its final name. Copy
+//! and what is on disk (the note a bench session keeps true,
+//! [`set_exit_note`]) and exits with status 2 instead of a bare "Bus
+//! error". Result files are written to temporary names and renamed only
+//! when complete, so an interrupted run leaves no half-written result under
+//! its final name. Copy
 //! a corpus that may change (a log being appended to is fine: growth is
 //! harmless) or pipe it through standard input, which is read fully.
 

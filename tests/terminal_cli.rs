@@ -131,7 +131,16 @@ fn run(args: &[&str], dir: &Path, stderr_closed: bool) -> Output {
 /// `compare` reads; a usage error too.
 fn every_subcommand<'a>(corpus: &'a str, hanidoku: &'a str) -> Vec<Vec<&'a str>> {
     vec![
-        vec!["bench", "-q", "--solvers", "dlx", "--force", "--out", "b", corpus],
+        vec![
+            "bench",
+            "-q",
+            "--solvers",
+            "dlx",
+            "--force",
+            "--out",
+            "b",
+            corpus,
+        ],
         vec!["bench", "--solvers", "dlx", "--force", "--out", "b", corpus],
         vec!["solve", corpus],
         vec!["check", corpus],
@@ -166,8 +175,8 @@ fn a_closed_stderr_ends_every_subcommand_quietly() {
     assert_eq!(
         subcommands.into_iter().collect::<Vec<_>>(),
         [
-            "ab", "bench", "check", "compare", "convert", "cover", "datasets", "generate",
-            "merge", "plot", "rate", "solve"
+            "ab", "bench", "check", "compare", "convert", "cover", "datasets", "generate", "merge",
+            "plot", "rate", "solve"
         ]
     );
     for args in cases {
