@@ -358,6 +358,41 @@ fn a_full_disk_keeps_every_other_file_and_says_what_is_on_disk() {
     }
 }
 
+/// A baseline on a full disk is not saved, and no message says that
+/// anything of the run is kept.
+#[test]
+fn a_baseline_on_a_full_disk_is_not_saved_and_nothing_is_said_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmpfs) = Tmpfs::mount(dir.path(), "tiny", "64k") else {
+        return;
+    };
+    let output = Process::new(binary())
+        .args(["bench", "-q", "--solvers", "dlx,singles", "-j", "1"])
+        .args(["--save-baseline", "base"])
+        .arg(repo_path("datasets/generated/gen_4x4_100.txt"))
+        .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+        .current_dir(&tmpfs.0)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("puzzles.csv: No space left on device"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("baseline not saved: the run did not complete; results/base is unchanged"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("kept") && !stderr.contains("hold the whole run"),
+        "{stderr}"
+    );
+    assert!(!tmpfs.0.join("results/base").exists());
+    assert_no_temporaries(&tmpfs.0.join("results"));
+    drop(tmpfs);
+}
+
 /// A disk too small for even the first corpus's files: the last write
 /// fails, and the message names what is there, as it is: `run.json` as
 /// last written (a run that died, no corpus kept) and the run's files.

@@ -428,21 +428,30 @@ impl<P: Puzzle> Session<'_, P> {
                     .map(String::as_str)
                     .collect();
                 let note = exit_note(&out_dir, dest.as_deref(), &written);
-                corpus::set_exit_note(&note);
+                let on_disk = match &dest {
+                    // Not saved: its temporary directory goes below.
+                    Some(dest) => format!(
+                        "the baseline {} is unchanged; nothing of the run is kept",
+                        escape_controls(&dest.display().to_string())
+                    ),
+                    None => format!("{note}; the run's files there: {}", there.join(", ")),
+                };
+                corpus::set_exit_note(&on_disk);
                 lost.push(Lost::ResultFiles {
                     dir: out_dir.clone(),
                     error,
-                    on_disk: format!("{note}; the run's files there: {}", there.join(", ")),
+                    on_disk,
                 });
                 Vec::new()
             }
         };
         let files_lost = !lost.is_empty();
         match per_puzzle_lost {
+            // A baseline is saved only when complete: not this one.
             Some((path, error)) => lost.push(Lost::PerPuzzle {
                 path,
                 error,
-                others_kept: !files_lost,
+                others_kept: !files_lost && dest.is_none(),
             }),
             None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
             None => {}
@@ -451,10 +460,17 @@ impl<P: Puzzle> Session<'_, P> {
         // Pictures and exports come from what was kept: a failure here loses
         // no result, so it is a warning.
         let mut warnings = Vec::new();
+        let problems = Problem::of(&run, self.strict);
+        let complete = lost.is_empty() && !run.interrupted;
+        // A baseline is kept only when saved.
+        let results_kept = !files_lost && (dest.is_none() || (problems.is_empty() && complete));
         if self.plots && !files_lost {
             match plot::draw_run(&out_dir) {
                 Ok(drawn) => files.extend(drawn.files),
-                Err(e) => warnings.push(Warning::Pictures(e)),
+                Err(error) => warnings.push(Warning::Pictures {
+                    error,
+                    results_kept,
+                }),
             }
         }
         let metrics = export::of_run(&run);
@@ -466,7 +482,7 @@ impl<P: Puzzle> Session<'_, P> {
                     format: format.name(),
                     file: file.clone(),
                     error,
-                    results_kept: !files_lost,
+                    results_kept,
                 })
             })
             .collect();
@@ -474,8 +490,6 @@ impl<P: Puzzle> Session<'_, P> {
             Ok(written) => files.extend(written),
             Err(w) => warnings.push(w),
         }
-        let problems = Problem::of(&run, self.strict);
-        let complete = lost.is_empty() && !run.interrupted;
         let (dir, baseline) = match baseline {
             None => (out_dir, None),
             Some(tmp) if problems.is_empty() && complete => {

@@ -17,7 +17,13 @@ use crate::terminal::escape_controls;
 #[derive(Debug)]
 pub enum Warning {
     /// The pictures and `report.html` could not be drawn.
-    Pictures(PlotError),
+    Pictures {
+        /// Why.
+        error: PlotError,
+        /// Whether the result files are kept (else a [`Lost`], or a
+        /// baseline not saved, says what is on disk).
+        results_kept: bool,
+    },
     /// An export could not be written (the later ones were not tried).
     Export {
         /// The format's name.
@@ -35,10 +41,19 @@ pub enum Warning {
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Warning::Pictures(e) => write!(
-                f,
-                "cannot draw the pictures: {e}; the results are kept (`dlxbench plot` draws them later)"
-            ),
+            Warning::Pictures {
+                error,
+                results_kept,
+            } => {
+                write!(f, "cannot draw the pictures: {error}")?;
+                match results_kept {
+                    true => write!(
+                        f,
+                        "; the results are kept (`dlxbench plot` draws them later)"
+                    ),
+                    false => Ok(()),
+                }
+            }
             Warning::Export {
                 format,
                 file,
