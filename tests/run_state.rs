@@ -318,6 +318,15 @@ fn spawn_until(args: &[String], out: &Path, states: &[&str]) -> std::process::Ch
     child
 }
 
+/// Waits (at most a minute) until `path` exists, as a symbolic link.
+fn wait_for(path: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::symlink_metadata(path).is_err() {
+        assert!(Instant::now() < deadline, "{} never came", path.display());
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Sends `signal` to `child`.
 fn signal(child: &std::process::Child, signal: libc::c_int) {
     // SAFETY: kill(2) with a pid we spawned and a valid signal.
@@ -396,9 +405,14 @@ fn a_corpus_truncated_mid_run_leaves_a_run_that_says_it_died() {
 #[test]
 fn a_second_ctrl_c_quits_at_once_and_leaves_a_run_that_says_it_died() {
     let dir = tempfile::tempdir().unwrap();
-    // The solver hangs in the second corpus: the first Ctrl-C cannot end
-    // the chunk in flight.
-    let lib = fragile_library(dir.path(), "for (;;) pause()");
+    // The solver hangs in the second corpus (saying so with a symbolic
+    // link): the first Ctrl-C cannot end the chunk in flight.
+    let hanging = dir.path().join("hanging");
+    let how = format!(
+        "symlink(\"x\", \"{}\"); for (;;) pause()",
+        hanging.display()
+    );
+    let lib = fragile_library(dir.path(), &how);
     let corpora = corpora(dir.path());
     let out = dir.path().join("out");
     let child = spawn_until(
@@ -406,6 +420,7 @@ fn a_second_ctrl_c_quits_at_once_and_leaves_a_run_that_says_it_died() {
         &out,
         &["done", "running", "not started"],
     );
+    wait_for(&hanging);
     signal(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(300));
     // The first asked for a stop after the chunk in flight, which hangs.
@@ -431,8 +446,11 @@ fn a_second_ctrl_c_quits_at_once_and_leaves_a_run_that_says_it_died() {
 #[test]
 fn an_interrupted_run_s_report_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    // A pause in the second corpus, for the Ctrl-C to land in.
-    let lib = fragile_library(dir.path(), "usleep(500000)");
+    // A pause in the second corpus (said with a symbolic link), for the
+    // Ctrl-C to land in.
+    let pausing = dir.path().join("pausing");
+    let how = format!("symlink(\"x\", \"{}\"); usleep(500000)", pausing.display());
+    let lib = fragile_library(dir.path(), &how);
     let corpora = corpora(dir.path());
     let out = dir.path().join("out");
     let child = spawn_until(
@@ -440,6 +458,7 @@ fn an_interrupted_run_s_report_says_so() {
         &out,
         &["done", "running", "not started"],
     );
+    wait_for(&pausing);
     signal(&child, libc::SIGINT);
     let (status, stderr) = finish(child);
     assert_eq!(status.code(), Some(130), "{status}: {stderr}");
@@ -479,4 +498,40 @@ fn a_complete_run_s_report_shows_no_state() {
     let page = std::fs::read_to_string(out.join("report.html")).unwrap();
     assert_eq!(page_state(&page), "");
     assert!(!page.contains("(done)</span>"));
+}
+
+/// `plot` re-drawing a directory written before the state keys (the
+/// committed baseline, made interrupted as such a run wrote it: no
+/// `state`, `"interrupted": true`, its last corpus not `complete`) shows
+/// the state as those keys say it.
+#[test]
+fn plot_shows_the_state_of_a_directory_from_before_the_state_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("old");
+    std::fs::create_dir(&out).unwrap();
+    for entry in std::fs::read_dir(repo_path("results/baseline")).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), out.join(entry.file_name())).unwrap();
+    }
+    let mut run = read_json(&out.join("run.json"));
+    assert!(
+        run.get("state").is_none(),
+        "no longer a file from before the key"
+    );
+    run["interrupted"] = true.into();
+    run["corpora"][2]["complete"] = false.into();
+    run["corpora"][2]["lines_done"] = 700.into();
+    std::fs::write(out.join("run.json"), run.to_string()).unwrap();
+    let plot = common::dlxbench().arg("plot").arg(&out).assert().success();
+    let stderr = String::from_utf8_lossy(&plot.get_output().stderr).into_owned();
+    assert!(stderr.contains("interrupted"), "{stderr}");
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let state = page_state(&page);
+    assert_eq!(
+        state,
+        "This run was interrupted (Ctrl-C or SIGTERM) before its end. Corpora: gen_9x9_1000 \
+         done; gen_12x12_50 done; magictour_top1465 partial (700 of 1,465 lines)."
+    );
+    assert!(page.contains("<span class=\"problem\">(partial)</span></h2>"));
+    assert!(page.contains("<p class=\"problem\">Partial: 700 of 1,465 lines were run"));
 }
