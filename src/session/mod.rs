@@ -129,7 +129,8 @@ pub trait Observer: Sync {
     }
     /// A corpus ended (the last of `run.corpora`, complete or, after a
     /// stop, partial) and the result files of the run so far are written
-    /// (or failed to be: [`Outcome::lost`]); `run` holds every corpus so
+    /// (or failed to be: the run's last write tries again, [`Outcome::lost`]
+    /// says if that failed too); `run` holds every corpus so
     /// far, `meta` the run's facts.
     fn corpus_done(&self, run: &RunResult, meta: &RunMeta) {
         let _ = (run, meta);
