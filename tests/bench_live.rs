@@ -86,6 +86,23 @@ fn an_interrupt_keeps_the_finished_corpus_and_says_so() {
         .count();
     assert_eq!(first_rows, 200);
     assert_no_temporaries(&out);
+    // report.html says it at its top and beside each corpus.
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(
+        page.contains(
+            "<p class=\"problem\" id=\"run-state\">This run was interrupted (Ctrl-C or \
+             SIGTERM) before its end. Corpora: gen_4x4_100 done; slow "
+        ),
+        "{page}"
+    );
+    assert!(page.contains("gen_4x4_100-2 not started (no results).</p>"));
+    assert!(page.contains("<h2>gen_4x4_100-2 <span class=\"problem\">(not started)</span></h2>"));
+    // The signal lands while `slow` runs (or, rarely, just before).
+    assert!(
+        (page.contains("(partial)</span></h2>") && page.contains("<p class=\"problem\">Partial: "))
+            || page.contains("<h2>slow <span class=\"problem\">(not started)</span></h2>"),
+        "{page}"
+    );
     // An interrupted run is not a shard `merge` takes.
     let merged = dir.path().join("merged");
     let refused = Process::new(binary())
@@ -204,24 +221,67 @@ fn throughput_does_not_scale_with_idle_threads() {
     );
 }
 
-/// A run onto a filesystem that fills up: the tables still print, the
-/// error names the file, nothing temporary is left. Needs root (to mount a
-/// 64 KiB tmpfs); CI runs it.
-#[test]
-#[ignore = "mounts a tmpfs: needs root"]
-fn a_full_disk_keeps_the_tables_and_leaves_no_temporary() {
+/// A tmpfs of `size` mounted on `dir/name`, unmounted when dropped; `None`
+/// (with the reason printed) where mounting is impossible (not root, or no
+/// permission in a container).
+struct Tmpfs(PathBuf);
+
+impl Tmpfs {
+    fn mount(dir: &Path, name: &str, size: &str) -> Option<Tmpfs> {
+        let mount = dir.join(name);
+        std::fs::create_dir(&mount).unwrap();
+        // SAFETY: geteuid(2) has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!(
+                "skipped: mounting a {size} tmpfs needs root, and the tests do not run as root"
+            );
+            return None;
+        }
+        match Process::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&mount)
+            .output()
+        {
+            Ok(o) if o.status.success() => Some(Tmpfs(mount)),
+            Ok(o) => {
+                eprintln!(
+                    "skipped: `mount -t tmpfs` refused ({}): {}",
+                    o.status,
+                    String::from_utf8_lossy(&o.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("skipped: cannot run `mount`: {e}");
+                None
+            }
+        }
+    }
+}
+
+impl Drop for Tmpfs {
+    fn drop(&mut self) {
+        let _ = Process::new("umount").arg(&self.0).status();
+    }
+}
+
+/// What [`full_disk_run`] gives: `bench`'s exit status, standard output and error, the disk (unmounted when dropped)
+/// and the temporary directory it is in (dropped after it).
+type FullDiskRun = (Option<i32>, String, String, Tmpfs, tempfile::TempDir);
+
+/// `bench` of the two generated corpora onto a disk of `size`, `-q` or
+/// not (`None`: no disk could be mounted).
+fn full_disk_run(size: &str, quiet: bool) -> Option<FullDiskRun> {
     let dir = tempfile::tempdir().unwrap();
-    let mount = dir.path().join("tiny");
-    std::fs::create_dir(&mount).unwrap();
-    let mounted = Process::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
-        .arg(&mount)
-        .status()
-        .unwrap();
-    assert!(mounted.success(), "mount a tmpfs (run as root)");
-    let out = mount.join("out");
+    let tmpfs = Tmpfs::mount(dir.path(), "tiny", size)?;
+    let out = tmpfs.0.join("out");
+    let mut args = vec!["bench", "--solvers", "dlx,singles", "-j", "1"];
+    if quiet {
+        args.push("-q");
+    }
     let output = Process::new(binary())
-        .args(["bench", "--solvers", "dlx,singles", "-j", "1", "--out"])
+        .args(args)
+        .arg("--out")
         .arg(&out)
         .arg(repo_path("datasets/generated/gen_4x4_100.txt"))
         .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
@@ -229,20 +289,175 @@ fn a_full_disk_keeps_the_tables_and_leaves_no_temporary() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let temporaries: Vec<String> = std::fs::read_dir(&out)
-        .map(|d| {
-            d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-                .filter(|n| n.starts_with(".dlxbench-"))
-                .collect()
-        })
-        .unwrap_or_default();
-    let _ = Process::new("umount").arg(&mount).status();
+    Some((output.status.code(), stdout, stderr, tmpfs, dir))
+}
+
+/// A run onto a disk that `puzzles.csv` fills: the stream's temporary is
+/// freed at once and `puzzles.csv` removed, so that every other result
+/// file is written, and `run.json` says the run is complete without
+/// `puzzles.csv`; the messages say exactly that (the tables are claimed
+/// only when printed), and no temporary is left. Mounts a 64 KiB tmpfs:
+/// skipped, with the reason printed, where that is impossible.
+#[test]
+fn a_full_disk_keeps_every_other_file_and_says_what_is_on_disk() {
+    for quiet in [false, true] {
+        let Some((code, stdout, stderr, tmpfs, _dir)) = full_disk_run("64k", quiet) else {
+            return;
+        };
+        let out = tmpfs.0.join("out");
+        assert_eq!(code, Some(2), "{stderr}");
+        assert_eq!(
+            stdout.contains("gen_4x4_100: 100 puzzles"),
+            !quiet,
+            "{stdout}"
+        );
+        assert_eq!(
+            stdout.contains("gen_9x9_1000: 1,000 puzzles"),
+            !quiet,
+            "{stdout}"
+        );
+        let lost = format!(
+            "dlxbench: cannot write {}: No space left on device",
+            out.join("puzzles.csv").display()
+        );
+        assert!(stderr.contains(&lost), "{stderr}");
+        assert!(
+            stderr.contains(
+                "; it was removed (run.json says the run has no puzzles.csv); the other result \
+                 files hold the whole run\n"
+            ),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("tables above"), "{stderr}");
+        assert!(!out.join("puzzles.csv").exists());
+        let run = read_json(&out.join("run.json"));
+        assert_eq!(run["state"], "complete");
+        assert_eq!(run["per_puzzle"], false);
+        let states: Vec<&str> = run["corpora"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["state"].as_str().unwrap())
+            .collect();
+        assert_eq!(states, ["done", "done"]);
+        let summary = read_csv(&out.join("summary.csv"));
+        assert_eq!(summary.len(), 4);
+        for file in [
+            "histograms.json",
+            "summary.md",
+            "gen_9x9_1000.dlx.hgrm",
+            "gen_9x9_1000.singles.hgrm",
+        ] {
+            assert!(out.join(file).is_file(), "{file}");
+        }
+        // The pictures did not fit: a warning that keeps its promise.
+        if stderr.contains("cannot draw the pictures") {
+            assert!(stderr.contains("the results are kept"), "{stderr}");
+        }
+        assert_no_temporaries(&out);
+    }
+}
+
+/// A baseline on a full disk is not saved, and no message says that
+/// anything of the run is kept.
+#[test]
+fn a_baseline_on_a_full_disk_is_not_saved_and_nothing_is_said_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(tmpfs) = Tmpfs::mount(dir.path(), "tiny", "64k") else {
+        return;
+    };
+    let output = Process::new(binary())
+        .args(["bench", "-q", "--solvers", "dlx,singles", "-j", "1"])
+        .args(["--save-baseline", "base"])
+        .arg(repo_path("datasets/generated/gen_4x4_100.txt"))
+        .arg(repo_path("datasets/generated/gen_9x9_1000.txt"))
+        .current_dir(&tmpfs.0)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stdout.contains("gen_4x4_100: 100 puzzles"), "{stdout}");
-    assert!(stdout.contains("gen_9x9_1000: 1,000 puzzles"), "{stdout}");
-    assert!(stderr.contains("puzzles.csv"), "{stderr}");
-    assert!(stderr.contains("No space left"), "{stderr}");
-    assert!(temporaries.is_empty(), "{temporaries:?}");
+    assert!(
+        stderr.contains("puzzles.csv: No space left on device"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("baseline not saved: the run did not complete; results/base is unchanged"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("kept") && !stderr.contains("hold the whole run"),
+        "{stderr}"
+    );
+    assert!(!tmpfs.0.join("results/base").exists());
+    assert_no_temporaries(&tmpfs.0.join("results"));
+    drop(tmpfs);
+}
+
+/// A disk too small for even the first corpus's files: the last write
+/// fails, and the message names what is there, as it is: `run.json` as
+/// last written (a run that died, no corpus kept) and the run's files.
+#[test]
+fn a_disk_too_small_for_the_results_says_what_is_on_disk() {
+    for quiet in [false, true] {
+        let Some((code, stdout, stderr, tmpfs, _dir)) = full_disk_run("16k", quiet) else {
+            return;
+        };
+        let out = tmpfs.0.join("out");
+        assert_eq!(code, Some(2), "{stderr}");
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with("dlxbench: cannot write the result files in"))
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert!(line.contains("No space left on device"), "{line}");
+        // The tables are claimed exactly when printed.
+        assert_eq!(
+            line.ends_with("; the tables above show every corpus run"),
+            !quiet,
+            "{line}"
+        );
+        assert_eq!(stdout.contains("gen_9x9_1000: 1,000 puzzles"), !quiet);
+        // What run.json says, as the message says it.
+        let run = read_json(&out.join("run.json"));
+        assert_eq!(run["state"], "running");
+        let done: Vec<&str> = run["corpora"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["state"] == "done")
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        let kept = match done.is_empty() {
+            true => "no corpus's results".to_string(),
+            false => format!("the results of {}", done.join(", ")),
+        };
+        assert!(
+            line.contains(&format!(
+                "{} keeps {kept}; its run.json reads as a run that died",
+                out.display()
+            )),
+            "{line}"
+        );
+        let dir = dlxbench::results::ResultDir::open(&out).unwrap();
+        assert!(
+            matches!(dir.state, dlxbench::results::DirState::Died { .. }),
+            "{:?}",
+            dir.state
+        );
+        // The files it names are there, and no other of the run's.
+        let (_, files) = line.split_once("; the run's files there: ").unwrap();
+        let files = files.split("; ").next().unwrap();
+        let named: Vec<&str> = files.split(", ").collect();
+        assert!(named.contains(&"run.json"), "{line}");
+        let mut there: Vec<String> = common::dir_entries(&out)
+            .into_iter()
+            .filter(|n| !n.starts_with('.'))
+            .collect();
+        there.sort();
+        let mut named: Vec<String> = named.iter().map(|s| s.to_string()).collect();
+        named.sort();
+        assert_eq!(named, there, "{line}");
+        assert_no_temporaries(&out);
+    }
 }
 
 /// One meaning for node budgets in every subcommand: `--budget-nodes` and

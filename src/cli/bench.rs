@@ -10,7 +10,7 @@ use dlxbench::corpus;
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::Format;
-use dlxbench::session::{self, open_corpora, Baseline, Output, Session, Throughput};
+use dlxbench::session::{self, open_corpora, Baseline, Lost, Output, Session, Throughput};
 use dlxbench::shard::Shard;
 
 use super::io::errln;
@@ -225,8 +225,14 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         _ => {}
     }
     live.end(&outcome);
+    let shown = !args.quiet && !live.stdout_closed();
     for lost in &outcome.lost {
-        errln!("dlxbench: {lost}");
+        match lost {
+            Lost::ResultFiles { .. } if shown => {
+                errln!("dlxbench: {lost}; the tables above show every corpus run")
+            }
+            _ => errln!("dlxbench: {lost}"),
+        }
     }
     if outcome.stopped() && live::signalled() {
         errln!("dlxbench: interrupted; {}", outcome.kept());

@@ -35,6 +35,11 @@ pub(crate) fn handle_interrupts() {
     // same process): the first one serves.
     let _ = ctrlc::set_handler(|| {
         if SIGNALS.fetch_add(1, Ordering::SeqCst) > 0 {
+            // What is on disk now, as the session last noted it.
+            match dlxbench::corpus::exit_note() {
+                "" => errln!("\ndlxbench: quit at once"),
+                note => errln!("\ndlxbench: quit at once; {note}"),
+            }
             std::process::exit(i32::from(EXIT_INTERRUPTED));
         }
         STOP.store(true, Ordering::SeqCst);

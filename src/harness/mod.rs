@@ -821,10 +821,12 @@ fn sort_discrepancies(discrepancies: &mut Vec<Discrepancy>) {
 
 /// The writer thread: puts batches back in (corpus, chunk) order and hands
 /// them to the sink. Keeps draining after a sink error so that workers never
-/// block, and returns the first error.
+/// block, and returns the first error. The sink is dropped at its first
+/// error (a full disk: what it holds in temporary files is freed at once,
+/// for the other result files).
 fn write_batches(
     rx: Receiver<Batch>,
-    mut sink: Box<dyn RecordSink>,
+    sink: Box<dyn RecordSink>,
     names: &[String],
     chunks: &[usize],
     written: &AtomicUsize,
@@ -833,13 +835,16 @@ fn write_batches(
     let mut pending: BTreeMap<(usize, usize), Vec<Record>> = BTreeMap::new();
     let (mut corpus, mut seq) = (0usize, 0usize);
     let mut error: Option<std::io::Error> = None;
-    let emit = |sink: &mut Box<dyn RecordSink>,
+    // `None` once an error is kept.
+    let mut sink = Some(sink);
+    let emit = |sink: &mut Option<Box<dyn RecordSink>>,
                 records: &[Record],
                 corpus: usize,
                 error: &mut Option<std::io::Error>| {
-        if error.is_none() {
-            if let Err(e) = sink.write_batch(&names[corpus], records) {
+        if let Some(s) = sink.as_mut() {
+            if let Err(e) = s.write_batch(&names[corpus], records) {
                 *error = Some(e);
+                *sink = None;
             }
         }
     };
@@ -855,9 +860,10 @@ fn write_batches(
             if corpus <= batch.corpus {
                 (corpus, seq) = (batch.corpus + 1, 0);
             }
-            if error.is_none() {
-                if let Err(e) = sink.end_corpus(&names[batch.corpus]) {
+            if let Some(s) = sink.as_mut() {
+                if let Err(e) = s.end_corpus(&names[batch.corpus]) {
                     error = Some(e);
+                    sink = None;
                 }
             }
             let _ = ended.send(batch.corpus);
@@ -882,8 +888,8 @@ fn write_batches(
     for ((c, _), records) in std::mem::take(&mut pending) {
         emit(&mut sink, &records, c, &mut error);
     }
-    if error.is_none() {
-        sink.finish()?;
+    if let Some(mut s) = sink {
+        s.finish()?;
     }
     error.map_or(Ok(()), Err)
 }

@@ -100,6 +100,50 @@ fn a_failing_record_sink_loses_the_records_not_the_run() {
     assert!(run.corpora.iter().all(|c| c.solvers[0].puzzles == 1000));
 }
 
+/// Fails its first write; says when it is dropped.
+struct FailsOnce(&'static AtomicBool);
+
+impl RecordSink for FailsOnce {
+    fn write_batch(&mut self, _: &str, _: &[Record]) -> std::io::Result<()> {
+        Err(std::io::Error::other("disk full"))
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        panic!("finish after an error")
+    }
+}
+
+impl Drop for FailsOnce {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Whether the sink was dropped when each corpus ended.
+struct SeesDrop(&'static AtomicBool, std::sync::Mutex<Vec<bool>>);
+
+impl Progress for SeesDrop {
+    fn start_corpus(&self, _: usize, _: usize, _: &str, _: u64) {}
+    fn advance(&self, _: u64) {}
+    fn finish_corpus(&self, _: &RunResult) {
+        self.1.lock().unwrap().push(self.0.load(Ordering::SeqCst));
+    }
+}
+
+/// A sink that fails is dropped at once (on a full disk, its temporary
+/// file frees the space for the other result files), before the corpus
+/// is reported finished; it is not called again.
+#[test]
+fn a_failing_record_sink_is_dropped_at_its_first_error() {
+    static DROPPED: AtomicBool = AtomicBool::new(false);
+    let lineup = lineup();
+    let config = Config::new(&lineup);
+    let progress = SeesDrop(&DROPPED, std::sync::Mutex::new(Vec::new()));
+    let sink = Box::new(FailsOnce(&DROPPED));
+    let run = run(&corpora(), &config, &lineup, Some(sink), Some(&progress)).unwrap();
+    assert_eq!(run.records_error.unwrap().to_string(), "disk full");
+    assert_eq!(*progress.1.lock().unwrap(), [true, true, true]);
+}
+
 #[test]
 fn throughput_counts_solves_within_budget_and_the_workers_given() {
     let mut stats = SolverStats::new("s");

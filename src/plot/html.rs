@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{picture_file, CorpusPictures, Recorded, MAX_POINTS, PICTURES};
 use crate::report::{table, thousands};
-use crate::results::RunInfo;
+use crate::results::{CorpusState, DirState, ResultDir, RunInfo};
 
 /// `text` with `&`, `<`, `>` and quotes escaped, for HTML text and
 /// attribute values.
@@ -211,9 +211,11 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
     let names: Vec<&str> = run.result.corpora.iter().map(|c| c.name.as_str()).collect();
     let title = format!("dlxbench: {}", names.join(", "));
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
-    if run.result.interrupted {
-        body.push_str(
-            "<p class=\"problem\">The run was interrupted: the last corpus is partial.</p>\n",
+    if let Some(state) = run_state(&run.dir) {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\" id=\"run-state\">{}</p>",
+            escape(&state)
         );
     }
     if let Some(n) = Some(run.dir.run.problems).filter(|&n| n > 0) {
@@ -224,8 +226,22 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
     }
     table(&mut body, Some("meta"), &[], &metadata(&run.dir.run));
     let tables = table::tables(&run.result, &run.config, &run.meta);
-    for (t, pictures) in tables.iter().zip(corpora) {
-        let _ = writeln!(body, "<h2>{}</h2>", escape(&t.title));
+    let complete = run.dir.state.complete();
+    for ((t, pictures), info) in tables.iter().zip(corpora).zip(&run.dir.run.corpora) {
+        let _ = write!(body, "<h2>{}", escape(&t.title));
+        if !complete || info.state() != CorpusState::Done {
+            let _ = write!(body, " {}", state_badge(info.state()));
+        }
+        body.push_str("</h2>\n");
+        if info.state() == CorpusState::Partial {
+            let _ = writeln!(
+                body,
+                "<p class=\"problem\">Partial: {} of {} lines were run before the run stopped; \
+                 the figures are of those lines only.</p>",
+                thousands(info.lines_done),
+                thousands(info.lines)
+            );
+        }
         table(&mut body, None, &t.headers, &t.rows);
         body.push_str("<div class=\"grid\">\n");
         for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
@@ -235,6 +251,20 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             }
         }
         body.push_str("</div>\n");
+    }
+    for info in &run.dir.not_run {
+        let _ = writeln!(
+            body,
+            "<h2>{} {}</h2>\n<p class=\"problem\">{}</p>",
+            escape(&info.name),
+            state_badge(info.state()),
+            match info.state() {
+                CorpusState::Running =>
+                    "No results: the corpus was in flight when the run \
+                                         ended, and nothing of it was kept.",
+                _ => "No results: the run ended before this corpus started.",
+            }
+        );
     }
     body.push_str("<h2>Notes</h2>\n<ul>\n");
     for n in table::notes(&run.result, &run.config, &run.meta) {
@@ -255,6 +285,54 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
     );
     body.push_str("</ul>\n");
     page(&title, &body)
+}
+
+/// What the page says at its top of a run that is not complete (`None`
+/// for a complete one): its state and every corpus asked for.
+fn run_state(dir: &ResultDir) -> Option<String> {
+    let what = match dir.state {
+        DirState::Complete => return None,
+        DirState::Interrupted => {
+            "This run was interrupted (Ctrl-C or SIGTERM) before its end.".to_string()
+        }
+        DirState::Running { .. } => format!(
+            "This run was still going when this page was drawn ({}): its results are those \
+             of the corpora finished so far.",
+            dir.state
+        ),
+        DirState::Died { .. } => format!(
+            "This run died before its end ({}: a crash, a kill, or an exit inside a solver): \
+             only the corpora done have results.",
+            dir.state
+        ),
+    };
+    let corpora: Vec<String> = dir
+        .run
+        .corpora
+        .iter()
+        .chain(&dir.not_run)
+        .map(|c| match c.state() {
+            CorpusState::Partial => format!(
+                "{} partial ({} of {} lines)",
+                c.name,
+                thousands(c.lines_done),
+                thousands(c.lines)
+            ),
+            CorpusState::Running => format!("{} running when it ended (no results)", c.name),
+            CorpusState::NotStarted => format!("{} not started (no results)", c.name),
+            CorpusState::Done => format!("{} done", c.name),
+        })
+        .collect();
+    Some(format!("{what} Corpora: {}.", corpora.join("; ")))
+}
+
+/// A corpus's state beside its heading.
+fn state_badge(state: CorpusState) -> String {
+    let class = match state {
+        CorpusState::Done => "muted",
+        _ => "problem",
+    };
+    format!("<span class=\"{class}\">({})</span>", state.as_str())
 }
 
 fn caption(picture: &str) -> &'static str {

@@ -9,8 +9,8 @@ use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 use crate::results::{
-    checksum, to_json, CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo, RunState,
-    ShardInfo, SolverInfo, SCHEMA_VERSION,
+    checksum, to_json, CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo,
+    RunState, ShardInfo, SolverInfo, SCHEMA_VERSION,
 };
 
 /// Writes `run.json`.

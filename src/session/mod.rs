@@ -37,6 +37,7 @@ use crate::puzzle::Puzzle;
 use crate::report::run_json::{self, InProgress};
 use crate::report::{self, puzzles_csv::PuzzlesCsv, schema, RunMeta};
 use crate::results::{to_json, CorpusInfo, CorpusState, ResultDir, RunInfo};
+use crate::terminal::escape_controls;
 
 pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
 pub use outcome::{Baseline, Lost, MostlyMalformed, Outcome, Problem, Unreadable, Warning};
@@ -128,7 +129,8 @@ pub trait Observer: Sync {
     }
     /// A corpus ended (the last of `run.corpora`, complete or, after a
     /// stop, partial) and the result files of the run so far are written
-    /// (or failed to be: [`Outcome::lost`]); `run` holds every corpus so
+    /// (or failed to be: the run's last write tries again, [`Outcome::lost`]
+    /// says if that failed too); `run` holds every corpus so
     /// far, `meta` the run's facts.
     fn corpus_done(&self, run: &RunResult, meta: &RunMeta) {
         let _ = (run, meta);
@@ -357,6 +359,8 @@ impl<P: Puzzle> Session<'_, P> {
             "cannot write in",
             &out_dir,
         )?;
+        let dest = baseline.as_ref().map(|b| b.dest().to_path_buf());
+        corpus::set_exit_note(&exit_note(&out_dir, dest.as_deref(), &first));
         if self.announce {
             observer.notice(&Notice::Plan(Plan::new(
                 self.corpora,
@@ -378,8 +382,8 @@ impl<P: Puzzle> Session<'_, P> {
             config: self.config,
             meta: &meta,
             dir: &out_dir,
+            baseline: dest.as_deref(),
             stop,
-            error: Mutex::new(None),
             written: Mutex::new(first),
         };
         let mut run = harness::run(self.corpora, self.config, self.lineup, sink, Some(&writer))?;
@@ -387,45 +391,93 @@ impl<P: Puzzle> Session<'_, P> {
         // The last write carries the run's end time, its final state (and,
         // after a stop, the partial corpus); each corpus's files were
         // written as it ended.
-        let error = writer.error;
+        let written = writer
+            .written
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
         let mut meta = meta;
         if let Some(p) = meta.progress.as_mut() {
             p.last = true;
         }
         let mut lost = Vec::new();
-        let mut per_puzzle = Vec::new();
-        match run.records_error.take() {
-            Some(error) => {
-                // Not kept, as the message says: the corpora written before
-                // the failure would read as the whole run's rows. Removed
-                // before the last `run.json`, which then has no checksum of
-                // it.
-                let path = PuzzlesCsv::path(&out_dir);
-                let _ = std::fs::remove_file(&path);
-                lost.push(Lost::PerPuzzle { path, error });
+        // A `puzzles.csv` whose rows could not all be written goes first:
+        // the corpora written before the failure would read as the whole
+        // run's rows, and on a full disk its space is what the last write
+        // needs. `run.json` then says there is none.
+        let per_puzzle_lost = run.records_error.take().map(|error| {
+            let path = PuzzlesCsv::path(&out_dir);
+            let _ = std::fs::remove_file(&path);
+            meta.per_puzzle = false;
+            (path, error)
+        });
+        // Tried even when a write during the run failed (the space may be
+        // free again): when it succeeds, the files hold the whole run.
+        let mut files = match report::write_all(&run, self.config, &meta, &out_dir) {
+            Ok(files) => {
+                let state = match run.interrupted {
+                    true => "interrupted",
+                    false => "complete",
+                };
+                let note = format!(
+                    "{} holds the run's result files: its run.json says {state}",
+                    escape_controls(&out_dir.display().to_string())
+                );
+                corpus::set_exit_note(&with_baseline(dest.as_deref(), note));
+                files
             }
-            None if self.per_puzzle => per_puzzle.push(PuzzlesCsv::path(&out_dir)),
-            None => {}
-        }
-        let mut files = write_files(&run, self.config, &meta, &out_dir, &error).unwrap_or_default();
-        files.extend(per_puzzle);
-        if let Some(error) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            lost.insert(
-                0,
-                Lost::ResultFiles {
+            Err(error) => {
+                // The files there: those of the last write that succeeded,
+                // and those the failed one replaced before it failed.
+                let names = run_json::run_info(&run, self.config, &meta).result_files();
+                let there: Vec<&str> = names
+                    .iter()
+                    .filter(|n| out_dir.join(n).is_file())
+                    .map(String::as_str)
+                    .collect();
+                let note = exit_note(&out_dir, dest.as_deref(), &written);
+                let on_disk = match &dest {
+                    // Not saved: its temporary directory goes below.
+                    Some(dest) => format!(
+                        "the baseline {} is unchanged; nothing of the run is kept",
+                        escape_controls(&dest.display().to_string())
+                    ),
+                    None => format!("{note}; the run's files there: {}", there.join(", ")),
+                };
+                corpus::set_exit_note(&on_disk);
+                lost.push(Lost::ResultFiles {
                     dir: out_dir.clone(),
                     error,
-                },
-            );
+                    on_disk,
+                });
+                Vec::new()
+            }
+        };
+        let files_lost = !lost.is_empty();
+        match per_puzzle_lost {
+            // A baseline is saved only when complete: not this one.
+            Some((path, error)) => lost.push(Lost::PerPuzzle {
+                path,
+                error,
+                others_kept: !files_lost && dest.is_none(),
+            }),
+            None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
+            None => {}
         }
-        let files_lost = lost.iter().any(|l| matches!(l, Lost::ResultFiles { .. }));
+
         // Pictures and exports come from what was kept: a failure here loses
         // no result, so it is a warning.
         let mut warnings = Vec::new();
+        let problems = Problem::of(&run, self.strict);
+        let complete = lost.is_empty() && !run.interrupted;
+        // A baseline is kept only when saved.
+        let results_kept = !files_lost && (dest.is_none() || (problems.is_empty() && complete));
         if self.plots && !files_lost {
             match plot::draw_run(&out_dir) {
                 Ok(drawn) => files.extend(drawn.files),
-                Err(e) => warnings.push(Warning::Pictures(e)),
+                Err(error) => warnings.push(Warning::Pictures {
+                    error,
+                    results_kept,
+                }),
             }
         }
         let metrics = export::of_run(&run);
@@ -437,6 +489,7 @@ impl<P: Puzzle> Session<'_, P> {
                     format: format.name(),
                     file: file.clone(),
                     error,
+                    results_kept,
                 })
             })
             .collect();
@@ -444,8 +497,6 @@ impl<P: Puzzle> Session<'_, P> {
             Ok(written) => files.extend(written),
             Err(w) => warnings.push(w),
         }
-        let problems = Problem::of(&run, self.strict);
-        let complete = lost.is_empty() && !run.interrupted;
         let (dir, baseline) = match baseline {
             None => (out_dir, None),
             Some(tmp) if problems.is_empty() && complete => {
@@ -634,69 +685,108 @@ fn write_run_json(dir: &Path, info: &RunInfo) -> io::Result<PathBuf> {
     AtomicFile::write(&dir.join(report::schema::RUN_JSON), text.as_bytes())
 }
 
-/// Writes every result file for `run` (the run so far), unless an earlier
-/// write failed (the first error is kept in `error`); returns the paths
-/// written.
-fn write_files(
-    run: &RunResult,
-    config: &Config,
-    meta: &RunMeta,
-    dir: &Path,
-    error: &Mutex<Option<io::Error>>,
-) -> Option<Vec<PathBuf>> {
-    let mut error = error.lock().unwrap_or_else(|e| e.into_inner());
-    if error.is_some() {
-        return None;
+/// What is on disk should the process end now, without its last writes
+/// (a `SIGBUS`, a second Ctrl-C), or after a last write that failed: the
+/// directory `dir` (for a baseline, its temporary directory, `baseline`
+/// the destination, unchanged) with `info` its `run.json` as last written:
+/// `DIR keeps the results of a; its run.json reads as a run that died (b
+/// running: its results are lost, c not started)`.
+fn exit_note(dir: &Path, baseline: Option<&Path>, info: &RunInfo) -> String {
+    let done: Vec<String> = info
+        .corpora
+        .iter()
+        .filter(|c| c.state() == CorpusState::Done)
+        .map(|c| escape_controls(&c.name).into_owned())
+        .collect();
+    let rest: Vec<String> = info
+        .corpora
+        .iter()
+        .filter_map(|c| {
+            let name = escape_controls(&c.name);
+            match c.state() {
+                CorpusState::Done => None,
+                CorpusState::Partial => Some(format!(
+                    "{name} partial: {} of {} lines",
+                    c.lines_done, c.lines
+                )),
+                CorpusState::Running => Some(format!("{name} running: its results are lost")),
+                CorpusState::NotStarted => Some(format!("{name} not started")),
+            }
+        })
+        .collect();
+    let kept = match done.is_empty() {
+        true => "no corpus's results".to_string(),
+        false => format!("the results of {}", done.join(", ")),
+    };
+    let mut note = format!(
+        "{} keeps {kept}; its run.json reads as a run that died",
+        escape_controls(&dir.display().to_string())
+    );
+    if !rest.is_empty() {
+        note = format!("{note} ({})", rest.join(", "));
     }
-    match report::write_all(run, config, meta, dir) {
-        Ok(paths) => Some(paths),
-        Err(e) => {
-            *error = Some(e);
-            None
-        }
+    with_baseline(baseline, note)
+}
+
+/// `note` after `the baseline DEST is unchanged; ` for a baseline.
+fn with_baseline(baseline: Option<&Path>, note: String) -> String {
+    match baseline {
+        Some(dest) => format!(
+            "the baseline {} is unchanged; {note}",
+            escape_controls(&dest.display().to_string())
+        ),
+        None => note,
     }
 }
 
 /// The harness's [`Progress`] during a session: passes the progress on to
 /// the observer, writes the result files as each corpus ends (and
-/// `run.json` as each starts), and stops when the flag is set.
+/// `run.json` as each starts), and stops when the flag is set. A write
+/// that fails is not fatal: the next one writes every file again, and the
+/// session's last write decides what is kept.
 struct Writer<'a> {
     observer: &'a dyn Observer,
     config: &'a Config,
     meta: &'a RunMeta,
     dir: &'a Path,
+    /// A baseline's destination (`dir` is then its temporary directory).
+    baseline: Option<&'a Path>,
     stop: &'a AtomicBool,
-    /// The first error writing the result files: no later write is tried.
-    error: Mutex<Option<io::Error>>,
     /// `run.json` as last written.
     written: Mutex<RunInfo>,
 }
 
 impl Writer<'_> {
-    /// Writes every result file for `run` (the run so far), unless an
-    /// earlier write failed; returns the paths written.
-    fn write(&self, run: &RunResult) -> Option<Vec<PathBuf>> {
-        let paths = write_files(run, self.config, self.meta, self.dir, &self.error)?;
-        // As written, checksums included: what `mark_running` rewrites.
-        let path = self.dir.join(schema::RUN_JSON);
-        let written = ResultDir::read_run_info(&path)
-            .unwrap_or_else(|_| run_json::run_info(run, self.config, self.meta));
-        *self.written.lock().unwrap_or_else(|e| e.into_inner()) = written;
-        Some(paths)
+    /// Keeps `info`, just written as `run.json`, and the note of what is on
+    /// disk ([`corpus::set_exit_note`]).
+    fn wrote(&self, info: RunInfo) {
+        corpus::set_exit_note(&exit_note(self.dir, self.baseline, &info));
+        *self.written.lock().unwrap_or_else(|e| e.into_inner()) = info;
+    }
+
+    /// Writes every result file for `run` (the run so far).
+    fn write(&self, run: &RunResult) {
+        if report::write_all(run, self.config, self.meta, self.dir).is_ok() {
+            // As written, checksums included: what `mark_running` rewrites.
+            let path = self.dir.join(schema::RUN_JSON);
+            let written = ResultDir::read_run_info(&path)
+                .unwrap_or_else(|_| run_json::run_info(run, self.config, self.meta));
+            self.wrote(written);
+        }
     }
 
     /// Rewrites `run.json` with corpus `index` `running`.
     fn mark_running(&self, index: usize) {
-        let mut error = self.error.lock().unwrap_or_else(|e| e.into_inner());
-        if error.is_some() {
-            return;
-        }
-        let mut info = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        let mut info = self
+            .written
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
         if let Some(c) = info.corpora.get_mut(index) {
             c.state = Some(CorpusState::Running);
         }
-        if let Err(e) = write_run_json(self.dir, &info) {
-            *error = Some(e);
+        if write_run_json(self.dir, &info).is_ok() {
+            self.wrote(info);
         }
     }
 }

@@ -9,6 +9,7 @@ use crate::corpus::NoPuzzles;
 use crate::harness::RunResult;
 use crate::plot::PlotError;
 use crate::report::RunMeta;
+use crate::terminal::escape_controls;
 
 /// What went wrong without losing any result (a corpus that changed
 /// while it was read, a picture or an export missing). `Display` gives the
@@ -25,7 +26,13 @@ pub enum Warning {
         file: String,
     },
     /// The pictures and `report.html` could not be drawn.
-    Pictures(PlotError),
+    Pictures {
+        /// Why.
+        error: PlotError,
+        /// Whether the result files are kept (else a [`Lost`], or a
+        /// baseline not saved, says what is on disk).
+        results_kept: bool,
+    },
     /// An export could not be written (the later ones were not tried).
     Export {
         /// The format's name.
@@ -34,6 +41,9 @@ pub enum Warning {
         file: PathBuf,
         /// The cause.
         error: io::Error,
+        /// Whether the result files were written (else a [`Lost`] says
+        /// what is on disk).
+        results_kept: bool,
     },
 }
 
@@ -47,14 +57,24 @@ impl fmt::Display for Warning {
                  changed_on_disk; compare refuses it); copy a corpus that may change, or pipe it \
                  through standard input"
             ),
-            Warning::Pictures(e) => write!(
-                f,
-                "cannot draw the pictures: {e}; the results are kept (`dlxbench plot` draws them later)"
-            ),
+            Warning::Pictures {
+                error,
+                results_kept,
+            } => {
+                write!(f, "cannot draw the pictures: {error}")?;
+                match results_kept {
+                    true => write!(
+                        f,
+                        "; the results are kept (`dlxbench plot` draws them later)"
+                    ),
+                    false => Ok(()),
+                }
+            }
             Warning::Export {
                 format,
                 file,
                 error,
+                results_kept,
             } => {
                 write!(f, "--export {format}={}: {error}", file.display())?;
                 let mut cause = std::error::Error::source(error);
@@ -62,48 +82,74 @@ impl fmt::Display for Warning {
                     write!(f, ": {e}")?;
                     cause = e.source();
                 }
-                write!(f, "; the results are kept")
+                match results_kept {
+                    true => write!(f, "; the results are kept"),
+                    false => Ok(()),
+                }
             }
         }
     }
 }
 
 /// Results that were not kept. `Display` gives the message `bench`
-/// prints after `dlxbench: `.
+/// prints after `dlxbench: `, which says what is on disk.
 #[derive(Debug)]
 pub enum Lost {
-    /// Writing the result files failed (the first error; later corpora's
-    /// were not tried): the files are incomplete, the temporary ones gone.
+    /// The last write of the result files failed: the files on disk are
+    /// those of the last write that succeeded, as `on_disk` says (no
+    /// temporary file is left).
     ResultFiles {
         /// The output directory.
         dir: PathBuf,
         /// The cause.
         error: io::Error,
+        /// What the directory holds: `DIR keeps the results of a; its
+        /// run.json reads as a run that died (b running: its results are
+        /// lost)`.
+        on_disk: String,
     },
     /// Writing `puzzles.csv` failed ([`RunResult::records_error`], moved
-    /// here); it was removed, the other results were kept.
+    /// here): it was removed, and `run.json` says there is none
+    /// (`per_puzzle` false).
     PerPuzzle {
         /// The file.
         path: PathBuf,
         /// The cause.
         error: io::Error,
+        /// Whether the other result files were written (else a
+        /// [`Lost::ResultFiles`] says what is on disk).
+        others_kept: bool,
     },
 }
 
 impl fmt::Display for Lost {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Lost::ResultFiles { dir, error } => write!(
+            Lost::ResultFiles {
+                dir,
+                error,
+                on_disk,
+            } => write!(
                 f,
-                "cannot write the result files in {}: {error}; the tables above are complete, the \
-                 files are not (no temporary file is left)",
-                dir.display()
+                "cannot write the result files in {}: {error}; {on_disk}",
+                escape_controls(&dir.display().to_string())
             ),
-            Lost::PerPuzzle { path, error } => write!(
-                f,
-                "cannot write {}: {error}; it was not kept, the other results were",
-                path.display()
-            ),
+            Lost::PerPuzzle {
+                path,
+                error,
+                others_kept,
+            } => {
+                write!(
+                    f,
+                    "cannot write {}: {error}; it was removed (run.json says the run has no \
+                     puzzles.csv)",
+                    escape_controls(&path.display().to_string())
+                )?;
+                if *others_kept {
+                    write!(f, "; the other result files hold the whole run")?;
+                }
+                Ok(())
+            }
         }
     }
 }

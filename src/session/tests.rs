@@ -546,3 +546,39 @@ fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
     assert_eq!(told[0], outcome.mostly_malformed[0].to_string());
     assert!(told[1].starts_with("3 malformed line(s) skipped: a line that is not a puzzle"));
 }
+
+/// The note of what is on disk names the directory, the corpora kept and
+/// every other one with its state, escaped; a baseline's says the
+/// baseline is unchanged.
+#[test]
+fn the_exit_note_says_what_run_json_says() {
+    let corpus = |name: &str, state| CorpusInfo {
+        name: name.into(),
+        lines: 20,
+        lines_done: 10,
+        state: Some(state),
+        ..CorpusInfo::default()
+    };
+    let mut info = RunInfo {
+        corpora: vec![
+            corpus("a", CorpusState::Done),
+            corpus("b\x1b[2J", CorpusState::Running),
+            corpus("c", CorpusState::NotStarted),
+        ],
+        ..RunInfo::default()
+    };
+    let dir = Path::new("out");
+    assert_eq!(
+        exit_note(dir, None, &info),
+        "out keeps the results of a; its run.json reads as a run that died (b\\x1b[2J \
+         running: its results are lost, c not started)"
+    );
+    info.corpora[1].state = Some(CorpusState::Partial);
+    info.corpora[0].state = Some(CorpusState::NotStarted);
+    assert_eq!(
+        exit_note(dir, Some(Path::new("results/base")), &info),
+        "the baseline results/base is unchanged; out keeps no corpus's results; its run.json \
+         reads as a run that died (a not started, b\\x1b[2J partial: 10 of 20 lines, c not \
+         started)"
+    );
+}
