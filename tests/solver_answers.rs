@@ -192,8 +192,33 @@ fn a_loaded_solver_slower_than_its_time_budget_is_over_budget() {
     let corpus = corpus(dir.path(), "three", 3);
     // 300 ms a puzzle under a 100 ms budget: over budget, not "within
     // budget" as the table's budget note would otherwise misstate.
-    let out = dir.path().join("bounded");
+    // Isolated (the default), the call is killed at its deadline: a
+    // timeout, restarted, then stopped after 3 in a row.
+    let out = dir.path().join("isolated");
     let args = ["--solvers=dlx,slow", "--budget-time=100ms"];
+    let (code, stderr) = bench(&lib, &["slow"], &args, &out, &corpus);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("line 1: slow timeout (deadline)"),
+        "{stderr}"
+    );
+    let rows = read_csv(&out.join("puzzles.csv"));
+    let causes: Vec<_> = rows
+        .iter()
+        .filter(|r| r["solver"] == "slow")
+        .map(|r| (r["status"].as_str(), r["cause"].as_str()))
+        .collect();
+    // (The warm-up call's timeout counts among the 3 in a row.)
+    let expected = [
+        ("timeout", "deadline"),
+        ("timeout", "deadline"),
+        ("skipped", "stopped"),
+    ];
+    assert_eq!(causes, expected, "{rows:?}");
+    // In process, a C call cannot be stopped: the budget is applied when
+    // it returns.
+    let out = dir.path().join("bounded");
+    let args = ["--solvers=dlx,slow", "--budget-time=100ms", "--in-process"];
     let (code, stderr) = bench(&lib, &["slow"], &args, &out, &corpus);
     assert_eq!(code, 0, "{stderr}");
     let summary = read_csv(&out.join("summary.csv"));
