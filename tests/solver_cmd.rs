@@ -228,6 +228,16 @@ fn a_solver_that_exits_mid_run_is_crashed_there_and_restarted() {
         "the table shows the failures: {stdout}"
     );
     assert_no_temporaries(&out);
+    // The page says so too, with the table's failed column.
+    let plotted = Process::new(binary())
+        .arg("plot")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(plotted.status.success(), "{}", stderr(&plotted));
+    let page = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(page.contains("2 solve(s) failed"), "{page}");
+    assert!(page.contains("<th>failed</th>"), "{page}");
 }
 
 #[test]

@@ -224,6 +224,23 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             "<p class=\"problem\">The run found {n} problem(s) (solvers that disagreed or returned wrong solutions): see the terminal output or <code>summary.md</code>.</p>"
         );
     }
+    let failed: u64 = run
+        .result
+        .corpora
+        .iter()
+        .flat_map(|c| &c.solvers)
+        .map(|s| s.failed())
+        .sum();
+    if failed > 0 {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\">{} solve(s) failed (a solver in its own process crashed, \
+             timed out or broke the protocol): never counted as solved nor timed; each \
+             puzzle's status and cause are in <code>puzzles.csv</code>, the solver's standard \
+             error in its <code>solver-NAME.log</code>.</p>",
+            thousands(failed)
+        );
+    }
     table(&mut body, Some("meta"), &[], &metadata(&run.dir.run));
     let tables = table::tables(&run.result, &run.config, &run.meta);
     let complete = run.dir.state.complete();
