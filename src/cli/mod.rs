@@ -14,6 +14,8 @@ pub mod datasets;
 pub mod generate;
 #[cfg(unix)]
 pub mod host;
+#[cfg(unix)]
+pub mod echo;
 pub(crate) mod io;
 mod live;
 pub mod merge;
