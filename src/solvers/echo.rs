@@ -5,8 +5,9 @@
 //! [`SUBCOMMAND`]) speaks the solver line protocol, version
 //! [`PROTOCOL_VERSION`](super::process::PROTOCOL_VERSION): it prints the
 //! header `dlxbench-protocol 1 echo`, then answers every request line at
-//! once with `0 - ns=0`, solving nothing (the answer is a well-formed
-//! response; what it says does not matter). [`measure`] starts it, sends
+//! once with `0 -`, solving nothing (the answer is a well-formed
+//! response; what it says does not matter; it reports no time of its own,
+//! so that as a `--solver-cmd` its latencies are the round trips). [`measure`] starts it, sends
 //! [`WARMUP_REQUESTS`] untimed requests and then [`REQUESTS`] timed ones
 //! (a 9x9 puzzle each, as a Sudoku run's requests), and reads the clock
 //! around each: from writing the request to reading the response, as the
@@ -16,7 +17,7 @@
 //! let mut out = Vec::new();
 //! let answered = dlxbench::solvers::echo::serve(&b"solve 2 ...\nsolve 2 ...\n"[..], &mut out).unwrap();
 //! assert_eq!(answered, 2);
-//! assert_eq!(String::from_utf8(out).unwrap(), "dlxbench-protocol 1 echo\n0 - ns=0\n0 - ns=0\n");
+//! assert_eq!(String::from_utf8(out).unwrap(), "dlxbench-protocol 1 echo\n0 -\n0 -\n");
 //! ```
 
 use std::io::{self, BufRead, BufReader, Write};
@@ -40,7 +41,7 @@ pub const REQUESTS: usize = 1_000;
 const REQUEST: &str =
     "solve 2 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
 
-/// Answers every request line on `input` with `0 - ns=0` on `output`, after
+/// Answers every request line on `input` with `0 -` on `output`, after
 /// the header, until `input` ends: the echo solver. Returns the number of
 /// requests answered.
 pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<u64> {
@@ -53,7 +54,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<u64> {
     let mut answered = 0;
     for line in input.lines() {
         line?;
-        output.write_all(b"0 - ns=0\n")?;
+        output.write_all(b"0 -\n")?;
         output.flush()?;
         answered += 1;
     }
