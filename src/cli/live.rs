@@ -346,9 +346,14 @@ mod tests {
         let mut all: Vec<Discrepancy> = (1..=1234).map(|l| problem("a", l)).collect();
         all.extend((1..=3).map(|l| problem("b", l)));
         all.push(problem("a", 2000));
-        let lines = problem_lines("P: ", &all, |more, corpus| format!("P: ... {more} in {corpus}"));
+        let lines = problem_lines("P: ", &all, |more, corpus| {
+            format!("P: ... {more} in {corpus}")
+        });
         assert_eq!(lines.len(), PROBLEM_LINES + 1 + 3);
-        let a: Vec<String> = all[..PROBLEM_LINES].iter().map(|d| format!("P: {d}")).collect();
+        let a: Vec<String> = all[..PROBLEM_LINES]
+            .iter()
+            .map(|d| format!("P: {d}"))
+            .collect();
         assert_eq!(lines[..PROBLEM_LINES], a[..]);
         assert_eq!(lines[PROBLEM_LINES], "P: ... 1,225 in a");
         assert_eq!(lines[PROBLEM_LINES + 1], format!("P: {}", all[1234]));

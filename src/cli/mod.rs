@@ -11,11 +11,11 @@ pub mod compare;
 pub mod convert;
 pub mod cover;
 pub mod datasets;
+#[cfg(unix)]
+pub mod echo;
 pub mod generate;
 #[cfg(unix)]
 pub mod host;
-#[cfg(unix)]
-pub mod echo;
 pub(crate) mod io;
 mod live;
 pub mod merge;
