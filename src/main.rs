@@ -44,6 +44,10 @@ enum Command {
     #[cfg(unix)]
     #[command(name = "solver-host", hide = true)]
     SolverHost(cli::host::Args),
+    /// The trivial solver that measures the round-trip floor (started by the harness).
+    #[cfg(unix)]
+    #[command(name = "solver-echo", hide = true)]
+    SolverEcho(cli::echo::Args),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Command::Rate(args) => cli::rate::run(args),
         #[cfg(unix)]
         Command::SolverHost(args) => cli::host::run(args),
+        #[cfg(unix)]
+        Command::SolverEcho(args) => cli::echo::run(args),
     };
     match result {
         Ok(code) => code,

@@ -499,6 +499,8 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         }),
         // The binary that merged, as its git revision.
         binary_sha256: report::run_json::binary_sha256(),
+        // Measured on each part's machine: in the parts' own run.json.
+        round_trip_floor: None,
         ..RunMeta::of_dir(&first.result, &config)
     };
     written.extend(

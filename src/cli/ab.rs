@@ -165,9 +165,9 @@ impl PerKind for Args {
             "{}",
             dlxbench::terminal::escape_lines(&render(&result, &options))
         )?;
-        for d in &result.discrepancies {
-            errln!("PROBLEM: {d}");
-        }
+        super::live::print_problems("PROBLEM: ", &result.discrepancies, |more, corpus| {
+            format!("PROBLEM: ... {more} more in {corpus} not shown")
+        });
         if result.failed_solves > 0 {
             errln!(
                 "PROBLEM: {} failed solves (crashed, timeout or protocol-error)",

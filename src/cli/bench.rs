@@ -212,6 +212,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         exports,
         strict: args.strict,
         announce: !args.quiet,
+        echo_program: std::env::current_exe().ok(),
     };
     let live = Live::new(&config, args.quiet, baseline.is_none());
     let outcome = session.run(&live, live::stop_flag())?;

@@ -7,7 +7,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
-use dlxbench::harness::{Config, RunResult};
+use dlxbench::harness::{Config, Discrepancy, RunResult};
 use dlxbench::report::{self, schema, RunMeta};
 use dlxbench::session::{Notice, Observer, Outcome};
 use dlxbench::terminal::{escape_controls, escape_lines};
@@ -176,29 +176,21 @@ impl<'a> Live<'a> {
                     );
                 }
             }
-            let mut problems = run.discrepancies.iter().filter(|d| d.corpus == c.name);
-            for d in problems.by_ref().take(PROBLEM_LINES) {
-                errln!("PROBLEM: {d}");
-            }
-            let more = problems.count();
-            if more > 0 {
-                let file = meta.out_dir.join(schema::PROBLEMS_TXT);
+            let problems = run.discrepancies.iter().filter(|d| d.corpus == c.name);
+            let file = meta.out_dir.join(schema::PROBLEMS_TXT);
+            print_problems("PROBLEM: ", problems, |more, corpus| {
                 match self.problems_kept {
-                    true => errln!(
-                        "PROBLEM: ... {} more in {}, all in {}",
-                        report::thousands(more as u64),
-                        escape_controls(&c.name),
+                    true => format!(
+                        "PROBLEM: ... {more} more in {corpus}, all in {}",
                         file.display()
                     ),
-                    false => errln!(
-                        "PROBLEM: ... {} more in {} not shown (a run with problems saves no \
-                         baseline: run with --out DIR to keep them all in DIR/{})",
-                        report::thousands(more as u64),
-                        escape_controls(&c.name),
+                    false => format!(
+                        "PROBLEM: ... {more} more in {corpus} not shown (a run with problems \
+                         saves no baseline: run with --out DIR to keep them all in DIR/{})",
                         schema::PROBLEMS_TXT
                     ),
                 }
-            }
+            });
             for (i, s) in c.solvers.iter().enumerate() {
                 if s.failed() == 0 && s.skipped == 0 {
                     continue;
@@ -281,5 +273,91 @@ impl Observer for Live<'_> {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// `discrepancies` on standard error, each after `prefix`: the first
+/// [`PROBLEM_LINES`] of each corpus (in their order), then, when it has
+/// more, the line `more(COUNT, CORPUS)` gives for the rest (the count with
+/// thousands separators, the corpus name escaped). What `bench` prints
+/// after each corpus, and `ab` and `merge` after the run.
+pub(crate) fn print_problems<'d>(
+    prefix: &str,
+    discrepancies: impl IntoIterator<Item = &'d Discrepancy>,
+    more: impl Fn(&str, &str) -> String,
+) {
+    for line in problem_lines(prefix, discrepancies, more) {
+        errln!("{line}");
+    }
+}
+
+/// The lines [`print_problems`] prints.
+pub(crate) fn problem_lines<'d>(
+    prefix: &str,
+    discrepancies: impl IntoIterator<Item = &'d Discrepancy>,
+    more: impl Fn(&str, &str) -> String,
+) -> Vec<String> {
+    // Corpora in the order of their first discrepancy, with their counts.
+    let mut corpora: Vec<(&str, usize)> = Vec::new();
+    let mut lines = Vec::new();
+    let mut shown: Vec<Vec<String>> = Vec::new();
+    for d in discrepancies {
+        let i = match corpora.iter().position(|(c, _)| *c == d.corpus) {
+            Some(i) => i,
+            None => {
+                corpora.push((&d.corpus, 0));
+                shown.push(Vec::new());
+                corpora.len() - 1
+            }
+        };
+        corpora[i].1 += 1;
+        if corpora[i].1 <= PROBLEM_LINES {
+            shown[i].push(format!("{prefix}{d}"));
+        }
+    }
+    for ((corpus, count), text) in corpora.iter().zip(shown) {
+        lines.extend(text);
+        if *count > PROBLEM_LINES {
+            lines.push(more(
+                &report::thousands((count - PROBLEM_LINES) as u64),
+                &escape_controls(corpus),
+            ));
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dlxbench::harness::DiscrepancyKind;
+
+    fn problem(corpus: &str, line: u64) -> Discrepancy {
+        Discrepancy {
+            corpus: corpus.into(),
+            line,
+            kind: DiscrepancyKind::Disagreement,
+            counts: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn problem_lines_are_capped_per_corpus_with_a_count_of_the_rest() {
+        let mut all: Vec<Discrepancy> = (1..=1234).map(|l| problem("a", l)).collect();
+        all.extend((1..=3).map(|l| problem("b", l)));
+        all.push(problem("a", 2000));
+        let lines = problem_lines("P: ", &all, |more, corpus| {
+            format!("P: ... {more} in {corpus}")
+        });
+        assert_eq!(lines.len(), PROBLEM_LINES + 1 + 3);
+        let a: Vec<String> = all[..PROBLEM_LINES]
+            .iter()
+            .map(|d| format!("P: {d}"))
+            .collect();
+        assert_eq!(lines[..PROBLEM_LINES], a[..]);
+        assert_eq!(lines[PROBLEM_LINES], "P: ... 1,225 in a");
+        assert_eq!(lines[PROBLEM_LINES + 1], format!("P: {}", all[1234]));
+        assert_eq!(lines.last().unwrap(), &format!("P: {}", all[1236]));
+        assert!(problem_lines("P: ", &[], |_, _| unreachable!()).is_empty());
     }
 }

@@ -153,9 +153,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .commit()
         .with_context(|| format!("cannot move the merge into {}", args.out.display()))?;
     let took = started.elapsed();
-    for d in &merged.result.discrepancies {
-        errln!("dlxbench: {d}");
-    }
+    let file = args.out.join(dlxbench::report::schema::PROBLEMS_TXT);
+    super::live::print_problems(
+        "dlxbench: ",
+        &merged.result.discrepancies,
+        |more, corpus| {
+            format!(
+                "dlxbench: ... {more} more in {corpus}, all in {}",
+                file.display()
+            )
+        },
+    );
     let failed = merged.result.failed_solves();
     if failed > 0 {
         errln!(

@@ -11,6 +11,8 @@ pub mod compare;
 pub mod convert;
 pub mod cover;
 pub mod datasets;
+#[cfg(unix)]
+pub mod echo;
 pub mod generate;
 #[cfg(unix)]
 pub mod host;

@@ -82,6 +82,9 @@ pub struct RunMeta {
     /// and whether this is its last write (`run.json`'s `state`, `pid`
     /// and the corpora `not started`); `None` for a finished result.
     pub progress: Option<run_json::InProgress>,
+    /// The round-trip floor measured before the run (a run with solvers in
+    /// their own processes), for `run.json` and the notes.
+    pub round_trip_floor: Option<crate::results::RoundTripFloor>,
 }
 
 impl RunMeta {
@@ -105,6 +108,7 @@ impl RunMeta {
             merged: None,
             binary_sha256: r.facts.binary_sha256.clone(),
             progress: None,
+            round_trip_floor: r.round_trip_floor,
         }
     }
 }

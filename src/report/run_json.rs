@@ -183,6 +183,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         out_dir: meta.out_dir.display().to_string(),
         files: Vec::new(),
         file_sha256: Default::default(),
+        round_trip_floor: meta.round_trip_floor,
     };
     info.files = info.result_files();
     info

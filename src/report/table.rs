@@ -3,6 +3,7 @@
 
 use super::{describe_budget, human_ns, human_rate, reference_index, thousands, RunMeta};
 use crate::harness::{Config, CorpusResult, RunResult};
+use crate::results::RoundTripFloor;
 
 /// Corpora smaller than this get no reader throughput in the notes.
 const READER_MIN_BYTES: u64 = 1 << 20;
@@ -147,8 +148,13 @@ fn add_failure_columns(table: &mut CorpusTable, c: &CorpusResult) {
 
 /// The note on solvers in their own processes, if the run has any: what
 /// their latencies are (their own reported time, or the round trip) and
-/// their mean round trip.
-fn process_note(run: &RunResult, config: &Config) -> Option<String> {
+/// their mean round trip, and the round-trip floor measured before the
+/// run (`floor`), when there is one.
+fn process_note(
+    run: &RunResult,
+    config: &Config,
+    floor: Option<&RoundTripFloor>,
+) -> Option<String> {
     let mut parts = Vec::new();
     for (i, name) in config.solvers.iter().enumerate() {
         let (mut own, mut trips, mut sum) = (0u64, 0u64, 0u128);
@@ -178,9 +184,18 @@ fn process_note(run: &RunResult, config: &Config) -> Option<String> {
         }
     }
     (!parts.is_empty()).then(|| {
+        let floor = floor.map_or(String::new(), |f| {
+            format!(
+                "; the pipe's floor here {} p50, {} mean, measured with a solver that answers \
+                 at once over {} requests",
+                human_ns(f.p50_ns as f64),
+                human_ns(f.mean_ns),
+                thousands(f.requests)
+            )
+        });
         format!(
             "Solvers in their own processes: latencies are {} (round trip: request written to \
-             response read).",
+             response read{floor}).",
             parts.join("; ")
         )
     })
@@ -247,7 +262,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             format!(" (budget: {})", budgets.join(", "))
         }
     ));
-    if let Some(note) = process_note(run, config) {
+    if let Some(note) = process_note(run, config, meta.round_trip_floor.as_ref()) {
         notes.push(note);
     }
     notes.push(format!(

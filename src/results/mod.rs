@@ -36,8 +36,8 @@ pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
 pub use puzzles::PuzzleRecord;
 pub use run_info::{
-    CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo, RunState, ShardInfo,
-    SolverInfo, Throughput,
+    CorpusInfo, CorpusState, FailureCounts, PartFacts, RoundTripFloor, RunFacts, RunInfo, RunState,
+    ShardInfo, SolverInfo, Throughput,
 };
 pub use summary::SummaryRow;
 

@@ -91,6 +91,25 @@ pub struct RunInfo {
     /// [`CHECKSUMS_FROM`](super::CHECKSUMS_FROM)).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub file_sha256: std::collections::BTreeMap<String, String>,
+    /// The round-trip floor measured before the run, for a run with
+    /// solvers in their own processes: what the pipe costs. Absent for
+    /// runs without such solvers, when it could not be measured, and in
+    /// files from before the key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round_trip_floor: Option<RoundTripFloor>,
+}
+
+/// The `round_trip_floor` entry: the round trip (request written to
+/// response read) of a trivial solver in its own process that answers at
+/// once, solving nothing (`dlxbench solver-echo`), measured before the run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct RoundTripFloor {
+    /// Median round trip, ns.
+    pub p50_ns: u64,
+    /// Mean round trip, ns.
+    pub mean_ns: f64,
+    /// Timed requests (after an untimed warm-up).
+    pub requests: u64,
 }
 
 /// Who ran a run, where and when: in `run.json`, and for each part of a

@@ -96,6 +96,11 @@ fn info() -> RunInfo {
         out_dir: "results/x".into(),
         files: vec!["run.json".into(), "c.dlx.hgrm".into()],
         file_sha256: Default::default(),
+        round_trip_floor: Some(RoundTripFloor {
+            p50_ns: 8100,
+            mean_ns: 8712.5,
+            requests: 1000,
+        }),
     }
 }
 

@@ -36,7 +36,9 @@ use crate::plot;
 use crate::puzzle::Puzzle;
 use crate::report::run_json::{self, InProgress};
 use crate::report::{self, puzzles_csv::PuzzlesCsv, schema, RunMeta};
-use crate::results::{to_json, CorpusInfo, CorpusState, ResultDir, RunInfo};
+use crate::results::{to_json, CorpusInfo, CorpusState, ResultDir, RoundTripFloor, RunInfo};
+#[cfg(unix)]
+use crate::solvers::echo;
 use crate::terminal::escape_controls;
 
 pub use corpora::{open_corpora, parse_only, Plan, Throughput, DATASETS_DIR};
@@ -105,6 +107,13 @@ pub struct Session<'a, P: Puzzle> {
     /// [`ESTIMATE_FROM_LINES`] lines or more, the [`Notice::Estimate`]
     /// (which takes [`ESTIMATE_ALLOWANCE`]) before the run.
     pub announce: bool,
+    /// The program with the echo solver's subcommand (the `dlxbench`
+    /// binary: the caller gives its path), to measure the round-trip floor
+    /// before the corpora when the lineup has solvers in their own
+    /// processes (those with a log file). `None`, or a lineup without such
+    /// solvers: not measured, at no cost. A floor that cannot be measured
+    /// is left out of `run.json`.
+    pub echo_program: Option<PathBuf>,
 }
 
 /// What a session tells its caller before and while the run goes. Every
@@ -276,6 +285,27 @@ impl Output {
 }
 
 impl<P: Puzzle> Session<'_, P> {
+    /// The round-trip floor ([`echo::measure`], [`echo::REQUESTS`]
+    /// requests), when the lineup has solvers in their own processes and
+    /// [`Session::echo_program`] is given.
+    fn round_trip_floor(&self) -> Option<RoundTripFloor> {
+        #[cfg(unix)]
+        {
+            let program = self.echo_program.as_ref()?;
+            if self.lineup.solvers.iter().all(|s| s.log_file().is_none()) {
+                return None;
+            }
+            let floor = echo::measure(program, echo::REQUESTS).ok()?;
+            Some(RoundTripFloor {
+                p50_ns: floor.p50_ns,
+                mean_ns: floor.mean_ns,
+                requests: floor.requests,
+            })
+        }
+        #[cfg(not(unix))]
+        None
+    }
+
     /// Prepares the output directory, runs, writes every result file (each
     /// corpus's as it ends), draws the pictures, writes the exports and
     /// moves a baseline into place; stops after the chunks in flight,
@@ -302,6 +332,7 @@ impl<P: Puzzle> Session<'_, P> {
             let path = log.place_in(&out_dir);
             io_at(std::fs::File::create(&path), "cannot write", &path)?;
         }
+        let round_trip_floor = self.round_trip_floor();
         let solver_names = self.lineup.names();
         let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
             true => Some(Box::new(io_at(
@@ -338,6 +369,7 @@ impl<P: Puzzle> Session<'_, P> {
                 pid: std::process::id(),
                 last: false,
             }),
+            round_trip_floor,
         };
         // `run.json` first, before anything is solved (the estimate solves):
         // every corpus asked for, `not started`, the run `running`.

@@ -51,6 +51,7 @@ fn session<'a>(
         exports: Vec::new(),
         strict: false,
         announce: true,
+        echo_program: None,
     }
 }
 

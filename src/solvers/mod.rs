@@ -113,6 +113,8 @@ macro_rules! builtin_solvers {
 }
 pub(crate) use builtin_solvers;
 
+#[cfg(unix)]
+pub mod echo;
 mod elf;
 pub mod foreign;
 #[cfg(unix)]
