@@ -414,15 +414,18 @@ fn render_table(t: &CorpusTable) -> String {
     out
 }
 
-/// A speed ratio with three significant figures, so that a solver hundreds
-/// of times slower than the reference does not show as `0.00x`.
+/// A speed ratio with three significant figures, in plain decimals, so
+/// that a solver hundreds of times slower than the reference does not show
+/// as `0.00x` (nor in scientific notation).
 fn speed_ratio(ratio: f64) -> String {
     if ratio >= 10.0 {
         format!("{ratio:.1}x")
-    } else if ratio >= 0.1 {
+    } else if ratio >= 0.1 || ratio <= 0.0 || !ratio.is_finite() {
         format!("{ratio:.2}x")
     } else {
-        format!("{ratio:.2e}x")
+        // 0.0355: two zeros after the point are not significant figures.
+        let decimals = (-ratio.log10()).floor() as usize + 3;
+        format!("{ratio:.*}x", decimals.min(12))
     }
 }
 
@@ -434,6 +437,10 @@ mod tests {
     fn small_ratios_keep_their_digits() {
         assert_eq!(speed_ratio(1.0), "1.00x");
         assert_eq!(speed_ratio(12.34), "12.3x");
-        assert_eq!(speed_ratio(0.00219), "2.19e-3x");
+        assert_eq!(speed_ratio(0.00219), "0.00219x");
+        assert_eq!(speed_ratio(0.0355), "0.0355x");
+        assert_eq!(speed_ratio(0.05), "0.0500x");
+        assert_eq!(speed_ratio(0.0999), "0.0999x");
+        assert_eq!(speed_ratio(0.0), "0.00x");
     }
 }
