@@ -373,8 +373,9 @@ impl<P: Puzzle> Worker<P> {
                     r.timing = out.timing;
                     r.failure = out.failure;
                     // Validation, outside the timed region.
-                    if out.status(config.limit).is_untimed() {
-                        r.status = out.status(config.limit);
+                    let status = out.status(config.limit);
+                    if status.is_untimed() {
+                        r.status = status;
                         r.solutions = 0;
                         r.nodes = None;
                         continue;
