@@ -9,16 +9,38 @@
 //! swaps the lineup, so that over two passes each side goes first on every
 //! block once.
 //!
-//! The estimate is the ratio B/A of geometric means: `exp(mean(d))` over
-//! the puzzles, `d` a puzzle's mean of `ln(ns_B / ns_A)` over the passes,
-//! with a percentile bootstrap interval over puzzles
-//! ([`crate::compare::bootstrap::paired`]). Passes repeat until the
-//! interval lies wholly beyond the threshold (a decided verdict), or its
-//! half-width is within the wanted precision, or the next pass would not
-//! end within the time allowed: a decision comes in bounded time. (A real
-//! difference varies from puzzle to puzzle, which keeps the interval over
-//! puzzles from narrowing below that spread: such a run stops as decided.) The verdict follows `compare`'s rule: a regression when the whole
-//! interval lies above `1 + threshold`.
+//! **The unit of replication is the pair of passes, not the puzzle.** The
+//! noise that matters is not independent from puzzle to puzzle: a burst of
+//! load, a frequency change, or the placement of a library's code in memory
+//! shifts a whole block or pass of one side together. Per pass `p`, `r_p`
+//! is the geometric mean of `ns_B / ns_A` over the puzzles timed by both
+//! sides in every measured pass (the same puzzles in every pass, so that
+//! passes differ by noise only, not by which puzzles they hold). The first
+//! [`Options::warmup_passes`] passes are discarded (cold caches, pages,
+//! host processes starting). The measured passes are paired, (1, 2),
+//! (3, 4), ...: one of each lineup (A first, B first), so the order effect
+//! cancels within a unit; a unit's log-ratio is the mean of its two passes'
+//! `ln r_p`. The estimate is `exp(mean)` over the units, with a Student-t
+//! interval over them ([`bootstrap::student_t`]): with tens of units a
+//! percentile bootstrap over them would be too narrow, and a unit, the
+//! mean over hundreds of puzzles, is close to normal. Puzzle-to-puzzle
+//! noise is inside every unit's mean, so it is counted once, at the level
+//! where it enters.
+//!
+//! Passes repeat until, after a whole pair and at least
+//! [`Options::min_passes`] passes, the interval lies wholly beyond the
+//! threshold (a decided verdict), or its half-width is within the wanted
+//! precision, or the next pair would not end within the time allowed: a
+//! decision comes in bounded time. The verdict follows `compare`'s rule: a
+//! regression when the whole interval lies above `1 + threshold`; none
+//! before [`Options::min_passes`] passes. With a measured noise floor
+//! ([`Options::floor`], from an A/A of B against a copy of itself,
+//! [`run_with_aa`]), the verdict is judged at the larger of the threshold
+//! and the floor.
+//!
+//! The per-puzzle ratios (each puzzle's mean log-ratio over the measured
+//! passes) are kept as a distribution ([`Ratio::distribution`]): they show
+//! where a change lies, not how sure it is.
 //!
 //! Node counts, where both sides report them, are compared puzzle by
 //! puzzle: a difference means the two do not run the same algorithm.
@@ -34,6 +56,10 @@ use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, Recor
 use crate::puzzle::Puzzle;
 use crate::solvers::Status;
 
+/// How the interval is made, for people and for JSON
+/// ([`AbResult::method`]).
+pub const METHOD: &str = "student-t over pairs of passes";
+
 /// How long to measure, and what to call a regression.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options {
@@ -44,19 +70,21 @@ pub struct Options {
     /// estimate, is at most this (0.005: within +-0.5%).
     pub precision: f64,
     /// No pass starts that would not end within this time from the start
-    /// (judged by the longest pass so far).
+    /// (judged by the longest pass so far; at a pair's start, by twice it).
     pub max_time: Duration,
-    /// Passes made whatever the precision (at least 1; 2 lets each side go
-    /// first on every block once).
+    /// No verdict and no stop but for time before this many passes,
+    /// warm-up included (11: one warm-up, then five pairs).
     pub min_passes: u32,
     /// Passes never exceed this.
     pub max_passes: u32,
-    /// Bootstrap resamples.
-    pub resamples: usize,
-    /// Bootstrap seed.
-    pub seed: u64,
+    /// Passes at the start that are not counted (1: the first pass runs
+    /// with cold caches and fresh processes).
+    pub warmup_passes: u32,
     /// Confidence level of the interval (0.95).
     pub confidence: f64,
+    /// The noise floor measured by an A/A ([`Ratio::floor`]): the verdict
+    /// is judged at `max(threshold, floor)`.
+    pub floor: Option<f64>,
 }
 
 impl Default for Options {
@@ -65,12 +93,26 @@ impl Default for Options {
             threshold: 0.01,
             precision: 0.005,
             max_time: Duration::from_secs(30),
-            min_passes: 2,
+            min_passes: 11,
             max_passes: 1000,
-            resamples: crate::compare::DEFAULT_RESAMPLES,
-            seed: crate::compare::DEFAULT_SEED,
+            warmup_passes: 1,
             confidence: 0.95,
+            floor: None,
         }
+    }
+}
+
+impl Options {
+    /// The threshold the verdict is judged at: the larger of
+    /// [`Options::threshold`] and [`Options::floor`].
+    pub fn judged_at(&self) -> f64 {
+        self.threshold.max(self.floor.unwrap_or(0.0))
+    }
+
+    /// Units (pairs of passes) needed before a verdict:
+    /// `(min_passes - warmup_passes) / 2`, at least 2.
+    pub fn min_units(&self) -> usize {
+        (self.min_passes.saturating_sub(self.warmup_passes) as usize / 2).max(2)
     }
 }
 
@@ -101,6 +143,17 @@ impl Stop {
             Stop::Interrupted => "interrupted",
         }
     }
+
+    /// Name used in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stop::Decided => "decided",
+            Stop::Precision => "precision",
+            Stop::Time => "time",
+            Stop::Passes => "passes",
+            Stop::Interrupted => "interrupted",
+        }
+    }
 }
 
 /// The ratio B/A over some puzzles.
@@ -108,11 +161,16 @@ impl Stop {
 pub struct Ratio {
     /// What the puzzles are (a corpus name, or `all`).
     pub name: String,
-    /// Puzzles timed by both sides (within budget) in every pass.
+    /// Puzzles timed by both sides (within budget) in every measured pass.
     pub puzzles: usize,
-    /// The ratio and its interval (`None` with fewer than two puzzles).
+    /// Units of replication (pairs of measured passes) the interval is
+    /// made from.
+    pub units: usize,
+    /// The ratio and its interval over the units (`None` with fewer than
+    /// two units, or no puzzle).
     pub interval: Option<Interval>,
-    /// The per-puzzle ratios B/A (each puzzle's mean over the passes).
+    /// The per-puzzle ratios B/A (each puzzle's mean over the measured
+    /// passes).
     pub distribution: RatioHistogram,
 }
 
@@ -120,6 +178,14 @@ impl Ratio {
     /// The interval's half-width relative to the estimate.
     pub fn half_width(&self) -> Option<f64> {
         self.interval.map(|i| (i.high - i.low) / 2.0 / i.estimate)
+    }
+
+    /// The noise floor this ratio shows when A and B are the same code:
+    /// the interval's larger distance from 1.0 (`max(high - 1, 1 - low)`),
+    /// the smallest change it could have told from none.
+    pub fn floor(&self) -> Option<f64> {
+        self.interval
+            .map(|i| (i.high - 1.0).max(1.0 - i.low).max(0.0))
     }
 }
 
@@ -145,10 +211,23 @@ pub struct AbResult {
     pub corpora: Vec<Ratio>,
     /// Over every puzzle of every corpus: what the verdict is made from.
     pub overall: Ratio,
-    /// The verdict.
+    /// The verdict, judged at [`AbResult::judged_at`];
+    /// [`TimeVerdict::NotEnoughData`] before [`Options::min_units`] units.
     pub verdict: TimeVerdict,
-    /// Passes made.
+    /// The threshold the verdict was judged at ([`Options::judged_at`]).
+    pub judged_at: f64,
+    /// The noise floor the verdict was judged with ([`Options::floor`]).
+    pub floor: Option<f64>,
+    /// How the interval is made ([`METHOD`]).
+    pub method: &'static str,
+    /// Passes made, warm-up included.
     pub passes: u32,
+    /// Of which warm-up, not counted.
+    pub warmup_passes: u32,
+    /// Every pass's own ratio B/A: the geometric mean over the puzzles
+    /// timed by both in that pass (warm-up passes included, first; `None`
+    /// for a pass with no such puzzle). What the units are made from.
+    pub pass_ratios: Vec<Option<f64>>,
     /// Why they stopped.
     pub stop: Stop,
     /// Node counts.
@@ -164,28 +243,99 @@ pub struct AbResult {
     pub threads: usize,
     /// Wall time of all passes.
     pub elapsed: Duration,
+    /// The A/A of B against a copy of itself that measured the floor, when
+    /// one ran first ([`run_with_aa`]).
+    pub aa: Option<Box<AbResult>>,
+}
+
+impl AbResult {
+    /// For an A/A: whether it gave a verdict, which it should not.
+    pub fn false_verdict(&self) -> bool {
+        matches!(
+            self.verdict,
+            TimeVerdict::Regression | TimeVerdict::Improvement
+        )
+    }
 }
 
 /// Where a pass stands, after it ends.
 #[derive(Debug, Clone)]
 pub struct PassReport {
-    /// Passes made so far (1 after the first).
+    /// Passes made so far (1 after the first), warm-up included.
     pub pass: u32,
-    /// The overall ratio so far.
+    /// Whether this pass was a warm-up, not counted.
+    pub warmup: bool,
+    /// Whether this pass belongs to the A/A that measures the floor.
+    pub aa: bool,
+    /// This pass's own ratio B/A (see [`AbResult::pass_ratios`]).
+    pub pass_ratio: Option<f64>,
+    /// The overall ratio so far (over the complete units).
     pub overall: Ratio,
     /// Time since the start.
     pub elapsed: Duration,
 }
 
-/// One puzzle's measurements over the passes.
-#[derive(Debug, Clone, Copy, Default)]
-struct Puzzle2 {
-    /// Sum of `ln(ns_B / ns_A)` over the passes where both were timed.
-    sum: f64,
-    /// Passes where both were timed.
-    timed: u32,
-    /// Passes where either was not (over budget, not applicable).
-    untimed: u32,
+/// The per-pass log-ratios of every puzzle: a column per puzzle, a row per
+/// measured pass, NaN where either side was not timed.
+#[derive(Default)]
+struct Measured {
+    /// Column of each puzzle (corpus, line).
+    column: HashMap<(usize, u64), usize>,
+    /// Corpus of each column.
+    corpus: Vec<usize>,
+    /// Measured passes' rows (a row may be shorter than the columns: a
+    /// puzzle first seen later was not timed in it).
+    rows: Vec<Vec<f64>>,
+}
+
+impl Measured {
+    fn column(&mut self, corpus: usize, line: u64) -> usize {
+        let next = self.corpus.len();
+        let c = *self.column.entry((corpus, line)).or_insert(next);
+        if c == next {
+            self.corpus.push(corpus);
+        }
+        c
+    }
+
+    /// The ratio over the puzzles of `corpus` (all with `None`) timed in
+    /// every row, with units made of complete pairs of rows.
+    fn ratio(&self, name: &str, corpus: Option<usize>, confidence: f64) -> Ratio {
+        let cols: Vec<usize> = (0..self.corpus.len())
+            .filter(|&c| corpus.is_none_or(|k| self.corpus[c] == k))
+            .filter(|&c| {
+                !self.rows.is_empty()
+                    && self
+                        .rows
+                        .iter()
+                        .all(|r| r.get(c).is_some_and(|d| d.is_finite()))
+            })
+            .collect();
+        let per_pass: Vec<f64> = match cols.is_empty() {
+            true => Vec::new(),
+            false => self
+                .rows
+                .iter()
+                .map(|r| cols.iter().map(|&c| r[c]).sum::<f64>() / cols.len() as f64)
+                .collect(),
+        };
+        let units: Vec<f64> = per_pass
+            .chunks_exact(2)
+            .map(|p| (p[0] + p[1]) / 2.0)
+            .collect();
+        let mut per_puzzle: Vec<f64> = cols
+            .iter()
+            .map(|&c| self.rows.iter().map(|r| r[c]).sum::<f64>() / self.rows.len() as f64)
+            .collect();
+        per_puzzle.sort_unstable_by(f64::total_cmp);
+        Ratio {
+            name: name.to_string(),
+            puzzles: cols.len(),
+            units: units.len(),
+            interval: bootstrap::student_t(&units, confidence),
+            distribution: RatioHistogram::from_log_ratios(per_puzzle.iter().copied()),
+        }
+    }
 }
 
 /// Per-puzzle records of one pass, by corpus, as the harness's writer
@@ -213,7 +363,7 @@ impl RecordSink for Collector {
 #[derive(Debug, thiserror::Error)]
 pub enum AbError {
     /// A and B are the same solver.
-    #[error("A and B are both `{0}`: compare two different solvers (load one build twice under two names with --solver-lib PATH:SYMBOL=NAME)")]
+    #[error("A and B are both `{0}`: compare two different solvers (load one build twice under two names with --solver-lib PATH:SYMBOL=NAME), or measure the noise floor with --aa")]
     SameSolver(String),
     /// The config is not for two solvers A, B.
     #[error("the configuration must name the two solvers, A then B")]
@@ -245,6 +395,66 @@ pub fn run<P: Puzzle>(
     progress: Option<&dyn Progress>,
     on_pass: &mut dyn FnMut(&PassReport),
 ) -> Result<AbResult, AbError> {
+    run_phase(corpora, config, lineup, options, progress, false, on_pass)
+}
+
+/// First an A/A of B against a copy of itself (`aa_config` and
+/// `aa_lineup`: B, then the copy under another name) for half of
+/// [`Options::max_time`], whose interval's distance from 1.0 is the noise
+/// floor ([`Ratio::floor`]); then the A/B of `lineup` for the time left,
+/// judged at the larger of the threshold and that floor. The A/A's own
+/// result, false verdict or not, is [`AbResult::aa`]. An A/A without a
+/// floor (too few passes in its time) leaves the threshold alone.
+#[allow(clippy::too_many_arguments)]
+pub fn run_with_aa<P: Puzzle>(
+    corpora: &[Corpus],
+    config: &Config,
+    lineup: &Lineup<P>,
+    aa_config: &Config,
+    aa_lineup: &Lineup<P>,
+    options: &Options,
+    progress: Option<&dyn Progress>,
+    on_pass: &mut dyn FnMut(&PassReport),
+) -> Result<AbResult, AbError> {
+    let started = Instant::now();
+    let half = Options {
+        max_time: options.max_time / 2,
+        ..*options
+    };
+    let aa = run_phase(
+        corpora, aa_config, aa_lineup, &half, progress, true, on_pass,
+    )?;
+    let floor = match (aa.overall.floor(), options.floor) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, y) => x.or(y),
+    };
+    let rest = Options {
+        max_time: options.max_time.saturating_sub(started.elapsed()),
+        floor,
+        ..*options
+    };
+    let mut result = if aa.stop == Stop::Interrupted {
+        // Nothing more: the A/B is not run.
+        return Ok(AbResult {
+            aa: Some(Box::new(aa.clone())),
+            ..aa
+        });
+    } else {
+        run_phase(corpora, config, lineup, &rest, progress, false, on_pass)?
+    };
+    result.aa = Some(Box::new(aa));
+    Ok(result)
+}
+
+fn run_phase<P: Puzzle>(
+    corpora: &[Corpus],
+    config: &Config,
+    lineup: &Lineup<P>,
+    options: &Options,
+    progress: Option<&dyn Progress>,
+    aa: bool,
+    on_pass: &mut dyn FnMut(&PassReport),
+) -> Result<AbResult, AbError> {
     let [a, b] = lineup.solvers.as_slice() else {
         return Err(AbError::Config);
     };
@@ -264,7 +474,8 @@ pub fn run<P: Puzzle>(
         },
     ];
     let names: Vec<&str> = corpora.iter().map(Corpus::name).collect();
-    let mut puzzles: HashMap<(usize, u64), Puzzle2> = HashMap::new();
+    let mut measured = Measured::default();
+    let mut pass_ratios = Vec::new();
     let mut nodes = Nodes {
         totals: Some((0, 0)),
         ..Nodes::default()
@@ -275,6 +486,8 @@ pub fn run<P: Puzzle>(
     let mut longest = Duration::ZERO;
     let mut threads;
     let mut pass = 0u32;
+    let warmup = options.warmup_passes;
+    let judged_at = options.judged_at();
     let stop = loop {
         let pass_started = Instant::now();
         let flip = pass % 2 == 1;
@@ -289,6 +502,9 @@ pub fn run<P: Puzzle>(
         failed_solves += result.failed_solves();
         discrepancies.extend(result.discrepancies);
         let collected = std::mem::take(&mut *collected.lock().unwrap_or_else(|e| e.into_inner()));
+        let counted = pass >= warmup;
+        let mut row = vec![f64::NAN; measured.corpus.len()];
+        let (mut sum, mut timed_here) = (0.0, 0u64);
         for (corpus, records) in collected.batches {
             let Some(c) = names.iter().position(|n| *n == corpus) else {
                 continue;
@@ -299,74 +515,168 @@ pub fn run<P: Puzzle>(
                     true => (&pair[0], &pair[1]),
                     false => (&pair[1], &pair[0]),
                 };
-                let entry = puzzles.entry((c, ra.line)).or_default();
-                if timed(ra) && timed(rb) {
-                    entry.sum += (rb.ns as f64).ln() - (ra.ns as f64).ln();
-                    entry.timed += 1;
-                } else {
-                    entry.untimed += 1;
+                let d = match timed(ra) && timed(rb) {
+                    true => (rb.ns as f64).ln() - (ra.ns as f64).ln(),
+                    false => f64::NAN,
+                };
+                if d.is_finite() {
+                    sum += d;
+                    timed_here += 1;
+                }
+                if counted {
+                    let col = measured.column(c, ra.line);
+                    if col >= row.len() {
+                        row.resize(col + 1, f64::NAN);
+                    }
+                    row[col] = d;
                 }
                 if pass == 0 {
                     nodes.add(ra, rb);
                 }
             }
         }
+        let pass_ratio = (timed_here > 0).then(|| (sum / timed_here as f64).exp());
+        pass_ratios.push(pass_ratio);
+        if counted {
+            measured.rows.push(row);
+        }
         pass += 1;
         longest = longest.max(pass_started.elapsed());
-        let overall = ratio("all", puzzles.values(), options);
+        let overall = measured.ratio("all", None, options.confidence);
         let elapsed = started.elapsed();
         on_pass(&PassReport {
             pass,
+            warmup: !counted,
+            aa,
+            pass_ratio,
             overall: overall.clone(),
             elapsed,
         });
         if result.interrupted {
             break Stop::Interrupted;
         }
-        if pass >= options.min_passes.max(1) {
-            if matches!(
-                verdict(overall.interval, options.threshold),
-                TimeVerdict::Regression | TimeVerdict::Improvement
-            ) {
-                break Stop::Decided;
-            }
-            if overall.half_width().is_some_and(|h| h <= options.precision) {
-                break Stop::Precision;
-            }
+        let pair_done = measured.rows.len() % 2 == 0;
+        if let Some(stop) = settled(&overall, measured.rows.len(), pass, options) {
+            break stop;
         }
         if pass >= options.max_passes {
             break Stop::Passes;
         }
-        if elapsed + longest > options.max_time {
+        let next = match pair_done {
+            true => 2 * longest,
+            false => longest,
+        };
+        if elapsed + next > options.max_time {
             break Stop::Time;
         }
     };
     let corpora_ratios = names
         .iter()
         .enumerate()
-        .map(|(c, name)| {
-            ratio(
-                name,
-                puzzles.iter().filter(|((k, _), _)| *k == c).map(|(_, p)| p),
-                options,
-            )
-        })
+        .map(|(c, name)| measured.ratio(name, Some(c), options.confidence))
         .collect();
-    let overall = ratio("all", puzzles.values(), options);
+    let overall = measured.ratio("all", None, options.confidence);
+    let verdict = judge(&overall, options);
     Ok(AbResult {
         a: a.name().to_string(),
         b: b.name().to_string(),
         corpora: corpora_ratios,
-        verdict: verdict(overall.interval, options.threshold),
+        verdict,
+        judged_at,
+        floor: options.floor,
+        method: METHOD,
         overall,
         passes: pass,
+        warmup_passes: warmup.min(pass),
+        pass_ratios,
         stop,
         nodes,
         discrepancies,
         failed_solves,
         threads,
         elapsed: started.elapsed(),
+        aa: None,
     })
+}
+
+/// After a pass, with `rows` measured passes so far and `pass` passes in
+/// all: [`Stop::Decided`] or [`Stop::Precision`] when the passes may stop
+/// on the interval. Weighed after a whole pair only, from
+/// [`Options::min_passes`] and [`Options::min_units`] on.
+fn settled(overall: &Ratio, rows: usize, pass: u32, options: &Options) -> Option<Stop> {
+    if rows % 2 != 0 || pass < options.min_passes || overall.units < options.min_units() {
+        return None;
+    }
+    if matches!(
+        judge(overall, options),
+        TimeVerdict::Regression | TimeVerdict::Improvement
+    ) {
+        return Some(Stop::Decided);
+    }
+    overall
+        .half_width()
+        .is_some_and(|h| h <= options.precision)
+        .then_some(Stop::Precision)
+}
+
+/// The verdict on `overall`: none before [`Options::min_units`] units,
+/// else `compare`'s rule at [`Options::judged_at`].
+fn judge(overall: &Ratio, options: &Options) -> TimeVerdict {
+    match overall.units >= options.min_units() {
+        true => verdict(overall.interval, options.judged_at()),
+        false => TimeVerdict::NotEnoughData,
+    }
+}
+
+/// The result as JSON (`ab --json`): the verdict, how the interval was
+/// made (`method`, `units`), every pass's ratio, and the A/A that measured
+/// the floor, if any, with whether it gave a (false) verdict.
+pub fn json(r: &AbResult) -> serde_json::Value {
+    use serde_json::json;
+    let ratio = |x: &Ratio| {
+        json!({
+            "name": x.name,
+            "puzzles": x.puzzles,
+            "units": x.units,
+            "estimate": x.interval.map(|i| i.estimate),
+            "low": x.interval.map(|i| i.low),
+            "high": x.interval.map(|i| i.high),
+            "half_width": x.half_width(),
+        })
+    };
+    let mut v = json!({
+        "a": r.a,
+        "b": r.b,
+        "method": r.method,
+        "unit": "pair of passes",
+        "units": r.overall.units,
+        "passes": r.passes,
+        "warmup_passes": r.warmup_passes,
+        "stop": r.stop.as_str(),
+        "overall": ratio(&r.overall),
+        "corpora": r.corpora.iter().map(ratio).collect::<Vec<_>>(),
+        "verdict": r.verdict.as_str(),
+        "judged_at": r.judged_at,
+        "floor": r.floor,
+        "pass_ratios": r.pass_ratios,
+        "nodes": {
+            "a": r.nodes.totals.map(|t| t.0),
+            "b": r.nodes.totals.map(|t| t.1),
+            "puzzles_changed": r.nodes.changed,
+            "outcomes_changed": r.nodes.outcome_changed,
+        },
+        "discrepancies": r.discrepancies.len(),
+        "failed_solves": r.failed_solves,
+        "threads": r.threads,
+        "elapsed_s": r.elapsed.as_secs_f64(),
+    });
+    if let Some(aa) = &r.aa {
+        let mut a = json(aa);
+        a["false_verdict"] = json!(aa.false_verdict());
+        a["measured_floor"] = json!(aa.overall.floor());
+        v["aa"] = a;
+    }
+    v
 }
 
 /// Whether a record has a usable time: within budget, run, non-zero.
@@ -393,83 +703,185 @@ impl Nodes {
     }
 }
 
-/// The ratio over the puzzles timed by both sides in every pass.
-fn ratio<'a>(name: &str, puzzles: impl Iterator<Item = &'a Puzzle2>, options: &Options) -> Ratio {
-    let d: Vec<f64> = puzzles
-        .filter(|p| p.timed > 0 && p.untimed == 0)
-        .map(|p| p.sum / f64::from(p.timed))
-        .collect();
-    // The bootstrap draws in `d`'s order: sort it, so that the interval
-    // depends on the data only, not on the hash map's order.
-    let mut d = d;
-    d.sort_unstable_by(f64::total_cmp);
-    Ratio {
-        name: name.to_string(),
-        puzzles: d.len(),
-        interval: bootstrap::paired(&d, options.resamples, options.seed, options.confidence),
-        distribution: RatioHistogram::from_log_ratios(d.iter().copied()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::harness::Schedule;
+    use crate::rng::SplitMix;
     use crate::solvers::{SolverEntry, SolverSet};
     use crate::sudoku::Grid;
 
-    fn synthetic(d: impl Iterator<Item = f64>) -> Vec<Puzzle2> {
-        d.map(|d| Puzzle2 {
-            sum: d,
-            timed: 1,
-            untimed: 0,
-        })
-        .collect()
+    /// Uniform in [-1, 1).
+    fn uniform(rng: &mut SplitMix) -> f64 {
+        rng.next_u64() as f64 / u64::MAX as f64 * 2.0 - 1.0
     }
 
-    /// Noise that averages to zero: a fixed spread of per-puzzle log-ratios.
-    fn noise(i: usize) -> f64 {
-        ((i * 37 % 101) as f64 - 50.0) / 500.0
+    /// One synthetic pass of `n` puzzles: every puzzle's log-ratio is
+    /// `ln(ratio)`, plus the pass's `shift` (the same for every puzzle of
+    /// the pass: load, frequency, layout), plus puzzle noise of +-20%.
+    fn pass_row(n: usize, ratio: f64, shift: f64, rng: &mut SplitMix) -> Vec<f64> {
+        (0..n)
+            .map(|_| ratio.ln() + shift + 0.2 * uniform(rng))
+            .collect()
+    }
+
+    fn measured(n: usize) -> Measured {
+        let mut m = Measured::default();
+        for line in 0..n as u64 {
+            m.column(0, line);
+        }
+        m
+    }
+
+    /// Simulates `ab`'s stop rule on synthetic passes whose shift is a
+    /// random multiplicative factor within `+-shift`: the verdict and the
+    /// last interval.
+    fn simulate(ratio: f64, shift: f64, seed: u64, options: &Options) -> (TimeVerdict, Ratio) {
+        let mut rng = SplitMix::new(seed);
+        let mut m = measured(300);
+        let mut pass = 0;
+        loop {
+            let s = (1.0 + shift * uniform(&mut rng)).ln();
+            let row = pass_row(300, ratio, s, &mut rng);
+            pass += 1;
+            if pass > options.warmup_passes {
+                m.rows.push(row);
+            }
+            let overall = m.ratio("all", None, options.confidence);
+            if settled(&overall, m.rows.len(), pass, options).is_some()
+                || pass >= options.max_passes
+            {
+                return (judge(&overall, options), overall);
+            }
+        }
     }
 
     #[test]
-    fn a_and_a_give_no_verdict_and_a_slower_b_a_regression() {
-        let options = Options::default();
-        let same = synthetic((0..2000).map(noise));
-        let r = ratio("all", same.iter(), &options);
+    fn an_a_a_with_a_per_pass_shift_gives_no_verdict() {
+        // Each pass shifted by up to +-3%, the same for all its puzzles:
+        // what a burst of load or a new layout does. Within a pass the
+        // puzzles agree, so an interval over puzzles would be narrow and
+        // off; the interval over pairs of passes sees the shift.
+        let options = Options {
+            max_passes: 61,
+            ..Options::default()
+        };
+        let (mut verdicts, mut contain) = (0, 0);
+        for seed in 0..200 {
+            let (v, r) = simulate(1.0, 0.03, seed, &options);
+            verdicts += usize::from(matches!(
+                v,
+                TimeVerdict::Regression | TimeVerdict::Improvement
+            ));
+            contain += usize::from(r.interval.unwrap().contains(1.0));
+        }
+        assert!(verdicts <= 2, "{verdicts} false verdicts of 200");
+        assert!(contain >= 180, "{contain} of 200 contain 1.0");
+        // The puzzle-level interval of one such pass excludes 1.0 most of
+        // the time: what the bootstrap over puzzles used to report.
+        let mut rng = SplitMix::new(1);
+        let mut excluded = 0;
+        for _ in 0..50 {
+            let s = (1.0 + 0.03 * uniform(&mut rng)).ln();
+            let row = pass_row(300, 1.0, s, &mut rng);
+            let i = bootstrap::paired(&row, 500, 1, 0.95).unwrap();
+            excluded += usize::from(!i.contains(1.0));
+        }
+        assert!(excluded >= 20, "{excluded} of 50");
+    }
+
+    #[test]
+    fn a_real_three_percent_is_caught_through_realistic_noise() {
+        let options = Options {
+            max_passes: 61,
+            ..Options::default()
+        };
+        for seed in 0..100 {
+            // +-1% per pass.
+            let (v, r) = simulate(1.03, 0.01, seed, &options);
+            assert_eq!(v, TimeVerdict::Regression, "{seed}: {r:?}");
+            let (v, _) = simulate(1.0 / 1.03, 0.01, seed, &options);
+            assert_eq!(v, TimeVerdict::Improvement, "{seed}");
+        }
+        // Through +-3% per pass too, given the passes.
+        let mut caught = 0;
+        for seed in 0..50 {
+            let (v, _) = simulate(1.03, 0.03, seed, &options);
+            caught += usize::from(v == TimeVerdict::Regression);
+        }
+        assert!(caught >= 45, "{caught} of 50");
+    }
+
+    #[test]
+    fn an_order_effect_cancels_within_a_pair_of_passes() {
+        // B 2% slower whenever it goes second (odd passes), faster when
+        // first: pairs see none of it.
+        let mut m = measured(100);
+        let mut rng = SplitMix::new(3);
+        for p in 0..10 {
+            let order = if p % 2 == 0 { 0.02 } else { -0.02 };
+            m.rows.push(pass_row(100, 1.0, order, &mut rng));
+        }
+        let r = m.ratio("all", None, 0.95);
+        assert_eq!((r.units, r.puzzles), (5, 100));
         let i = r.interval.unwrap();
-        assert!(i.contains(1.0), "{i:?}");
-        assert_eq!(
-            verdict(r.interval, options.threshold),
-            TimeVerdict::NoChange
-        );
-        let slower = synthetic((0..2000).map(|i| noise(i) + 1.03f64.ln()));
-        let r = ratio("all", slower.iter(), &options);
-        assert!((r.interval.unwrap().estimate - 1.03).abs() < 0.005, "{r:?}");
-        assert_eq!(
-            verdict(r.interval, options.threshold),
-            TimeVerdict::Regression
-        );
-        let faster = synthetic((0..2000).map(|i| noise(i) - 1.03f64.ln()));
-        let r = ratio("all", faster.iter(), &options);
-        assert_eq!(
-            verdict(r.interval, options.threshold),
-            TimeVerdict::Improvement
-        );
-        // A puzzle untimed in any pass is left out.
-        let mut some = synthetic((0..10).map(noise));
-        some[0].untimed = 1;
-        assert_eq!(ratio("all", some.iter(), &options).puzzles, 9);
-        assert_eq!(ratio("all", some.iter().take(1), &options).interval, None);
+        assert!(i.contains(1.0) && r.half_width().unwrap() < 0.01, "{i:?}");
     }
 
     #[test]
-    fn the_ratio_does_not_depend_on_the_puzzles_order() {
+    fn no_verdict_before_the_minimum_and_the_floor_raises_the_threshold() {
+        let mut m = measured(2000);
+        let mut rng = SplitMix::new(4);
+        for _ in 0..4 {
+            m.rows.push(pass_row(2000, 1.05, 0.0, &mut rng));
+        }
         let options = Options::default();
-        let list = synthetic((0..500).map(|i| noise(i) + (i % 7) as f64 / 100.0));
-        let forward = ratio("all", list.iter(), &options);
-        let backward = ratio("all", list.iter().rev(), &options);
-        assert_eq!(forward, backward);
+        let r = m.ratio("all", None, 0.95);
+        assert_eq!(r.units, 2);
+        assert!(r.interval.unwrap().low > 1.01);
+        assert_eq!(options.min_units(), 5);
+        assert_eq!(judge(&r, &options), TimeVerdict::NotEnoughData);
+        assert_eq!(settled(&r, 4, 5, &options), None);
+        let early = Options {
+            min_passes: 5,
+            ..options
+        };
+        assert_eq!(early.min_units(), 2);
+        assert_eq!(judge(&r, &early), TimeVerdict::Regression);
+        assert_eq!(settled(&r, 4, 5, &early), Some(Stop::Decided));
+        // Mid-pair: no stop.
+        assert_eq!(settled(&r, 3, 5, &early), None);
+        // A floor of 10% (an A/A that moved by that much): judged at it.
+        let floored = Options {
+            floor: Some(0.10),
+            ..early
+        };
+        assert_eq!(floored.judged_at(), 0.10);
+        assert_eq!(judge(&r, &floored), TimeVerdict::NoChange);
+    }
+
+    #[test]
+    fn puzzles_untimed_in_a_pass_are_left_out_of_every_pass() {
+        let mut m = measured(10);
+        let mut rng = SplitMix::new(5);
+        for p in 0..4 {
+            let mut row = pass_row(10, 1.0, 0.0, &mut rng);
+            if p == 2 {
+                row[0] = f64::NAN;
+            }
+            m.rows.push(row);
+        }
+        // A puzzle first seen in a later pass is not in the earlier ones.
+        m.column(0, 99);
+        m.rows[3].push(0.0);
+        let r = m.ratio("all", None, 0.95);
+        assert_eq!((r.puzzles, r.units), (9, 2));
+        assert_eq!(r.distribution.count(), 9);
+        let one = m.ratio("c", Some(1), 0.95);
+        assert_eq!((one.puzzles, one.interval), (0, None));
+        let floor = r.floor().unwrap();
+        let i = r.interval.unwrap();
+        assert!((floor - (i.high - 1.0).max(1.0 - i.low)).abs() < 1e-12);
     }
 
     #[test]
@@ -506,36 +918,77 @@ mod tests {
         (lineup, config)
     }
 
+    /// A warm-up and two pairs.
     fn fast() -> Options {
         Options {
-            max_passes: 2,
-            resamples: 200,
+            min_passes: 5,
+            max_passes: 5,
             ..Options::default()
         }
+    }
+
+    fn dlx_again() -> SolverEntry<Grid> {
+        SolverEntry::new("dlx'", "dlx, again", || {
+            (crate::sudoku::solvers::dlx::INFO.make)()
+        })
     }
 
     #[test]
     fn one_solver_under_two_names_runs_the_same_algorithm() {
         let set = SolverSet::<Grid>::builtin();
         let dlx = set.by_name("dlx").unwrap().clone();
-        let again = SolverEntry::new("dlx-again", "dlx, again", || {
-            (crate::sudoku::solvers::dlx::INFO.make)()
-        });
-        let (lineup, config) = lineup(dlx, again);
+        let (lineup, config) = lineup(dlx, dlx_again());
         let mut reports = Vec::new();
         let r = run(&[corpus()], &config, &lineup, &fast(), None, &mut |p| {
-            reports.push(p.pass)
+            reports.push((p.pass, p.warmup, p.aa))
         })
         .unwrap();
-        assert_eq!((r.a.as_str(), r.b.as_str()), ("dlx", "dlx-again"));
+        assert_eq!((r.a.as_str(), r.b.as_str()), ("dlx", "dlx'"));
         assert_eq!(r.passes, reports.len() as u32);
-        assert!(r.passes >= 1 && r.passes <= 2, "{}", r.passes);
+        assert!(r.passes >= 1 && r.passes <= 5, "{}", r.passes);
+        assert_eq!(reports[0], (1, true, false));
+        assert_eq!(r.warmup_passes, 1);
+        assert_eq!(r.pass_ratios.len(), r.passes as usize);
+        assert_eq!(r.method, METHOD);
+        if r.passes == 5 {
+            assert_eq!(r.overall.units, 2);
+            assert!(r.overall.interval.is_some());
+        }
         assert_eq!(r.overall.puzzles, 1000);
         assert_eq!(r.corpora[0].puzzles, 1000);
         let (x, y) = r.nodes.totals.unwrap();
         assert_eq!(x, y);
         assert_eq!((r.nodes.changed, r.nodes.outcome_changed), (0, 0));
         assert!(r.discrepancies.is_empty());
+        assert!(r.aa.is_none());
+    }
+
+    #[test]
+    fn an_a_a_first_gives_the_floor_the_a_b_is_judged_with() {
+        let set = SolverSet::<Grid>::builtin();
+        let dlx = set.by_name("dlx").unwrap().clone();
+        let (ab_lineup, ab_config) = lineup(set.by_name("singles").unwrap().clone(), dlx.clone());
+        let (aa_lineup, aa_config) = lineup(dlx, dlx_again());
+        let mut phases = Vec::new();
+        let r = run_with_aa(
+            &[corpus()],
+            &ab_config,
+            &ab_lineup,
+            &aa_config,
+            &aa_lineup,
+            &fast(),
+            None,
+            &mut |p| phases.push(p.aa),
+        )
+        .unwrap();
+        let aa = r.aa.as_deref().unwrap();
+        assert_eq!((aa.a.as_str(), aa.b.as_str()), ("dlx", "dlx'"));
+        assert_eq!((r.a.as_str(), r.b.as_str()), ("singles", "dlx"));
+        let n = aa.passes as usize;
+        assert!(phases[..n].iter().all(|&x| x) && phases[n..].iter().all(|&x| !x));
+        assert_eq!(r.floor, aa.overall.floor());
+        assert_eq!(r.judged_at, 0.01f64.max(r.floor.unwrap_or(0.0)));
+        assert!(aa.aa.is_none() && aa.floor.is_none());
     }
 
     #[test]

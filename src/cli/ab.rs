@@ -6,7 +6,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use anyhow::Context;
 use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
+use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::corpus;
 use dlxbench::export;
@@ -16,6 +18,7 @@ use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
 use dlxbench::session::open_corpora;
+use dlxbench::solvers::SolverEntry;
 
 use super::io::errln;
 use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
@@ -25,13 +28,17 @@ use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
 #[command(after_help = "\
 A and B solve the same puzzles close in time: each takes a block of puzzles, then the other the \
 same block, the first of the two alternating from block to block, and each pass over the corpora \
-swapping the two, so that the machine's drift hits both alike. The result is the ratio B/A of the \
-geometric mean of per-puzzle times, with a seeded bootstrap 95% interval, after as many passes as \
-it takes for the interval to be within --precision (or until --max-time). A regression only when \
-the whole interval lies above 1 + threshold. For two builds of one solver, load both with \
---solver-lib under two names: built-in and loaded solvers are called differently, so compare \
-like with like. Exit status: 0 no regression; 1 B is slower (or the solvers disagreed, or solves failed); \
-2 bad usage or unreadable input.")]
+swapping the two, so that the machine's drift hits both alike. The first pass is a warm-up, not \
+counted. Each pass gives one ratio B/A (the geometric mean of per-puzzle ratios over the puzzles \
+timed in every pass); two consecutive passes (one of each order) make a unit, and the result is \
+the mean over the units with a Student-t 95% interval, after as many passes as it takes for the \
+interval to be within --precision (or until --max-time). A regression only when the whole \
+interval lies above 1 + threshold, and never before --min-passes. --aa first spends half the \
+time on an A/A of B against a copy of itself: the noise floor of this machine in this time, at \
+which the A/B is then judged when it is above the threshold (`ab B B --aa` runs the A/A alone). \
+For two builds of one solver, load both with --solver-lib under two names: built-in and loaded \
+solvers are called differently, so compare like with like. Exit status: 0 no regression; 1 B is \
+slower (or the solvers disagreed, or solves failed); 2 bad usage or unreadable input.")]
 pub struct Args {
     /// The reference solver (a built-in one, or a --solver-lib name).
     #[arg(value_name = "A")]
@@ -60,9 +67,22 @@ pub struct Args {
     /// No pass starts that would end after this (`30s`, `2m`).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
     pub max_time: Duration,
-    /// Passes made whatever the precision.
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    /// No verdict, and no stop but for --max-time, before this many passes (warm-up
+    /// included: 11 is a warm-up and five pairs).
+    #[arg(long, value_name = "N", default_value_t = Options::default().min_passes, value_parser = clap::value_parser!(u32).range(1..))]
     pub min_passes: u32,
+    /// Passes at the start not counted (cold caches, fresh processes).
+    #[arg(long, value_name = "N", default_value_t = Options::default().warmup_passes)]
+    pub warmup_passes: u32,
+    /// First measure this machine's noise floor in half the time: an A/A of B against a copy
+    /// of itself (for a --solver-lib or --solver-cmd B, the same library or command loaded
+    /// again under the name B'). The A/B is judged at the larger of --threshold and the floor.
+    #[arg(long)]
+    pub aa: bool,
+    /// A noise floor measured before (the `floor` of an `ab --aa` run, in percent): the
+    /// verdict is judged at the larger of --threshold and it.
+    #[arg(long, value_name = "PCT", value_parser = compare::parse_threshold)]
+    pub floor: Option<f64>,
     /// Passes never exceed this.
     #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub max_passes: u32,
@@ -78,14 +98,18 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = Schedule::DEFAULT_BLOCK as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub block: u64,
-    /// Bootstrap seed.
-    #[arg(long, value_name = "N", default_value_t = compare::DEFAULT_SEED)]
-    pub seed: u64,
+    /// Ignored (the interval is no longer a bootstrap); accepted so that scripts still run.
+    #[arg(long, value_name = "N", hide = true)]
+    pub seed: Option<u64>,
     /// No progress lines on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
     #[command(flatten)]
     pub notation: NotationArgs,
+    /// Also write the result as JSON (the verdict, the method and its units, every pass's ratio,
+    /// the A/A's result and floor).
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
     /// Also write the result as a page with the distribution of per-puzzle ratios.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
@@ -99,23 +123,63 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 impl PerKind for Args {
-    fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
-        if self.a == self.b {
+    fn run<P: Kind>(mut self) -> anyhow::Result<ExitCode> {
+        // `ab B B --aa`: the A/A alone.
+        let aa_only = self.aa && self.a == self.b;
+        if self.a == self.b && !self.aa {
             // Before anything is loaded or opened.
             return Err(ab::AbError::SameSolver(self.a).into());
         }
-        let set = self.solver_libs.solver_set::<P>(&self.count_only)?;
-        let solvers = set.select(&[self.a.clone(), self.b.clone()])?;
-        let options = P::options(&self.notation.notation(Format::Line))?;
-        let lineup = Lineup { solvers, options };
-        let mut config = Config::new(&lineup);
-        for budget in &mut config.budgets {
-            *budget = self.budget.budget(*budget);
+        let copy = format!("{}'", self.b);
+        if self.aa {
+            // The copy of B: the same library or command under another
+            // name, so that it is loaded (and placed) as a solver of its own.
+            if let Some(spec) = self.solver_libs.libs.iter().find(|l| l.name == self.b) {
+                let mut spec = spec.clone();
+                spec.name = copy.clone();
+                self.solver_libs.libs.push(spec);
+                if self.count_only.contains(&self.b) {
+                    self.count_only.push(copy.clone());
+                }
+            } else if let Some(spec) = self.solver_libs.cmds.iter().find(|c| c.name == self.b) {
+                let mut spec = spec.clone();
+                spec.name = copy.clone();
+                self.solver_libs.cmds.push(spec);
+            }
         }
-        config.threads = usize::try_from(self.threads).unwrap_or(usize::MAX);
-        (config.mode, config.limit) = self.mode.with_limit(None)?;
-        config.schedule = Schedule {
-            block: usize::try_from(self.block).unwrap_or(usize::MAX),
+        let mut set = self.solver_libs.solver_set::<P>(&self.count_only)?;
+        if self.aa && set.get(&copy).is_none() {
+            // A built-in B: the same solver under a second name.
+            let b = set.by_name(&self.b)?.clone();
+            let entry = SolverEntry::new(copy.clone(), b.description().to_string(), {
+                let b = b.clone();
+                move || b.make()
+            })
+            .with_default_budget(b.default_budget());
+            set.add(entry)?;
+        }
+        let options = P::options(&self.notation.notation(Format::Line))?;
+        let setup = |names: [&String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
+            let solvers = set.select(&[names[0].clone(), names[1].clone()])?;
+            let lineup = Lineup { solvers, options };
+            let mut config = Config::new(&lineup);
+            for budget in &mut config.budgets {
+                *budget = self.budget.budget(*budget);
+            }
+            config.threads = usize::try_from(self.threads).unwrap_or(usize::MAX);
+            (config.mode, config.limit) = self.mode.with_limit(None)?;
+            config.schedule = Schedule {
+                block: usize::try_from(self.block).unwrap_or(usize::MAX),
+            };
+            Ok((lineup, config))
+        };
+        let (lineup, config) = match aa_only {
+            true => setup([&self.b, &copy])?,
+            false => setup([&self.a, &self.b])?,
+        };
+        let aa = match self.aa && !aa_only {
+            true => Some(setup([&self.b, &copy])?),
+            false => None,
         };
         corpus::install_sigbus_handler();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
@@ -125,22 +189,32 @@ impl PerKind for Args {
         if let Some(path) = &self.html {
             super::check_output(&inputs, "--html", path)?;
         }
+        if let Some(path) = &self.json {
+            super::check_output(&inputs, "--json", path)?;
+        }
         let options = Options {
             threshold: self.threshold,
             precision: self.precision,
             max_time: self.max_time,
             min_passes: self.min_passes,
             max_passes: self.max_passes.max(self.min_passes),
-            seed: self.seed,
+            warmup_passes: self.warmup_passes,
+            floor: self.floor,
             ..Options::default()
         };
         let quiet = self.quiet;
         if !quiet {
             let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
+            let what = match (aa_only, self.aa) {
+                (true, _) => format!("A/A of {} against a copy of itself, {copy},", self.b),
+                (false, true) => format!(
+                    "A = {}, B = {}, after an A/A of B against {copy}",
+                    self.a, self.b
+                ),
+                (false, false) => format!("A = {}, B = {}", self.a, self.b),
+            };
             errln!(
-                "dlxbench ab: A = {}, B = {} on {} ({} thread{}); until +-{} or {}",
-                self.a,
-                self.b,
+                "dlxbench ab: {what} on {} ({} thread{}); until +-{} or {}",
                 names.join(", "),
                 config.threads,
                 if config.threads == 1 { "" } else { "s" },
@@ -149,38 +223,70 @@ impl PerKind for Args {
             );
         }
         let mut on_pass = |p: &PassReport| {
-            if !quiet {
-                errln!(
-                    "pass {}: B/A {} ({:.1} s)",
+            if quiet {
+                return;
+            }
+            let phase = if p.aa { "A/A " } else { "" };
+            let this = p
+                .pass_ratio
+                .map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
+            match p.warmup {
+                true => errln!(
+                    "{phase}pass {}: {this} (warm-up, not counted) ({:.1} s)",
+                    p.pass,
+                    p.elapsed.as_secs_f64()
+                ),
+                false => errln!(
+                    "{phase}pass {}: {this}; B/A {} ({:.1} s)",
                     p.pass,
                     interval_text(&p.overall),
                     p.elapsed.as_secs_f64()
-                );
+                ),
             }
         };
-        let result = ab::run(&corpora, &config, &lineup, &options, None, &mut on_pass)?;
+        let result = match &aa {
+            Some((aa_lineup, aa_config)) => ab::run_with_aa(
+                &corpora,
+                &config,
+                &lineup,
+                aa_config,
+                aa_lineup,
+                &options,
+                None,
+                &mut on_pass,
+            )?,
+            None => ab::run(&corpora, &config, &lineup, &options, None, &mut on_pass)?,
+        };
         let mut out = std::io::stdout().lock();
-        write!(
-            out,
-            "{}",
-            dlxbench::terminal::escape_lines(&render(&result, &options))
-        )?;
-        super::live::print_problems("PROBLEM: ", &result.discrepancies, |more, corpus| {
+        let text = match aa_only {
+            true => render_aa(&result, &options),
+            false => render(&result, &options),
+        };
+        write!(out, "{}", dlxbench::terminal::escape_lines(&text))?;
+        let problems = std::iter::once(&result)
+            .chain(result.aa.as_deref())
+            .flat_map(|r| r.discrepancies.iter().cloned())
+            .collect::<Vec<_>>();
+        super::live::print_problems("PROBLEM: ", &problems, |more, corpus| {
             format!("PROBLEM: ... {more} more in {corpus} not shown")
         });
-        if result.failed_solves > 0 {
-            errln!(
-                "PROBLEM: {} failed solves (crashed, timeout or protocol-error)",
-                result.failed_solves
-            );
+        let failed = result.failed_solves + result.aa.as_ref().map_or(0, |a| a.failed_solves);
+        if failed > 0 {
+            errln!("PROBLEM: {failed} failed solves (crashed, timeout or protocol-error)");
         }
         if let Some(path) = &self.html {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
+        if let Some(path) = &self.json {
+            let mut s = serde_json::to_string_pretty(&ab::json(&result))?;
+            s.push('\n');
+            AtomicFile::write(path, s.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
         self.export.write(&inputs, &export::of_ab(&result))?;
-        let regressed = result.verdict == TimeVerdict::Regression;
+        let regressed = !aa_only && result.verdict == TimeVerdict::Regression;
         Ok(ExitCode::from(
-            if regressed || !result.discrepancies.is_empty() || result.failed_solves > 0 {
+            if regressed || !problems.is_empty() || failed > 0 {
                 super::EXIT_FAILURE
             } else {
                 super::EXIT_OK
@@ -189,65 +295,139 @@ impl PerKind for Args {
     }
 }
 
-/// `1.0213 [1.0180, 1.0247] (+-0.33%), 1,465 puzzles`.
+/// `1.0213 [1.0180, 1.0247] (+-0.33%), 6 pairs of passes, 1,465 puzzles`.
 fn interval_text(r: &Ratio) -> String {
+    let units = format!(
+        "{} pair{} of passes",
+        r.units,
+        if r.units == 1 { "" } else { "s" }
+    );
     match (r.interval, r.half_width()) {
         (Some(i), Some(h)) => format!(
-            "{:.4} [{:.4}, {:.4}] (+-{:.2}%), {} puzzles",
+            "{:.4} [{:.4}, {:.4}] (+-{:.2}%), {units}, {} puzzles",
             i.estimate,
             i.low,
             i.high,
             h * 100.0,
             thousands(r.puzzles as u64)
         ),
-        _ => format!("not enough data ({} puzzles)", r.puzzles),
+        _ => format!(
+            "not enough data ({units}, {} puzzles)",
+            thousands(r.puzzles as u64)
+        ),
     }
 }
 
-/// The report: the ratios, the verdict, the node counts.
-fn render(r: &AbResult, options: &Options) -> String {
-    let mut s = format!(
-        "A = {}, B = {}: {} pass{} in {:.1} s on {} thread{}; stopped: {}\n",
+/// The first line: who, how many passes, why they stopped.
+fn headline(label: &str, r: &AbResult) -> String {
+    format!(
+        "{label}A = {}, B = {}: {} pass{} ({} warm-up) in {:.1} s on {} thread{}; stopped: {}\n",
         r.a,
         r.b,
         r.passes,
         if r.passes == 1 { "" } else { "es" },
+        r.warmup_passes,
         r.elapsed.as_secs_f64(),
         r.threads,
         if r.threads == 1 { "" } else { "s" },
         r.stop.words()
-    );
+    )
+}
+
+/// The ratio rows: per corpus (when more than one) and over all.
+fn rows(r: &AbResult, indent: &str) -> String {
     let rows: Vec<&Ratio> = match r.corpora.len() {
         1 => vec![&r.overall],
         _ => r.corpora.iter().chain([&r.overall]).collect(),
     };
     let width = rows.iter().map(|x| x.name.len()).max().unwrap_or(0);
-    for row in rows {
+    rows.iter()
+        .map(|row| format!("{indent}{:width$}  B/A {}\n", row.name, interval_text(row)))
+        .collect()
+}
+
+/// An A/A's lines: its ratio, its floor, and whether it gave a (false)
+/// verdict at the threshold.
+fn aa_lines(aa: &AbResult, options: &Options) -> String {
+    let mut s = headline("A/A: ", aa);
+    s.push_str(&rows(aa, "  "));
+    let floor = aa.overall.floor();
+    s.push_str(&match (floor, aa.verdict) {
+        (None, _) => "  floor: not measured (too few passes in the time allowed)\n".into(),
+        (Some(f), TimeVerdict::Regression | TimeVerdict::Improvement) => format!(
+            "  A/A FALSE VERDICT: {} of {} against itself at threshold {}; floor {} (the \
+             interval's larger distance from 1.0)\n",
+            aa.verdict.words(),
+            aa.a,
+            compare::render::percent(options.threshold),
+            percent2(f)
+        ),
+        (Some(f), _) => format!(
+            "  floor: {} (the interval's larger distance from 1.0); no verdict, as it should be\n",
+            percent2(f)
+        ),
+    });
+    s
+}
+
+/// `1.62%`.
+fn percent2(x: f64) -> String {
+    format!("{:.2}%", x * 100.0)
+}
+
+/// The report of `ab B B --aa`: the A/A alone.
+fn render_aa(r: &AbResult, options: &Options) -> String {
+    let mut s = aa_lines(r, options);
+    s.push_str(&nodes_lines(r));
+    s
+}
+
+/// The report: the A/A (if any), the ratios, the verdict, the node counts.
+fn render(r: &AbResult, options: &Options) -> String {
+    let mut s = String::new();
+    if let Some(aa) = &r.aa {
+        s.push_str(&aa_lines(aa, options));
+    }
+    s.push_str(&headline("", r));
+    s.push_str(&rows(r, "  "));
+    let judged = compare::render::percent(r.judged_at);
+    if let Some(floor) = r.floor.filter(|&f| f > options.threshold) {
         s.push_str(&format!(
-            "  {:width$}  B/A {}\n",
-            row.name,
-            interval_text(row)
+            "threshold {} is below this machine's floor {} ({}): judged at {judged}\n",
+            compare::render::percent(options.threshold),
+            percent2(floor),
+            match r.aa {
+                Some(_) => "measured by the A/A above",
+                None => "--floor",
+            }
         ));
     }
     let change = r.overall.interval.map(|i| (i.estimate - 1.0) * 100.0);
     s.push_str(&match (r.verdict, change) {
         (TimeVerdict::Regression, Some(c)) => format!(
-            "REGRESSION: B is {c:.2}% slower than A (the whole interval lies above +{})\n",
-            compare::render::percent(options.threshold)
+            "REGRESSION: B is {c:.2}% slower than A (the whole interval lies above +{judged})\n"
         ),
         (TimeVerdict::Improvement, Some(c)) => format!(
-            "improvement: B is {:.2}% faster than A (the whole interval lies below -{})\n",
-            -c,
-            compare::render::percent(options.threshold)
+            "improvement: B is {:.2}% faster than A (the whole interval lies below -{judged})\n",
+            -c
         ),
-        (TimeVerdict::NotEnoughData, _) | (_, None) => "not enough data for a verdict\n".into(),
-        _ => format!(
-            "no significant change (threshold {}: the interval reaches within it)\n",
-            compare::render::percent(options.threshold)
+        (TimeVerdict::NotEnoughData, _) | (_, None) => format!(
+            "no verdict: {} pair{} of passes, at least {} needed (--min-passes {}; more --max-time)\n",
+            r.overall.units,
+            if r.overall.units == 1 { "" } else { "s" },
+            options.min_units(),
+            options.min_passes
         ),
+        _ => format!("no significant change (threshold {judged}: the interval reaches within it)\n"),
     });
+    s.push_str(&nodes_lines(r));
+    s
+}
+
+/// The node counts and outcomes.
+fn nodes_lines(r: &AbResult) -> String {
     let n = &r.nodes;
-    s.push_str(&match n.totals {
+    let mut s = match n.totals {
         None => "nodes: not recorded by both solvers\n".to_string(),
         Some((a, b)) if n.changed == 0 => {
             format!(
@@ -261,7 +441,7 @@ fn render(r: &AbResult, options: &Options) -> String {
             thousands(a),
             thousands(b)
         ),
-    });
+    };
     if n.outcome_changed > 0 {
         s.push_str(&format!(
             "outcomes: {} puzzles with another status or solution count\n",

@@ -343,7 +343,11 @@ mod tests {
             (30, 2.042_3),
             (1000, 1.962_3),
         ] {
-            assert!((t_for(0.95, df) - t).abs() < 1e-3, "{df}: {}", t_for(0.95, df));
+            assert!(
+                (t_for(0.95, df) - t).abs() < 1e-3,
+                "{df}: {}",
+                t_for(0.95, df)
+            );
         }
         assert!((t_for(0.99, 10) - 3.169_3).abs() < 1e-3);
         assert_eq!(t_for(0.95, 0), f64::INFINITY);
@@ -365,7 +369,12 @@ mod tests {
         let mut covered = 0;
         for _ in 0..2000 {
             let d: Vec<f64> = (0..6)
-                .map(|_| (0..12).map(|_| rng.next_u64() as f64 / u64::MAX as f64).sum::<f64>() - 6.0)
+                .map(|_| {
+                    (0..12)
+                        .map(|_| rng.next_u64() as f64 / u64::MAX as f64)
+                        .sum::<f64>()
+                        - 6.0
+                })
                 .collect();
             covered += usize::from(student_t(&d, 0.95).unwrap().contains(1.0));
         }

@@ -16,7 +16,8 @@
 //! * of a comparison ([`of_comparison`]), per corpus x solver: `ratio`,
 //!   the time ratio current / baseline with its interval;
 //! * of an A/B ([`of_ab`]), per corpus and over all (benchmark
-//!   `B-vs-A/corpus`): `ratio`, B / A with its interval.
+//!   `B-vs-A/corpus`): `ratio`, B / A with its interval; after an A/A
+//!   (`ab --aa`), also its ratio over all (`B'-vs-B/all`).
 //!
 //! ```
 //! use dlxbench::export::{Format, Measure, Metric, bmf::Bmf};
@@ -272,16 +273,23 @@ pub fn of_comparison(c: &Comparison) -> Vec<Metric> {
 
 /// The metrics of an A/B.
 pub fn of_ab(r: &AbResult) -> Vec<Metric> {
-    std::iter::once(&r.overall)
-        .chain(&r.corpora)
-        .filter_map(|x| {
-            let i = x.interval?;
-            Some(Metric {
-                benchmark: format!("{}-vs-{}/{}", r.b, r.a, x.name),
-                measure: Measure::Ratio,
-                value: i.estimate,
-                bounds: Some((i.low, i.high)),
+    let of = |r: &AbResult, all_only: bool| {
+        std::iter::once(&r.overall)
+            .chain(r.corpora.iter().filter(|_| !all_only))
+            .filter_map(|x| {
+                let i = x.interval?;
+                Some(Metric {
+                    benchmark: format!("{}-vs-{}/{}", r.b, r.a, x.name),
+                    measure: Measure::Ratio,
+                    value: i.estimate,
+                    bounds: Some((i.low, i.high)),
+                })
             })
-        })
-        .collect()
+            .collect::<Vec<_>>()
+    };
+    let mut metrics = of(r, false);
+    if let Some(aa) = &r.aa {
+        metrics.extend(of(aa, true));
+    }
+    metrics
 }

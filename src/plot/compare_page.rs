@@ -188,15 +188,47 @@ pub fn ab(r: &AbResult, threshold: f64) -> Result<String, PlotError> {
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
     let _ = writeln!(
         body,
-        "<p>Ratio {b}/{a} (above 1: {b} is slower): the geometric mean of per-puzzle ratios over \
-         {passes} passes ({stop}), with a bootstrap interval. Threshold {t}. Verdict: <b>{v}</b>.</p>",
+        "<p>Ratio {b}/{a} (above 1: {b} is slower): per pass, the geometric mean of per-puzzle \
+         ratios; over {units} pairs of passes ({passes} passes, {warmup} of warm-up not counted; \
+         {stop}), their mean with a Student-t interval. Threshold {t}{judged}. Verdict: \
+         <b>{v}</b>.</p>",
         a = escape(&r.a),
         b = escape(&r.b),
+        units = r.overall.units,
         passes = r.passes,
+        warmup = r.warmup_passes,
         stop = escape(r.stop.words()),
         t = escape(&percent(threshold)),
+        judged = match r.judged_at > threshold {
+            true => format!(
+                ", judged at the noise floor {}",
+                escape(&percent(r.judged_at))
+            ),
+            false => String::new(),
+        },
         v = escape(r.verdict.words()),
     );
+    if let Some(aa) = &r.aa {
+        let _ = writeln!(
+            body,
+            "<p{cls}>A/A of {b} against a copy of itself first: ratio {ratio}; {what}.</p>",
+            cls = if aa.false_verdict() {
+                " class=\"problem\""
+            } else {
+                ""
+            },
+            b = escape(&aa.a),
+            ratio = {
+                let (e, i) = fmt_ratio(aa.overall.interval);
+                escape(&format!("{e} {i}"))
+            },
+            what = match (aa.false_verdict(), aa.overall.floor()) {
+                (true, _) => format!("a FALSE verdict ({})", escape(aa.verdict.words())),
+                (false, Some(f)) => format!("floor {:.2}%", f * 100.0),
+                (false, None) => "floor not measured".to_string(),
+            },
+        );
+    }
     let all = std::iter::once(&r.overall).chain(&r.corpora);
     let rows: Vec<Vec<String>> = all
         .clone()
