@@ -15,7 +15,16 @@ fn corpus() -> String {
 #[test]
 fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
     let out = dlxbench()
-        .args(["ab", "dlx", "singles", "--max-passes", "2", "-q"])
+        .args([
+            "ab",
+            "dlx",
+            "singles",
+            "--min-passes",
+            "5",
+            "--max-passes",
+            "5",
+            "-q",
+        ])
         .arg(corpus())
         .output()
         .unwrap();
@@ -25,9 +34,10 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
     assert!(code == 0 || code == 1, "{out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    // Two passes (the minimum, and --max-passes), whatever stopped them.
+    // A warm-up and two pairs (the minimum, and --max-passes), whatever
+    // stopped them.
     assert!(
-        lines[0].starts_with("A = dlx, B = singles: 2 passes in ")
+        lines[0].starts_with("A = dlx, B = singles: 5 passes (1 warm-up) in ")
             && (lines[0].ends_with("on 1 thread; stopped: the most passes allowed were made")
                 || lines[0].ends_with(
                     "on 1 thread; stopped: the whole interval lies beyond the threshold"
@@ -37,7 +47,11 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
                 )),
         "{stdout}"
     );
-    assert!(lines[1].starts_with("  all  B/A ") && lines[1].ends_with(", 1,000 puzzles"));
+    assert!(
+        lines[1].starts_with("  all  B/A ")
+            && lines[1].ends_with(", 2 pairs of passes, 1,000 puzzles"),
+        "{stdout}"
+    );
     let verdict = lines[2];
     assert_eq!(
         code == 1,
@@ -71,6 +85,8 @@ fn ab_of_one_solver_loaded_twice_has_the_same_counts() {
             "two",
             &spec("one"),
             &spec("two"),
+            "--min-passes",
+            "1",
             "--max-passes",
             "1",
         ])
@@ -88,7 +104,159 @@ fn ab_of_one_solver_loaded_twice_has_the_same_counts() {
         stderr.starts_with("dlxbench ab: A = one, B = two on gen_9x9_1000 (1 thread)"),
         "{stderr}"
     );
-    assert!(stderr.contains("pass 1: B/A "), "{stderr}");
+    // One pass: the warm-up, not counted: no ratio, no verdict.
+    assert!(
+        stderr.contains("\npass 1: ") && stderr.contains(" (warm-up, not counted) ("),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("  all  B/A not enough data (0 pairs of passes, 0 puzzles)")
+            && stdout.contains("no verdict: 0 pairs of passes, at least 2 needed"),
+        "{stdout}"
+    );
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn aa_measures_the_floor_first_and_reports_it_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    let out = dlxbench()
+        .args(["ab", "dlx", "singles", "--aa", "--min-passes", "5"])
+        .args(["--max-passes", "5", "-q", "--json"])
+        .arg(&json)
+        .arg(corpus())
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert!(code == 0 || code == 1, "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(
+        lines[0].starts_with("A/A: A = singles, B = singles.copy: 5 passes (1 warm-up) in "),
+        "{stdout}"
+    );
+    assert!(lines[1].starts_with("  all  B/A "), "{stdout}");
+    assert!(
+        lines[2].starts_with("  floor: ") || lines[2].starts_with("  A/A FALSE VERDICT: "),
+        "{stdout}"
+    );
+    assert!(
+        lines[3].starts_with("A = dlx, B = singles: 5 passes (1 warm-up) in "),
+        "{stdout}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(v["method"], "student-t over pairs of passes");
+    assert_eq!(v["unit"], "pair of passes");
+    assert_eq!(v["units"], 2);
+    assert_eq!(v["passes"], 5);
+    assert_eq!(v["warmup_passes"], 1);
+    assert_eq!(v["pass_ratios"].as_array().unwrap().len(), 5);
+    assert_eq!(v["a"], "dlx");
+    let aa = &v["aa"];
+    assert_eq!(
+        (&aa["a"], &aa["b"]),
+        (&"singles".into(), &"singles.copy".into())
+    );
+    assert_eq!(aa["units"], 2);
+    let floor = aa["measured_floor"].as_f64().unwrap();
+    assert!(floor >= 0.0, "{aa}");
+    // The A/B is judged at the larger of the threshold and the floor.
+    let judged = v["judged_at"].as_f64().unwrap();
+    assert!((judged - floor.max(0.01)).abs() < 1e-12, "{v}");
+    let false_verdict = aa["false_verdict"].as_bool().unwrap();
+    assert_eq!(false_verdict, lines[2].starts_with("  A/A FALSE VERDICT: "));
+    assert_eq!(
+        false_verdict,
+        aa["verdict"] == "regression" || aa["verdict"] == "improvement"
+    );
+    assert_eq!(code == 1, v["verdict"] == "regression", "{v}");
+}
+
+#[test]
+fn aa_alone_with_b_twice_and_a_floor_from_the_command_line() {
+    // `ab B B --aa`: the A/A alone, exit 0 whatever it finds.
+    let out = dlxbench()
+        .args(["ab", "dlx", "dlx", "--aa", "--min-passes", "5"])
+        .args(["--max-passes", "5", "-q"])
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("A/A: A = dlx, B = dlx.copy: 5 passes (1 warm-up) in "),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("nodes: the same on every puzzle"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("\nA = "), "{stdout}");
+    // --floor 50%: judged at 50%, where dlx and singles do not differ.
+    let out = dlxbench()
+        .args([
+            "ab",
+            "dlx",
+            "singles",
+            "--floor",
+            "50%",
+            "--min-passes",
+            "5",
+        ])
+        .args(["--max-passes", "5", "-q"])
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains(
+            "threshold 1% is below this machine's floor 50.00% (--floor): judged at 50%\n\
+             no significant change (threshold 50%: the interval reaches within it)"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn aa_of_a_loaded_library_loads_it_again_under_another_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = common::shared_library(
+        dir.path(),
+        "example",
+        &repo_path("examples/c-solver/solver.c"),
+    );
+    let out = dlxbench()
+        .args([
+            "ab",
+            "ex",
+            "ex",
+            "--aa",
+            "--min-passes",
+            "3",
+            "--max-passes",
+            "3",
+        ])
+        .arg(format!("--solver-lib={}:example_solve=ex", lib.display()))
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.starts_with("A/A: A = ex, B = ex.copy: 3 passes (1 warm-up) in "),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.starts_with(
+            "dlxbench ab: A/A of ex against a copy of itself, ex.copy, on gen_9x9_1000"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("\nA/A pass 3: "), "{stderr}");
 }
 
 #[test]

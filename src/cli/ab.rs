@@ -76,7 +76,7 @@ pub struct Args {
     pub warmup_passes: u32,
     /// First measure this machine's noise floor in half the time: an A/A of B against a copy
     /// of itself (for a --solver-lib or --solver-cmd B, the same library or command loaded
-    /// again under the name B'). The A/B is judged at the larger of --threshold and the floor.
+    /// again under the name B.copy). The A/B is judged at the larger of --threshold and the floor.
     #[arg(long)]
     pub aa: bool,
     /// A noise floor measured before (the `floor` of an `ab --aa` run, in percent): the
@@ -130,7 +130,7 @@ impl PerKind for Args {
             // Before anything is loaded or opened.
             return Err(ab::AbError::SameSolver(self.a).into());
         }
-        let copy = format!("{}'", self.b);
+        let copy = format!("{}.copy", self.b);
         if self.aa {
             // The copy of B: the same library or command under another
             // name, so that it is loaded (and placed) as a solver of its own.
@@ -226,7 +226,7 @@ impl PerKind for Args {
             if quiet {
                 return;
             }
-            let phase = if p.aa { "A/A " } else { "" };
+            let phase = if p.aa || aa_only { "A/A " } else { "" };
             let this = p
                 .pass_ratio
                 .map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));

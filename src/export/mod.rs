@@ -17,7 +17,7 @@
 //!   the time ratio current / baseline with its interval;
 //! * of an A/B ([`of_ab`]), per corpus and over all (benchmark
 //!   `B-vs-A/corpus`): `ratio`, B / A with its interval; after an A/A
-//!   (`ab --aa`), also its ratio over all (`B'-vs-B/all`).
+//!   (`ab --aa`), also its ratio over all (`B.copy-vs-B/all`).
 //!
 //! ```
 //! use dlxbench::export::{Format, Measure, Metric, bmf::Bmf};
