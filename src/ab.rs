@@ -32,6 +32,7 @@ use crate::compare::{verdict, RatioHistogram, TimeVerdict};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
+use crate::solvers::layout::{Layout, LayoutError, LayoutSummary};
 use crate::solvers::Status;
 
 /// How long to measure, and what to call a regression.
@@ -57,6 +58,10 @@ pub struct Options {
     pub seed: u64,
     /// Confidence level of the interval (0.95).
     pub confidence: f64,
+    /// Each pass runs fresh copies of the solvers, placed at random
+    /// ([`crate::solvers::layout`], choices seeded by [`Options::seed`] and
+    /// the pass): true by default.
+    pub randomise_layout: bool,
 }
 
 impl Default for Options {
@@ -70,6 +75,7 @@ impl Default for Options {
             resamples: crate::compare::DEFAULT_RESAMPLES,
             seed: crate::compare::DEFAULT_SEED,
             confidence: 0.95,
+            randomise_layout: true,
         }
     }
 }
@@ -164,6 +170,9 @@ pub struct AbResult {
     pub threads: usize,
     /// Wall time of all passes.
     pub elapsed: Duration,
+    /// What each pass randomised of the solvers' layout; `None` when it
+    /// was not ([`Options::randomise_layout`]).
+    pub layout: Option<LayoutSummary>,
 }
 
 /// Where a pass stands, after it ends.
@@ -221,6 +230,9 @@ pub enum AbError {
     /// The harness refused.
     #[error(transparent)]
     Harness(#[from] HarnessError),
+    /// A pass's fresh copies of the solvers could not be made.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
 }
 
 /// The config for the lineup B, A: `config` (for A, B) with its per-solver
@@ -275,6 +287,7 @@ pub fn run<P: Puzzle>(
     let mut longest = Duration::ZERO;
     let mut threads;
     let mut pass = 0u32;
+    let mut layout = options.randomise_layout.then(|| Layout::new(options.seed));
     let stop = loop {
         let pass_started = Instant::now();
         let flip = pass % 2 == 1;
@@ -284,6 +297,9 @@ pub fn run<P: Puzzle>(
             false => (&forward, &lineups[0]),
             true => (&backward, &lineups[1]),
         };
+        // Fresh copies of both solvers for the pass, placed at random.
+        let fresh = relaid(&mut layout, pass, lu)?;
+        let lu = fresh.as_ref().unwrap_or(lu);
         let result = harness::run(corpora, cfg, lu, Some(sink), progress)?;
         threads = result.threads;
         failed_solves += result.failed_solves();
@@ -366,7 +382,24 @@ pub fn run<P: Puzzle>(
         failed_solves,
         threads,
         elapsed: started.elapsed(),
+        layout: layout.map(|l| l.summary(&lineup.solvers)),
     })
+}
+
+/// The lineup of pass `pass` with fresh copies of `lineup`'s solvers
+/// ([`Layout::pass`]); `None` when the layout is not randomised.
+fn relaid<P: Puzzle>(
+    layout: &mut Option<Layout>,
+    pass: u32,
+    lineup: &Lineup<P>,
+) -> Result<Option<Lineup<P>>, LayoutError> {
+    let Some(layout) = layout else {
+        return Ok(None);
+    };
+    Ok(Some(Lineup {
+        solvers: layout.pass(pass, &lineup.solvers)?,
+        options: lineup.options,
+    }))
 }
 
 /// Whether a record has a usable time: within budget, run, non-zero.
