@@ -54,6 +54,7 @@ use crate::compare::{verdict, RatioHistogram, TimeVerdict};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
+use crate::solvers::layout::{Layout, LayoutError, LayoutSummary};
 use crate::solvers::Status;
 
 /// How the interval is made, for people and for JSON
@@ -85,6 +86,12 @@ pub struct Options {
     /// The noise floor measured by an A/A ([`Ratio::floor`]): the verdict
     /// is judged at `max(threshold, floor)`.
     pub floor: Option<f64>,
+    /// Each pass runs fresh copies of the solvers, placed at random
+    /// ([`crate::solvers::layout`], choices seeded by [`Options::seed`] and
+    /// the pass): true by default.
+    pub randomise_layout: bool,
+    /// Seed of each pass's layout ([`crate::solvers::layout`]).
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -98,6 +105,8 @@ impl Default for Options {
             warmup_passes: 1,
             confidence: 0.95,
             floor: None,
+            randomise_layout: true,
+            seed: crate::compare::DEFAULT_SEED,
         }
     }
 }
@@ -246,6 +255,9 @@ pub struct AbResult {
     /// The A/A of B against a copy of itself that measured the floor, when
     /// one ran first ([`run_with_aa`]).
     pub aa: Option<Box<AbResult>>,
+    /// What each pass randomised of the solvers' layout; `None` when it
+    /// was not ([`Options::randomise_layout`]).
+    pub layout: Option<LayoutSummary>,
 }
 
 impl AbResult {
@@ -371,6 +383,9 @@ pub enum AbError {
     /// The harness refused.
     #[error(transparent)]
     Harness(#[from] HarnessError),
+    /// A pass's fresh copies of the solvers could not be made.
+    #[error(transparent)]
+    Layout(#[from] LayoutError),
 }
 
 /// The config for the lineup B, A: `config` (for A, B) with its per-solver
@@ -419,6 +434,8 @@ pub fn run_with_aa<P: Puzzle>(
     let started = Instant::now();
     let half = Options {
         max_time: options.max_time / 2,
+        // Layouts of their own, not the A/B's.
+        seed: options.seed ^ 0x9E37_79B9_7F4A_7C15,
         ..*options
     };
     let aa = run_phase(
@@ -488,6 +505,7 @@ fn run_phase<P: Puzzle>(
     let mut pass = 0u32;
     let warmup = options.warmup_passes;
     let judged_at = options.judged_at();
+    let mut layout = options.randomise_layout.then(|| Layout::new(options.seed));
     let stop = loop {
         let pass_started = Instant::now();
         let flip = pass % 2 == 1;
@@ -497,6 +515,9 @@ fn run_phase<P: Puzzle>(
             false => (&forward, &lineups[0]),
             true => (&backward, &lineups[1]),
         };
+        // Fresh copies of both solvers for the pass, placed at random.
+        let fresh = relaid(&mut layout, pass, lu)?;
+        let lu = fresh.as_ref().unwrap_or(lu);
         let result = harness::run(corpora, cfg, lu, Some(sink), progress)?;
         threads = result.threads;
         failed_solves += result.failed_solves();
@@ -596,6 +617,7 @@ fn run_phase<P: Puzzle>(
         threads,
         elapsed: started.elapsed(),
         aa: None,
+        layout: layout.map(|l| l.summary(&lineup.solvers)),
     })
 }
 
@@ -669,6 +691,7 @@ pub fn json(r: &AbResult) -> serde_json::Value {
         "failed_solves": r.failed_solves,
         "threads": r.threads,
         "elapsed_s": r.elapsed.as_secs_f64(),
+        "layout": r.layout,
     });
     if let Some(aa) = &r.aa {
         let mut a = json(aa);
@@ -677,6 +700,22 @@ pub fn json(r: &AbResult) -> serde_json::Value {
         v["aa"] = a;
     }
     v
+}
+
+/// The lineup of pass `pass` with fresh copies of `lineup`'s solvers
+/// ([`Layout::pass`]); `None` when the layout is not randomised.
+fn relaid<P: Puzzle>(
+    layout: &mut Option<Layout>,
+    pass: u32,
+    lineup: &Lineup<P>,
+) -> Result<Option<Lineup<P>>, LayoutError> {
+    let Some(layout) = layout else {
+        return Ok(None);
+    };
+    Ok(Some(Lineup {
+        solvers: layout.pass(pass, &lineup.solvers)?,
+        options: lineup.options,
+    }))
 }
 
 /// Whether a record has a usable time: within budget, run, non-zero.

@@ -18,6 +18,7 @@ use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
 use dlxbench::session::open_corpora;
+use dlxbench::solvers::layout::{LayoutSummary, Randomised};
 use dlxbench::solvers::SolverEntry;
 
 use super::io::errln;
@@ -98,9 +99,13 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = Schedule::DEFAULT_BLOCK as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub block: u64,
-    /// Ignored (the interval is no longer a bootstrap); accepted so that scripts still run.
-    #[arg(long, value_name = "N", hide = true)]
-    pub seed: Option<u64>,
+    /// The seed of each pass's layout (--fixed-layout: unused).
+    #[arg(long, value_name = "N", default_value_t = compare::DEFAULT_SEED)]
+    pub seed: u64,
+    /// Load each --solver-lib library once and keep its buffers in place, instead of fresh
+    /// copies per pass at random offsets (to measure what the randomised layout adds).
+    #[arg(long)]
+    pub fixed_layout: bool,
     /// No progress lines on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
@@ -200,6 +205,8 @@ impl PerKind for Args {
             max_passes: self.max_passes.max(self.min_passes),
             warmup_passes: self.warmup_passes,
             floor: self.floor,
+            seed: self.seed,
+            randomise_layout: !self.fixed_layout,
             ..Options::default()
         };
         let quiet = self.quiet;
@@ -448,5 +455,46 @@ fn nodes_lines(r: &AbResult) -> String {
             thousands(n.outcome_changed)
         ));
     }
+    s.push_str(&layout_text(r.layout.as_ref()));
     s
+}
+
+/// What the passes randomised of the layout: one line.
+fn layout_text(layout: Option<&LayoutSummary>) -> String {
+    let Some(layout) = layout else {
+        return "layout: fixed (--fixed-layout): each library loaded once, buffers in place\n"
+            .into();
+    };
+    let fixed = layout.fixed();
+    if fixed.len() == layout.solvers.len() {
+        return format!(
+            "layout: not randomised: {} {} built in (run in this program's process, their code \
+             where it was linked); to compare builds, load each build's libdlxbench.so with \
+             --solver-lib\n",
+            fixed.join(" and "),
+            if fixed.len() == 1 { "is" } else { "are" }
+        );
+    }
+    let aslr = match layout.aslr {
+        Some(true) => "; ASLR on",
+        Some(false) => "; ASLR OFF",
+        None => "",
+    };
+    // Solvers randomised alike share their words.
+    let mut parts: Vec<(Vec<&str>, Randomised)> = Vec::new();
+    for s in &layout.solvers {
+        match parts.iter_mut().find(|(_, r)| *r == s.randomised) {
+            Some((names, _)) => names.push(&s.name),
+            None => parts.push((vec![&s.name], s.randomised)),
+        }
+    }
+    let parts: Vec<String> = parts
+        .iter()
+        .map(|(names, r)| format!("{}: {}", names.join(" and "), r.words()))
+        .collect();
+    format!(
+        "layout: randomised per pass (seed {}{aslr}): {}\n",
+        layout.seed,
+        parts.join("; ")
+    )
 }

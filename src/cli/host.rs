@@ -26,6 +26,10 @@ pub struct Args {
     /// is loaded.
     #[arg(long, value_name = "SIZE", value_parser = host::parse_size)]
     memory_limit: Option<u64>,
+    /// Place the input and solution buffers and pad the heap before the
+    /// library is loaded (a pass of a run with a randomised layout).
+    #[arg(long, value_name = "input=N,solution=N,heap=N")]
+    layout: Option<dlxbench::solvers::layout::Placement>,
     /// Load the library and end (exit 0), or say why it cannot be loaded
     /// (exit 2): answers no requests.
     #[arg(long)]
@@ -43,7 +47,8 @@ impl PerKind for Args {
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
         let mut spec = self.library;
         spec.count_only = self.count_only;
-        let prepared = host::prepare(self.memory_limit)?;
+        let placement = self.layout.unwrap_or_default();
+        let prepared = host::prepare_placed(self.memory_limit, &placement)?;
         if self.check {
             host::check(prepared, &spec)?;
             return Ok(super::EXIT_OK.into());

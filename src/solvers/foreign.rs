@@ -32,6 +32,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::layout::{Placement, Randomised};
 use super::{Budget, Outcome, Solver, SolverEntry};
 use crate::clock::Instant;
 use crate::puzzle::Puzzle;
@@ -352,28 +353,100 @@ pub fn open(spec: &LibrarySpec) -> Result<Opened, ForeignError> {
 
 /// Opens the library of `spec` and looks its symbol up ([`open`]), in
 /// this process: an entry for a solver of puzzles `P` (it accepts only
-/// those with a [`Puzzle::write_c81`] form).
+/// those with a [`Puzzle::write_c81`] form). Its buffers lie at the start
+/// and the end of a region of their own; each pass of a run with a
+/// randomised layout ([`super::layout`]) opens a fresh copy of the library
+/// with the buffers at random offsets in it.
 pub fn load<P: Puzzle>(spec: &LibrarySpec) -> Result<SolverEntry<P>, ForeignError> {
-    let Opened { library, function } = open(spec)?;
+    load_placed(spec, spec, Placement::default())
+}
+
+/// Opens the library at `path` (a copy of `spec`'s, or `spec`'s own), as
+/// [`load`] does, with the buffers placed by `placement`; the entry is
+/// described by `spec`.
+fn load_placed<P: Puzzle>(
+    spec: &LibrarySpec,
+    path: &LibrarySpec,
+    placement: Placement,
+) -> Result<SolverEntry<P>, ForeignError> {
+    let Opened { library, function } = open(path)?;
     let (flags, count_only) = (spec.flags, spec.count_only);
     let description = match spec.count_only {
         false => format!("loaded from {spec}"),
         true => format!("loaded from {spec}, count-only (solutions not validated)"),
     };
-    Ok(SolverEntry::new(
-        spec.name.clone(),
-        description,
-        move || {
-            Box::new(ForeignSolver {
-                _library: Arc::clone(&library),
-                function,
-                flags,
-                count_only,
-                input: [0; 82],
-                output: [0; OUTPUT_BYTES],
-            })
-        },
-    ))
+    let original = spec.clone();
+    Ok(SolverEntry::new(spec.name.clone(), description, move || {
+        Box::new(ForeignSolver {
+            _library: Arc::clone(&library),
+            function,
+            flags,
+            count_only,
+            buffers: Buffers::new(placement),
+        })
+    })
+    .with_relayout(Randomised::InProcess, move |fresh| {
+        let copy = LibrarySpec {
+            path: fresh.copy(&original.path)?,
+            ..original.clone()
+        };
+        Ok(load_placed(&original, &copy, *fresh.placement())?)
+    }))
+}
+
+/// The bytes of the region that holds a loaded solver's buffers.
+const REGION: usize = 4096;
+
+/// A loaded solver's input and solution buffers, in a region of their
+/// own: the input [`Placement::input_offset`] bytes from its start, the
+/// solution (and its slack) ending [`Placement::solution_offset`] bytes
+/// before its end.
+struct Buffers {
+    region: Box<[u8]>,
+    input: usize,
+    output: usize,
+}
+
+impl Buffers {
+    fn new(placement: Placement) -> Self {
+        let input = placement.input_offset.min(REGION / 2 - 82);
+        let output =
+            REGION - OUTPUT_BYTES - placement.solution_offset.min(REGION / 2 - OUTPUT_BYTES);
+        Buffers {
+            region: vec![0; REGION].into_boxed_slice(),
+            input,
+            output,
+        }
+    }
+
+    /// The puzzle's 81 characters and a NUL.
+    fn input(&mut self) -> &mut [u8; 82] {
+        (&mut self.region[self.input..self.input + 82])
+            .try_into()
+            .expect("82 bytes")
+    }
+
+    /// The first solution's 81 characters, and slack.
+    fn output(&mut self) -> &mut [u8; OUTPUT_BYTES] {
+        (&mut self.region[self.output..self.output + OUTPUT_BYTES])
+            .try_into()
+            .expect("the output's bytes")
+    }
+
+    /// The input's first byte and the solution's, for the call (from one
+    /// borrow of the region).
+    fn pointers(&mut self) -> (*const u8, *mut u8) {
+        let base = self.region.as_mut_ptr();
+        // SAFETY: both offsets leave their buffers inside the region.
+        unsafe { (base.add(self.input).cast_const(), base.add(self.output)) }
+    }
+
+    /// The solution's 81 characters.
+    fn answer(&self) -> &[u8; 81] {
+        self.region[self.output..self.output + 81]
+            .try_into()
+            .expect("81 bytes")
+    }
 }
 
 /// The solution buffer's size: 81 characters, and slack for solvers that
@@ -389,22 +462,22 @@ struct ForeignSolver {
     flags: u32,
     /// Its solutions are not read ([`LibrarySpec::count_only`]).
     count_only: bool,
-    /// The puzzle's 81 characters and a NUL.
-    input: [u8; 82],
-    /// The first solution's 81 characters, and slack.
-    output: [u8; OUTPUT_BYTES],
+    /// The input and the solution.
+    buffers: Buffers,
 }
 
 impl ForeignSolver {
     /// Encodes `puzzle` into the input buffer; false when the interface
     /// cannot take it.
     fn encode<P: Puzzle>(&mut self, puzzle: &P) -> bool {
-        self.input[81] = 0;
+        let input = self.buffers.input();
+        input[81] = 0;
+        let c81: &mut [u8; 81] = (&mut input[..81]).try_into().expect("81 bytes");
+        let accepted = puzzle.write_c81(c81);
         // No stale answer: a solver that writes nothing leaves zeros, which
         // validation rejects.
-        self.output.fill(0);
-        let input: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
-        puzzle.write_c81(input)
+        self.buffers.output().fill(0);
+        accepted
     }
 
     /// The call itself: the encoded input in, the answer in the output
@@ -415,12 +488,13 @@ impl ForeignSolver {
         // SAFETY: the buffers are as large as the interface says (81 bytes
         // in, 81 out; NUL-terminated input for solvers that read it as a
         // string); the function is the one `load` found.
+        let (input, output) = self.buffers.pointers();
         let found = unsafe {
             (self.function)(
-                self.input.as_ptr().cast(),
+                input.cast(),
                 usize::try_from(limit).unwrap_or(usize::MAX),
                 self.flags,
-                self.output.as_mut_ptr().cast(),
+                output.cast(),
                 &mut guesses,
             )
         };
@@ -431,7 +505,7 @@ impl ForeignSolver {
     /// first solution decoded into `solution`. Nodes and updates are not
     /// recorded: the interface does not report them.
     fn decode<P: Puzzle>(&self, puzzle: &P, found: u64, guesses: u64, solution: &mut P) -> Outcome {
-        let output: &[u8; 81] = self.output[..81].try_into().expect("81 bytes");
+        let output = self.buffers.answer();
         if found > 0 && !self.count_only && !solution.read_c81(puzzle, output) {
             // Not a grid of digits: hand back the puzzle itself, which
             // validation then rejects (unless it was already full).

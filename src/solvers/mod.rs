@@ -119,6 +119,7 @@ mod elf;
 pub mod foreign;
 #[cfg(unix)]
 pub mod host;
+pub mod layout;
 #[cfg(unix)]
 pub mod process;
 mod set;

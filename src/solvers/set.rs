@@ -27,6 +27,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
+use super::layout::{Fresh, LayoutError, Randomised, Relayout};
 use super::{Budget, Solver, SolverInfo};
 use crate::puzzle::Puzzle;
 
@@ -47,6 +48,8 @@ pub struct SolverEntry<P: 'static> {
     default_budget: Budget,
     make: Arc<Make<P>>,
     log_file: Option<LogFile>,
+    /// Makes the entry afresh for a pass ([`super::layout`]).
+    relayout: Option<(Randomised, Arc<Relayout<P>>)>,
 }
 
 /// Where a solver in its own process writes its standard error: a file
@@ -100,7 +103,35 @@ impl<P> SolverEntry<P> {
             default_budget: Budget::UNLIMITED,
             make: Arc::new(make),
             log_file: None,
+            relayout: None,
         }
+    }
+
+    /// The same entry with a way to make it afresh for each pass of a run
+    /// whose layout is randomised ([`super::layout::Layout::pass`]):
+    /// `relayout` makes an entry of the same name that loads fresh copies
+    /// and places its buffers as the [`Fresh`] it is given says;
+    /// `randomised` says what that varies.
+    pub fn with_relayout(
+        mut self,
+        randomised: Randomised,
+        relayout: impl Fn(&Fresh<'_>) -> Result<SolverEntry<P>, LayoutError> + Send + Sync + 'static,
+    ) -> Self {
+        self.relayout = Some((randomised, Arc::new(relayout)));
+        self
+    }
+
+    /// What a randomised layout varies for this entry
+    /// ([`Randomised::Nothing`] without a relayout function).
+    pub fn randomised(&self) -> Randomised {
+        self.relayout
+            .as_ref()
+            .map_or(Randomised::Nothing, |(r, _)| *r)
+    }
+
+    /// The relayout function, if any.
+    pub(crate) fn relayout_fn(&self) -> Option<&Relayout<P>> {
+        self.relayout.as_ref().map(|(_, f)| &**f)
     }
 
     /// The same entry with a log file for its standard error (a solver in
@@ -150,6 +181,7 @@ impl<P> Clone for SolverEntry<P> {
             default_budget: self.default_budget,
             make: Arc::clone(&self.make),
             log_file: self.log_file.clone(),
+            relayout: self.relayout.clone(),
         }
     }
 }

@@ -8,17 +8,26 @@
 //! The buffer's layout, at the end of a page:
 //!
 //! ```text
-//! | 81 solution bytes | SLACK allowed bytes | CANARY bytes | guard page (PROT_NONE) |
+//! | ... input (82 bytes) ... | 81 solution bytes | SLACK allowed bytes | CANARY + extra bytes | guard page (PROT_NONE) |
 //! ```
 //!
 //! A write into the slack is allowed (JSolve writes a NUL after the 81
 //! characters, bb_sudoku a line feed and a NUL); a write into the canary
 //! bytes is found after the call returns; a write that reaches the guard
 //! page faults at once, and the crash handler reports it.
+//!
+//! The input (the puzzle's 81 characters and a NUL) lies in the same page,
+//! at the start, or [`Placement::input_offset`] bytes into it; the
+//! solution starts [`Placement::solution_offset`] bytes earlier than it
+//! would, those bytes more canary ([`GuardedBuffer::placed`]), so a pass
+//! of a run with a randomised layout moves both while the solution still
+//! ends at its guard page.
 
 use std::io;
 use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use crate::solvers::layout::Placement;
 
 /// Bytes after the solution's 81 that a solver may write without it being
 /// an overflow.
@@ -39,18 +48,32 @@ const SPAN: usize = 81 + SLACK + CANARY;
 pub const EXIT_REPORTED: i32 = 70;
 
 /// A solution buffer followed by a guard page: two anonymous pages, the
-/// second inaccessible; the buffer ends where the second begins.
+/// second inaccessible; the buffer (and its canary) ends where the second
+/// begins. The input buffer lies in the first page too.
 #[derive(Debug)]
 pub struct GuardedBuffer {
     /// The first page.
     base: NonNull<u8>,
     /// The page size.
     page: usize,
+    /// The input's offset in the first page.
+    input: usize,
+    /// Canary bytes beyond [`CANARY`].
+    extra: usize,
 }
 
 impl GuardedBuffer {
-    /// Maps the two pages and makes the second inaccessible.
+    /// Maps the two pages and makes the second inaccessible; the input at
+    /// the page's start, the solution [`SPAN`] bytes before its end.
     pub fn new() -> io::Result<GuardedBuffer> {
+        GuardedBuffer::placed(&Placement::default())
+    }
+
+    /// [`GuardedBuffer::new`], the input [`Placement::input_offset`] bytes
+    /// into the page and the solution [`Placement::solution_offset`] bytes
+    /// earlier, those bytes more canary (both bounded so that the two never
+    /// meet).
+    pub fn placed(placement: &Placement) -> io::Result<GuardedBuffer> {
         // SAFETY: sysconf has no preconditions.
         let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) })
             .ok()
@@ -71,9 +94,15 @@ impl GuardedBuffer {
         if base == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
+        // The input before the solution, whatever the offsets asked for.
+        let room = page - SPAN - 82;
+        let extra = placement.solution_offset.min(room / 2);
+        let input = placement.input_offset.min(room - extra);
         let buffer = GuardedBuffer {
             base: NonNull::new(base.cast()).expect("mmap returned a mapping"),
             page,
+            input,
+            extra,
         };
         // SAFETY: the second page of the mapping just made.
         if unsafe { libc::mprotect(base.cast::<u8>().add(page).cast(), page, libc::PROT_NONE) } != 0
@@ -91,20 +120,36 @@ impl GuardedBuffer {
 
     /// The solution's first byte: what the C function is given.
     pub fn solution_ptr(&mut self) -> *mut u8 {
-        // SAFETY: SPAN bytes before the end of the first page, inside it.
-        unsafe { self.base.as_ptr().add(self.page - SPAN) }
+        // SAFETY: SPAN + extra bytes before the end of the first page,
+        // inside it.
+        unsafe { self.base.as_ptr().add(self.page - SPAN - self.extra) }
     }
 
-    /// The solution, the slack and the canary.
+    /// The input's first byte: what the C function is given.
+    pub fn input_ptr(&mut self) -> *mut u8 {
+        // SAFETY: `input` + 82 bytes lie before the solution, in the page.
+        unsafe { self.base.as_ptr().add(self.input) }
+    }
+
+    /// The input: the puzzle's 81 characters and a NUL.
+    pub fn input(&mut self) -> &mut [u8; 82] {
+        // SAFETY: as in `input_ptr`, readable and writable; `&mut self`
+        // makes it exclusive.
+        unsafe { &mut *self.input_ptr().cast::<[u8; 82]>() }
+    }
+
+    /// The solution, the slack and the canary (with its extra bytes).
     fn span(&self) -> &[u8] {
+        let len = SPAN + self.extra;
         // SAFETY: inside the first page, readable and writable.
-        unsafe { std::slice::from_raw_parts(self.base.as_ptr().add(self.page - SPAN), SPAN) }
+        unsafe { std::slice::from_raw_parts(self.base.as_ptr().add(self.page - len), len) }
     }
 
     /// As [`GuardedBuffer::span`], writable.
     fn span_mut(&mut self) -> &mut [u8] {
+        let len = SPAN + self.extra;
         // SAFETY: as in `span`; `&mut self` makes it exclusive.
-        unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(self.page - SPAN), SPAN) }
+        unsafe { std::slice::from_raw_parts_mut(self.base.as_ptr().add(self.page - len), len) }
     }
 
     /// Before a call: zeros in the solution and the slack (a solver that

@@ -52,8 +52,9 @@ mod tests;
 use std::io::{self, BufRead, Write};
 
 use super::foreign::{self, ForeignError, LibrarySpec, Opened, SolveFn};
+use super::layout::{Placement, Randomised};
 use super::process::{self, CommandSpec, ProcessOptions};
-use super::{Budget, Outcome, Solver, SolverEntry};
+use super::{Budget, LogFile, Outcome, Solver, SolverEntry};
 use crate::clock::{self, Instant};
 use crate::puzzle::{Format, Notation, Puzzle};
 use guard::{Call, GuardedBuffer};
@@ -175,9 +176,37 @@ impl HostCommand {
 /// Call [`HostCommand::check`] first for a library's errors before the
 /// run; this does not load anything.
 pub fn entry<P: Puzzle>(host: &HostCommand, options: ProcessOptions) -> SolverEntry<P> {
+    let log = LogFile::new(process::log_file_name(&host.spec.name));
+    entry_placed(host, host, options, None, log)
+}
+
+/// [`entry`] for `host`, whose hosts run `running` (`host` with the path of
+/// a copy of its library), with `placement` (`--layout`, and the
+/// environment padding); its standard error going to `log`. Each pass of
+/// a run with a randomised layout ([`super::layout`]) makes it afresh, with
+/// a fresh copy and placement.
+fn entry_placed<P: Puzzle>(
+    host: &HostCommand,
+    running: &HostCommand,
+    options: ProcessOptions,
+    placement: Option<Placement>,
+    log: LogFile,
+) -> SolverEntry<P> {
     let spec = &host.spec;
-    let command = CommandSpec::new(spec.name.clone(), host.program.as_os_str(), host.args());
-    let inner = process::entry::<P>(&command, options);
+    let mut args = running.args();
+    if let Some(placement) = placement {
+        args.push("--layout".into());
+        args.push(placement.to_string().into());
+    }
+    let command = CommandSpec::new(spec.name.clone(), running.program.as_os_str(), args);
+    let inner = process::entry_placed::<P>(
+        &command,
+        options,
+        String::new(),
+        false,
+        log,
+        placement.map(|p| p.env()),
+    );
     let count_only = spec.count_only;
     let mut description = format!("loaded from {spec}");
     if count_only {
@@ -189,13 +218,34 @@ pub fn entry<P: Puzzle>(host: &HostCommand, options: ProcessOptions) -> SolverEn
     }
     let budget = inner.default_budget();
     let log = inner.log_file().cloned();
+    let original = host.clone();
+    let log_again = log.clone();
     let entry = SolverEntry::new(spec.name.clone(), description, move || {
         Box::new(Isolated {
             inner: inner.make(),
             count_only,
         })
     })
-    .with_default_budget(budget);
+    .with_default_budget(budget)
+    .with_relayout(Randomised::Isolated, move |fresh| {
+        let running = HostCommand {
+            spec: LibrarySpec {
+                path: fresh.copy(&original.spec.path)?,
+                ..original.spec.clone()
+            },
+            ..original.clone()
+        };
+        let log = log_again
+            .clone()
+            .unwrap_or_else(|| LogFile::new(process::log_file_name(&original.spec.name)));
+        Ok(entry_placed(
+            &original,
+            &running,
+            options,
+            Some(*fresh.placement()),
+            log,
+        ))
+    });
     match log {
         Some(log) => entry.with_log_file(log),
         None => entry,
@@ -301,12 +351,26 @@ pub struct Served {
 #[derive(Debug)]
 pub struct Prepared {
     buffer: GuardedBuffer,
+    /// Allocated before the library is loaded, kept for the host's life.
+    heap_pad: Vec<u8>,
 }
 
 /// Sets up the guard page and the crash handler, then the address-space
 /// limit (`memory_limit` bytes). Call once per process.
 pub fn prepare(memory_limit: Option<u64>) -> Result<Prepared, HostError> {
-    let mut buffer = GuardedBuffer::new().map_err(HostError::Setup)?;
+    prepare_placed(memory_limit, &Placement::default())
+}
+
+/// [`prepare`], the buffers placed by `placement`
+/// ([`GuardedBuffer::placed`]) and [`Placement::heap_pad`] bytes allocated
+/// (and kept) before the library is loaded: what a pass of a run with a
+/// randomised layout gives a host (`--layout`).
+pub fn prepare_placed(
+    memory_limit: Option<u64>,
+    placement: &Placement,
+) -> Result<Prepared, HostError> {
+    let heap_pad = vec![0u8; placement.heap_pad];
+    let mut buffer = GuardedBuffer::placed(placement).map_err(HostError::Setup)?;
     guard::install_crash_handler(&mut buffer).map_err(HostError::Setup)?;
     // Calibrated before any request: not in the first solve.
     clock::calibrate();
@@ -314,7 +378,7 @@ pub fn prepare(memory_limit: Option<u64>) -> Result<Prepared, HostError> {
         guard::limit_address_space(bytes)
             .map_err(|source| HostError::MemoryLimit { bytes, source })?;
     }
-    Ok(Prepared { buffer })
+    Ok(Prepared { buffer, heap_pad })
 }
 
 /// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
@@ -345,7 +409,7 @@ pub fn serve<P: Puzzle>(
         flags: spec.flags,
         count_only: spec.count_only,
         buffer: prepared.buffer,
-        input: [0; 82],
+        _heap_pad: prepared.heap_pad,
         puzzle: P::blank(),
         solution: P::blank(),
         options,
@@ -387,9 +451,10 @@ struct Host<P: Puzzle> {
     function: SolveFn,
     flags: u32,
     count_only: bool,
+    /// The input and solution buffers.
     buffer: GuardedBuffer,
-    /// The puzzle's 81 characters and a NUL.
-    input: [u8; 82],
+    /// Padding allocated before the library was loaded.
+    _heap_pad: Vec<u8>,
     puzzle: P,
     solution: P,
     options: P::Options,
@@ -410,18 +475,20 @@ impl<P: Puzzle> Host<P> {
             let _ = writeln!(self.answer, "n/a not a puzzle of this kind: {e}");
             return false;
         }
-        let c81: &mut [u8; 81] = (&mut self.input[..81]).try_into().expect("81 bytes");
+        let input = self.buffer.input();
+        let c81: &mut [u8; 81] = (&mut input[..81]).try_into().expect("81 bytes");
         if !self.puzzle.write_c81(c81) {
             self.answer
                 .extend_from_slice(b"n/a the C interface takes 9x9 Sudoku only\n");
             return false;
         }
-        self.input[81] = 0;
+        input[81] = 0;
         if limit == 0 {
             self.answer.extend_from_slice(b"0 - guesses=0 ns=0\n");
             return false;
         }
         self.buffer.prepare();
+        let input = self.buffer.input_ptr();
         let solution = self.buffer.solution_ptr();
         let mut guesses = 0usize;
         let call = Call::start();
@@ -431,7 +498,7 @@ impl<P: Puzzle> Host<P> {
         // ends this process); the function is the one `open` found.
         let found = unsafe {
             (self.function)(
-                self.input.as_ptr().cast(),
+                input.cast_const().cast(),
                 usize::try_from(limit).unwrap_or(usize::MAX),
                 self.flags,
                 solution.cast(),

@@ -46,12 +46,20 @@ pub(super) struct Child {
 
 impl Child {
     /// Starts `spec` with its standard error appended to `log` (discarded
-    /// without one).
-    pub(super) fn spawn(spec: &CommandSpec, log: Option<&Path>) -> Result<Child, Failure> {
+    /// without one), and `env` added to its environment.
+    pub(super) fn spawn(
+        spec: &CommandSpec,
+        log: Option<&Path>,
+        env: Option<&(&'static str, String)>,
+    ) -> Result<Child, Failure> {
         let stderr = log
             .and_then(|path| OpenOptions::new().create(true).append(true).open(path).ok())
             .map_or_else(Stdio::null, Stdio::from);
-        let mut process = Command::new(&spec.program)
+        let mut command = Command::new(&spec.program);
+        if let Some((name, value)) = env {
+            command.env(name, value);
+        }
+        let mut process = command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -59,6 +59,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::layout::Randomised;
 use super::{Budget, Failure, LogFile, Outcome, Solver, SolverEntry, Timing};
 use crate::puzzle::Puzzle;
 
@@ -269,11 +270,47 @@ pub fn entry_with<P: Puzzle>(
     count_only: bool,
 ) -> SolverEntry<P> {
     let log = LogFile::new(log_file_name(&spec.name));
+    let entry = entry_placed(
+        spec,
+        options,
+        description.clone(),
+        count_only,
+        log.clone(),
+        None,
+    );
+    let spec = spec.clone();
+    // Each pass of a run with a randomised layout: the same command, its
+    // environment padded ([`super::layout`]); the processes are fresh
+    // anyway (each worker's solver starts its own).
+    entry.with_relayout(Randomised::Command, move |fresh| {
+        Ok(entry_placed(
+            &spec,
+            options,
+            description.clone(),
+            count_only,
+            log.clone(),
+            Some(fresh.placement().env()),
+        ))
+    })
+}
+
+/// [`entry_with`], its standard error going to `log`, with `env` added to
+/// its processes' environment; no relayout function (the caller adds its
+/// own).
+pub(crate) fn entry_placed<P: Puzzle>(
+    spec: &CommandSpec,
+    options: ProcessOptions,
+    description: String,
+    count_only: bool,
+    log: LogFile,
+    env: Option<(&'static str, String)>,
+) -> SolverEntry<P> {
     let shared = Arc::new(Shared {
         spec: spec.clone(),
         options,
         log: log.clone(),
         count_only,
+        env,
     });
     SolverEntry::new(spec.name.clone(), description, move || {
         Box::new(ProcessSolver::<P>::new(Arc::clone(&shared)))
@@ -290,6 +327,8 @@ struct Shared {
     log: LogFile,
     /// Solutions are not read.
     count_only: bool,
+    /// Added to the processes' environment.
+    env: Option<(&'static str, String)>,
 }
 
 /// One worker's solver: the process (once started) and reused buffers.
@@ -363,7 +402,11 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// Starts the command and reads its header.
     fn start(&mut self) -> Result<(), Failure> {
         let shared = &self.shared;
-        let mut child = Child::spawn(&shared.spec, shared.log.path().as_deref())?;
+        let mut child = Child::spawn(
+            &shared.spec,
+            shared.log.path().as_deref(),
+            shared.env.as_ref(),
+        )?;
         let deadline = std::time::Instant::now() + shared.options.start_timeout;
         let header = child.read_line(Some(deadline), shared.options.stop);
         let failure = match header {
