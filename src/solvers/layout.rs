@@ -39,7 +39,7 @@
 //! ([`Placement::draw`]): a run with the same seed makes the same choices.
 //! The temporary directory is removed when the [`Layout`] is dropped (at
 //! the end of the run, on an error, or after an interruption that ends the
-//! run normally).
+//! run normally; a process killed outright leaves it behind).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
