@@ -32,7 +32,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::layout::{Placement, Randomised};
+use super::layout::{Placement, Randomised, Spacer};
 use super::{Budget, Outcome, Solver, SolverEntry};
 use crate::clock::Instant;
 use crate::puzzle::Puzzle;
@@ -369,7 +369,9 @@ fn load_placed<P: Puzzle>(
     path: &LibrarySpec,
     placement: Placement,
 ) -> Result<SolverEntry<P>, ForeignError> {
+    let spacer = Spacer::reserve(placement.map_pad);
     let Opened { library, function } = open(path)?;
+    drop(spacer);
     let (flags, count_only) = (spec.flags, spec.count_only);
     let description = match spec.count_only {
         false => format!("loaded from {spec}"),

@@ -39,7 +39,7 @@
 //! ([`Placement::draw`]): a run with the same seed makes the same choices.
 //! The temporary directory is removed when the [`Layout`] is dropped (at
 //! the end of the run, on an error, or after an interruption that ends the
-//! run normally).
+//! run normally; a process killed outright leaves it behind).
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -70,6 +70,9 @@ pub const MAX_HEAP_PAD: usize = 65520;
 /// The largest [`Placement::env_pad`].
 pub const MAX_ENV_PAD: usize = 4095;
 
+/// The largest [`Placement::map_pad`], in pages.
+pub const MAX_MAP_PAD: usize = 255;
+
 /// One solver's random choices for one pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Placement {
@@ -88,6 +91,10 @@ pub struct Placement {
     /// Bytes of the [`PAD_VARIABLE`] value in a fresh process's
     /// environment (at most [`MAX_ENV_PAD`]).
     pub env_pad: usize,
+    /// Pages of address space reserved just before the library is loaded
+    /// and released after ([`Spacer`]): the loader maps it elsewhere, by
+    /// that many pages, than it would (at most [`MAX_MAP_PAD`]).
+    pub map_pad: usize,
 }
 
 impl Placement {
@@ -104,6 +111,7 @@ impl Placement {
             solution_offset: STEP * g.below(MAX_SOLUTION_OFFSET / STEP + 1),
             heap_pad: STEP * g.below(MAX_HEAP_PAD / STEP + 1),
             env_pad: g.below(MAX_ENV_PAD + 1),
+            map_pad: g.below(MAX_MAP_PAD + 1),
         }
     }
 
@@ -114,14 +122,14 @@ impl Placement {
     }
 }
 
-/// `input=N,solution=N,heap=N` (the environment padding is not part of
-/// it: a process is given it in its environment).
+/// `input=N,solution=N,heap=N,map=N` (the environment padding is not
+/// part of it: a process is given it in its environment).
 impl fmt::Display for Placement {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "input={},solution={},heap={}",
-            self.input_offset, self.solution_offset, self.heap_pad
+            "input={},solution={},heap={},map={}",
+            self.input_offset, self.solution_offset, self.heap_pad, self.map_pad
         )
     }
 }
@@ -129,7 +137,8 @@ impl fmt::Display for Placement {
 /// Why a placement's text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "`{0}`: expected input=N,solution=N,heap=N (multiples of 16, at most 1024, 1008 and 65520)"
+    "`{0}`: expected input=N,solution=N,heap=N,map=N (bytes, multiples of 16, at most 1024, \
+     1008 and 65520; pages, at most 255)"
 )]
 pub struct PlacementError(pub String);
 
@@ -142,33 +151,35 @@ impl FromStr for Placement {
     /// ```
     /// use dlxbench::solvers::layout::Placement;
     ///
-    /// let p: Placement = "input=32,solution=16,heap=4096".parse().unwrap();
-    /// assert_eq!((p.input_offset, p.solution_offset, p.heap_pad), (32, 16, 4096));
-    /// assert_eq!(p.to_string(), "input=32,solution=16,heap=4096");
-    /// assert!("input=3,solution=0,heap=0".parse::<Placement>().is_err());
-    /// assert!("input=0,solution=2048,heap=0".parse::<Placement>().is_err());
+    /// let p: Placement = "input=32,solution=16,heap=4096,map=3".parse().unwrap();
+    /// assert_eq!((p.input_offset, p.solution_offset, p.heap_pad, p.map_pad), (32, 16, 4096, 3));
+    /// assert_eq!(p.to_string(), "input=32,solution=16,heap=4096,map=3");
+    /// assert!("input=3,solution=0,heap=0,map=0".parse::<Placement>().is_err());
+    /// assert!("input=0,solution=2048,heap=0,map=0".parse::<Placement>().is_err());
+    /// assert!("input=0,solution=0,heap=0".parse::<Placement>().is_err());
     /// ```
     fn from_str(text: &str) -> Result<Self, PlacementError> {
         let bad = || PlacementError(text.to_string());
         let mut placement = Placement::default();
-        let mut seen = [false; 3];
+        let mut seen = [false; 4];
         for part in text.split(',') {
             let (key, value) = part.split_once('=').ok_or_else(bad)?;
             let value: usize = value.parse().map_err(|_| bad())?;
-            let (slot, max, i) = match key {
-                "input" => (&mut placement.input_offset, MAX_INPUT_OFFSET, 0),
-                "solution" => (&mut placement.solution_offset, MAX_SOLUTION_OFFSET, 1),
-                "heap" => (&mut placement.heap_pad, MAX_HEAP_PAD, 2),
+            let (slot, max, step, i) = match key {
+                "input" => (&mut placement.input_offset, MAX_INPUT_OFFSET, STEP, 0),
+                "solution" => (&mut placement.solution_offset, MAX_SOLUTION_OFFSET, STEP, 1),
+                "heap" => (&mut placement.heap_pad, MAX_HEAP_PAD, STEP, 2),
+                "map" => (&mut placement.map_pad, MAX_MAP_PAD, 1, 3),
                 _ => return Err(bad()),
             };
-            if seen[i] || !value.is_multiple_of(STEP) || value > max {
+            if seen[i] || !value.is_multiple_of(step) || value > max {
                 return Err(bad());
             }
             seen[i] = true;
             *slot = value;
         }
         match seen {
-            [true, true, true] => Ok(placement),
+            [true, true, true, true] => Ok(placement),
             _ => Err(bad()),
         }
     }
@@ -318,13 +329,25 @@ impl LayoutSummary {
 /// }
 /// // Dropping the layout removes its copies.
 /// ```
-#[derive(Debug)]
 pub struct Layout {
     seed: u64,
     /// Made at the first pass that copies anything.
     root: Option<tempfile::TempDir>,
     /// The last pass's directory (removed when the next pass starts).
     last: Option<PathBuf>,
+    /// The last pass's entries, kept until the next pass's are made, so
+    /// that a library loaded in this process stays mapped while its
+    /// successor is loaded, which then cannot take its place.
+    previous: Option<Box<dyn std::any::Any + Send>>,
+}
+
+impl fmt::Debug for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Layout")
+            .field("seed", &self.seed)
+            .field("dir", &self.dir())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Layout {
@@ -334,6 +357,7 @@ impl Layout {
             seed,
             root: None,
             last: None,
+            previous: None,
         }
     }
 
@@ -367,8 +391,9 @@ impl Layout {
     /// ([`SolverEntry::with_relayout`]) made afresh with its
     /// [`Placement::draw`] for (seed, pass, its index), others cloned. The
     /// previous pass's copies are removed first (a library still mapped
-    /// stays mapped: its file is only unlinked).
-    pub fn pass<P>(
+    /// stays mapped: its file is only unlinked); the layout keeps the
+    /// previous pass's entries until the new ones are made.
+    pub fn pass<P: 'static>(
         &mut self,
         pass: u32,
         entries: &[SolverEntry<P>],
@@ -393,7 +418,7 @@ impl Layout {
         let dir = root.join(format!("pass-{pass}"));
         std::fs::create_dir_all(&dir).map_err(LayoutError::TempDir)?;
         self.last = Some(dir.clone());
-        entries
+        let fresh = entries
             .iter()
             .enumerate()
             .map(|(index, entry)| match entry.relayout_fn() {
@@ -404,7 +429,10 @@ impl Layout {
                     index,
                 }),
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()?;
+        // The last pass's entries go now that the new ones are made.
+        self.previous = Some(Box::new(fresh.clone()));
+        Ok(fresh)
     }
 
     /// Removes the temporary directory now, saying whether that worked
@@ -413,6 +441,64 @@ impl Layout {
         match self.root.take() {
             Some(root) => root.close(),
             None => Ok(()),
+        }
+    }
+}
+
+/// Address space reserved (inaccessible, no memory behind it) while a
+/// library is loaded, so that the loader places it elsewhere by
+/// [`Placement::map_pad`] pages; released on drop.
+#[derive(Debug)]
+pub struct Spacer {
+    #[cfg(unix)]
+    mapping: Option<(std::ptr::NonNull<libc::c_void>, usize)>,
+}
+
+impl Spacer {
+    /// Reserves `pages` pages (none for 0, or where reserving fails: the
+    /// padding is then only missing).
+    pub fn reserve(pages: usize) -> Spacer {
+        #[cfg(unix)]
+        {
+            // SAFETY: sysconf has no preconditions.
+            let page =
+                usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+            let len = pages * page;
+            if len == 0 {
+                return Spacer { mapping: None };
+            }
+            // SAFETY: an anonymous private inaccessible mapping, owned by
+            // the value returned (unmapped on drop).
+            let base = unsafe {
+                libc::mmap(
+                    std::ptr::null_mut(),
+                    len,
+                    libc::PROT_NONE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                    -1,
+                    0,
+                )
+            };
+            let mapping = match base == libc::MAP_FAILED {
+                true => None,
+                false => std::ptr::NonNull::new(base).map(|b| (b, len)),
+            };
+            Spacer { mapping }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = pages;
+            Spacer {}
+        }
+    }
+}
+
+impl Drop for Spacer {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some((base, len)) = self.mapping.take() {
+            // SAFETY: the mapping made in `reserve`, not used otherwise.
+            unsafe { libc::munmap(base.as_ptr(), len) };
         }
     }
 }
@@ -426,4 +512,132 @@ pub fn aslr() -> Option<bool> {
 }
 
 #[cfg(test)]
-mod tests {}
+mod tests {
+    use super::*;
+    use crate::sudoku::Grid;
+    use std::sync::{Arc, Mutex};
+
+    /// What a relayout function saw, pass after pass.
+    type Seen = Arc<Mutex<Vec<(PathBuf, Placement)>>>;
+
+    /// An entry (the built-in dlx) whose relayout copies `file` and notes
+    /// the copy and the placement.
+    fn noting(name: &str, file: &Path, seen: &Seen) -> SolverEntry<Grid> {
+        let (file, seen) = (file.to_path_buf(), Arc::clone(seen));
+        let make = || (crate::sudoku::solvers::dlx::INFO.make)();
+        SolverEntry::new(name, "noted", make).with_relayout(Randomised::InProcess, move |fresh| {
+            let copy = fresh.copy(&file)?;
+            seen.lock().unwrap().push((copy, *fresh.placement()));
+            Ok(SolverEntry::new("fresh", "made afresh", make))
+        })
+    }
+
+    #[test]
+    fn each_pass_gets_its_own_copies_and_placements_and_they_are_removed() {
+        let source = tempfile::tempdir().unwrap();
+        let file = source.path().join("libsolver.so");
+        std::fs::write(&file, b"not really a library").unwrap();
+        let seen: Seen = Arc::default();
+        let builtin = SolverEntry::<Grid>::from(&crate::sudoku::solvers::dlx::INFO);
+        let entries = vec![
+            noting("a", &file, &seen),
+            noting("b", &file, &seen),
+            builtin,
+        ];
+        let mut layout = Layout::new(11);
+        let first = layout.pass(0, &entries).unwrap();
+        assert_eq!(first.len(), 3);
+        // Made afresh, or (the built-in) cloned.
+        assert_eq!(first[0].name(), "fresh");
+        assert_eq!(first[2].name(), "dlx");
+        let root = layout.dir().unwrap().to_path_buf();
+        let pass0: Vec<_> = seen.lock().unwrap().clone();
+        assert_eq!(pass0.len(), 2);
+        // A and B: the same file, two copies, each a file of its own.
+        assert_ne!(pass0[0].0, pass0[1].0);
+        for (copy, _) in &pass0 {
+            assert!(copy.starts_with(&root), "{}", copy.display());
+            assert_eq!(copy.file_name().unwrap(), "libsolver.so");
+            assert_eq!(std::fs::read(copy).unwrap(), b"not really a library");
+        }
+        layout.pass(1, &entries).unwrap();
+        let pass1: Vec<_> = seen.lock().unwrap()[2..].to_vec();
+        assert_ne!(pass0[0].0, pass1[0].0);
+        assert_ne!(pass0[0].1, pass1[0].1);
+        assert_ne!(pass1[0].1, pass1[1].1);
+        // The last pass's copies are gone, this pass's are there.
+        assert!(!pass0[0].0.exists() && !pass0[1].0.exists());
+        assert!(pass1[0].0.exists() && pass1[1].0.exists());
+        // Each placement is what the seed, the pass and the index draw.
+        assert_eq!(pass1[1].1, Placement::draw(11, 1, 1));
+        drop(layout);
+        assert!(!root.exists());
+        // The original is untouched.
+        assert!(file.exists());
+    }
+
+    #[test]
+    fn the_same_seed_makes_the_same_choices() {
+        let draws = |seed| -> Vec<Placement> {
+            (0..20)
+                .flat_map(|pass| (0..2).map(move |i| Placement::draw(seed, pass, i)))
+                .collect()
+        };
+        assert_eq!(draws(5), draws(5));
+        assert_ne!(draws(5), draws(6));
+        let all = draws(5);
+        // Different from pass to pass, and within bounds.
+        let distinct: std::collections::HashSet<_> = all
+            .iter()
+            .map(|p| (p.input_offset, p.solution_offset))
+            .collect();
+        assert!(distinct.len() > 30, "{distinct:?}");
+        for p in &all {
+            assert!(p.input_offset <= MAX_INPUT_OFFSET && p.input_offset % STEP == 0);
+            assert!(p.solution_offset <= MAX_SOLUTION_OFFSET && p.solution_offset % STEP == 0);
+            assert!(p.heap_pad <= MAX_HEAP_PAD && p.heap_pad % STEP == 0);
+            assert!(p.env_pad <= MAX_ENV_PAD && p.map_pad <= MAX_MAP_PAD);
+            assert_eq!(
+                p.to_string().parse::<Placement>().unwrap().to_string(),
+                p.to_string()
+            );
+            assert_eq!(p.env().1.len(), p.env_pad);
+        }
+    }
+
+    type SolverSetOf = crate::solvers::SolverSet<Grid>;
+
+    #[test]
+    fn built_in_solvers_only_need_no_directory() {
+        let entries = SolverSetOf::builtin().entries().to_vec();
+        let mut layout = Layout::new(1);
+        let fresh = layout.pass(0, &entries).unwrap();
+        assert_eq!(fresh.len(), entries.len());
+        assert!(layout.dir().is_none());
+        let summary = layout.summary(&entries);
+        assert_eq!(summary.fixed().len(), entries.len());
+        assert_eq!(summary.seed, 1);
+    }
+
+    #[test]
+    fn a_failed_copy_says_which_file() {
+        let mut layout = Layout::new(1);
+        let seen: Seen = Arc::default();
+        let missing = Path::new("/nonexistent/libnothing.so");
+        let err = layout.pass(0, &[noting("a", missing, &seen)]).unwrap_err();
+        assert!(
+            matches!(&err, LayoutError::Copy { from, .. } if from == missing),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_spacer_reserves_address_space_and_gives_it_back() {
+        let spacer = Spacer::reserve(3);
+        #[cfg(unix)]
+        assert!(spacer.mapping.is_some());
+        drop(spacer);
+        #[cfg(unix)]
+        assert!(Spacer::reserve(0).mapping.is_none());
+    }
+}

@@ -52,7 +52,7 @@ mod tests;
 use std::io::{self, BufRead, Write};
 
 use super::foreign::{self, ForeignError, LibrarySpec, Opened, SolveFn};
-use super::layout::{Placement, Randomised};
+use super::layout::{Placement, Randomised, Spacer};
 use super::process::{self, CommandSpec, ProcessOptions};
 use super::{Budget, LogFile, Outcome, Solver, SolverEntry};
 use crate::clock::{self, Instant};
@@ -353,6 +353,8 @@ pub struct Prepared {
     buffer: GuardedBuffer,
     /// Allocated before the library is loaded, kept for the host's life.
     heap_pad: Vec<u8>,
+    /// Reserved until the library is loaded.
+    spacer: Spacer,
 }
 
 /// Sets up the guard page and the crash handler, then the address-space
@@ -378,7 +380,12 @@ pub fn prepare_placed(
         guard::limit_address_space(bytes)
             .map_err(|source| HostError::MemoryLimit { bytes, source })?;
     }
-    Ok(Prepared { buffer, heap_pad })
+    let spacer = Spacer::reserve(placement.map_pad);
+    Ok(Prepared {
+        buffer,
+        heap_pad,
+        spacer,
+    })
 }
 
 /// Loads the library of `spec` ([`foreign::open`]) into a [`prepare`]d
@@ -402,6 +409,7 @@ pub fn serve<P: Puzzle>(
     mut output: impl Write,
 ) -> Result<Served, HostError> {
     let Opened { library, function } = foreign::open(spec)?;
+    drop(prepared.spacer);
     let options = P::options(&Notation::default()).map_err(|e| HostError::Notation(e.0))?;
     let mut host = Host::<P> {
         _library: library,

@@ -47,6 +47,36 @@ fn the_buffer_allows_the_slack_and_catches_the_canary() {
 }
 
 #[test]
+fn a_placed_buffer_still_ends_at_its_guard_page_and_moves_the_input() {
+    use crate::solvers::layout::Placement;
+    let placement: Placement = "input=48,solution=160,heap=0,map=0".parse().unwrap();
+    let mut buffer = GuardedBuffer::placed(&placement).unwrap();
+    let mut plain = GuardedBuffer::new().unwrap();
+    let page_of = |p: *mut u8| p as usize & !4095;
+    let (start, input) = (buffer.solution_ptr(), buffer.input_ptr());
+    // The solution starts 160 bytes earlier in its page than the default;
+    // the input 48 bytes into its page.
+    assert_eq!(
+        plain.solution_ptr() as usize - page_of(plain.solution_ptr()),
+        start as usize - page_of(start) + 160
+    );
+    assert_eq!(input as usize - page_of(input), 48);
+    assert_eq!(plain.input_ptr() as usize - page_of(plain.input_ptr()), 0);
+    // Solution, slack, canary and the extra canary end at the guard page.
+    let (guard_start, _) = buffer.guard();
+    assert_eq!(start as usize + 81 + SLACK + CANARY + 160, guard_start);
+    buffer.prepare();
+    buffer.input()[..81].fill(b'.');
+    assert_eq!(buffer.overflow(), None);
+    assert_eq!(buffer.answer(), &[0; 81]);
+    // SAFETY: the extra canary's last byte, the page's last.
+    unsafe { start.add(81 + SLACK + CANARY + 159).write(0) };
+    assert_eq!(buffer.overflow(), Some(SLACK + CANARY + 160));
+    // The input is not in the solution's way.
+    assert!(input as usize + 82 <= start as usize);
+}
+
+#[test]
 fn sizes() {
     assert_eq!(parse_size("1k"), Ok(1024));
     assert_eq!(parse_size("3 MB"), Ok(3 << 20));
