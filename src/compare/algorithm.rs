@@ -244,9 +244,18 @@ fn compare_pair(
     let seed = options.seed ^ pair_hash(&b.corpus, &b.solver);
     let time = if log_ratios.len() >= 2 {
         let blocks = bootstrap::blocks_of(&log_ratios, block);
-        let interval = bootstrap::blocks(&blocks, options.resamples, seed, options.confidence);
+        // One block only (a corpus smaller than a block): nothing to
+        // resample but puzzles, and the output says so.
+        let (interval, method) = if blocks.len() >= 2 {
+            let i = bootstrap::blocks(&blocks, options.resamples, seed, options.confidence);
+            (i, Method::PairedBlocks)
+        } else {
+            let d: Vec<f64> = log_ratios.iter().map(|&(_, d)| d).collect();
+            let i = bootstrap::paired(&d, options.resamples, seed, options.confidence);
+            (i, Method::PairedPuzzles)
+        };
         TimeCheck {
-            method: interval.map(|_| Method::PairedBlocks),
+            method: interval.map(|_| method),
             puzzles: log_ratios.len() as u64,
             interval,
             verdict: verdict(interval, options.time_threshold()),

@@ -157,6 +157,10 @@ pub enum Method {
     /// Geometric mean of paired per-puzzle ratios, bootstrap interval over
     /// blocks of consecutive lines ([`Comparison::block`] lines each).
     PairedBlocks,
+    /// The same ratio with a bootstrap over puzzles: the puzzles common to
+    /// both runs fill one block only, so there are no blocks to resample;
+    /// the interval then holds no noise shared by a block.
+    PairedPuzzles,
     /// Ratio of mean times, normal-approximation interval (no per-puzzle
     /// data on one side).
     RatioOfMeansNormal,
@@ -167,6 +171,7 @@ impl Method {
     pub fn as_str(self) -> &'static str {
         match self {
             Method::PairedBlocks => "paired_blocks",
+            Method::PairedPuzzles => "paired_puzzles",
             Method::RatioOfMeansNormal => "ratio_of_means_normal",
         }
     }

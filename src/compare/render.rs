@@ -8,7 +8,8 @@
 //!   "format": "dlxbench-compare/1",
 //!   "baseline", "current": {"path", "per_puzzle", "version", "git_revision",
 //!                           "cpu_model", "started", "threads"},
-//!   "settings": {"threshold_pct", "metric", "allow_algorithm_change",
+//!   "settings": {"threshold_pct", "floor_pct" (null: not given), "block"
+//!                (lines per bootstrap block), "metric", "allow_algorithm_change",
 //!                "bootstrap_resamples", "seed", "confidence"},
 //!   "mode": "unique",
 //!   "results": [{
@@ -23,7 +24,7 @@
 //!                  "only_in_baseline", "only_in_current",
 //!                  "examples": [{"line", "nodes": [b, c], "updates": [b, c] | null,
 //!                                "status": [b, c], "solutions": [b, c]}]},
-//!     "time": {"method": "paired_bootstrap" | "ratio_of_means_normal" | null,
+//!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
 //!              "puzzles", "ratio", "low", "high", "verdict":
 //!              "regression" | "improvement" | "no_change" | "not_enough_data"},
 //!     "reading": {"p50_ratio", "p99_ratio", "throughput_ratio"}
@@ -225,6 +226,7 @@ fn time_table(c: &Comparison) -> Table {
                 r.solver.clone(),
                 match t.method {
                     Some(Method::PairedBlocks) => "blocks".into(),
+                    Some(Method::PairedPuzzles) => "puzzles+".into(),
                     Some(Method::RatioOfMeansNormal) => "means*".into(),
                     None => "-".into(),
                 },
@@ -519,6 +521,15 @@ pub fn text(c: &Comparison) -> String {
                 "  * ratio of mean times with a normal-approximation interval: no per-puzzle times on one side\n",
             );
         }
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::PairedPuzzles))
+        {
+            out.push_str(&format!(
+                "  + fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares\n",
+                c.block
+            ));
+        }
         out.push_str("  p50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only\n");
         out.push_str(&format!("  Time: {}\n\n", floor_text(c)));
     }
@@ -609,6 +620,15 @@ pub fn markdown(c: &Comparison) -> String {
             .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
         {
             out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
+        }
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::PairedPuzzles))
+        {
+            out.push_str(&format!(
+                " \\+ fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares.",
+                c.block
+            ));
         }
         out.push_str(&format!("\n\nTime: {}.\n\n", md_escape(&floor_text(c))));
     }
