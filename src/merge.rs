@@ -486,6 +486,7 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         result.discrepancies = discrepancies;
         for (c, p) in result.corpora.iter_mut().zip(paired) {
             c.paired = p;
+            c.speed_cache = std::sync::OnceLock::new();
         }
         written.push(into.join(schema::PUZZLES_CSV));
     }

@@ -61,7 +61,16 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
 #[test]
 fn ab_fails_on_an_algorithm_change_unless_allowed() {
     let out = dlxbench()
-        .args(["ab", "dlx", "singles", "--max-passes", "1", "--min-passes", "1", "-q"])
+        .args([
+            "ab",
+            "dlx",
+            "singles",
+            "--max-passes",
+            "1",
+            "--min-passes",
+            "1",
+            "-q",
+        ])
         .arg(corpus())
         .output()
         .unwrap();

@@ -233,7 +233,9 @@ fn times_times_1_5_is_a_regression_with_the_right_ratio() {
             .assert()
             .code(0)
             .stdout(predicate::str::contains("regression (not gating)"))
-            .stdout(predicate::str::contains("OK (0 algorithm changes; time not gating)"));
+            .stdout(predicate::str::contains(
+                "OK (0 algorithm changes; time not gating)",
+            ));
     }
     // A floor of 60% above the 5% threshold: 1.5 is within it.
     let (code, doc) = compare_json(&base, &cur, &["--metric", "time", "--floor", "60"]);
@@ -697,7 +699,10 @@ fn two_back_to_back_runs_compare_ok_by_default() {
     let out = compare(&a, &b).output().unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("nodes gate; time is reported, not gating"), "{stdout}");
+    assert!(
+        stdout.contains("nodes gate; time is reported, not gating"),
+        "{stdout}"
+    );
     assert!(
         stdout.ends_with("OK (0 algorithm changes; time not gating)\n"),
         "{stdout}"

@@ -71,7 +71,13 @@ fn no_ratio_for_a_broken_solver_nor_for_too_few_common_puzzles() {
     let out = dir.path().join("out");
     // naive solves 2 of the 200 puzzles within 3,000 nodes.
     let run = dlxbench()
-        .args(["bench", "--solvers", "dlx,naive,singles,broken", "--budget-nodes", "3000"])
+        .args([
+            "bench",
+            "--solvers",
+            "dlx,naive,singles,broken",
+            "--budget-nodes",
+            "3000",
+        ])
         .arg("--solver-cmd")
         .arg(format!("broken={}", script.display()))
         .arg("--out")
@@ -130,7 +136,12 @@ fn no_ratio_for_a_broken_solver_nor_for_too_few_common_puzzles() {
     assert!(svg.contains("singles ") && svg.contains("dlx 1x"), "{svg}");
     assert!(!svg.contains("broken ") && !svg.contains("naive "), "{svg}");
     let html = std::fs::read_to_string(out.join("report.html")).unwrap();
-    let cell = row("singles").rsplit("  ").next().unwrap().trim().to_string();
+    let cell = row("singles")
+        .rsplit("  ")
+        .next()
+        .unwrap()
+        .trim()
+        .to_string();
     assert!(html.contains(&cell), "{cell} not in report.html");
     assert!(html.contains("disagrees") && html.contains("too few"));
 }
@@ -145,7 +156,15 @@ fn merged_shards_give_the_ratio_of_their_rows() {
     for k in 1..=2 {
         let out = dir.path().join(format!("part{k}"));
         dlxbench()
-            .args(["bench", "-q", "--no-plots", "-j", "1", "--solvers", "dlx,singles"])
+            .args([
+                "bench",
+                "-q",
+                "--no-plots",
+                "-j",
+                "1",
+                "--solvers",
+                "dlx,singles",
+            ])
             .arg("--shard")
             .arg(format!("{k}/2"))
             .arg("--out")

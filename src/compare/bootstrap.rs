@@ -25,8 +25,8 @@
 
 use rayon::prelude::*;
 
-pub use crate::harness::BlockSum;
 use crate::harness::block_bootstrap;
+pub use crate::harness::BlockSum;
 use crate::rng::SplitMix;
 
 /// An estimate and its confidence interval.

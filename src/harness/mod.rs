@@ -443,6 +443,10 @@ pub struct CorpusResult {
     /// from `summary.csv`), against its reference; `None`: computed from
     /// [`CorpusResult::paired`].
     pub recorded_speeds: Option<Vec<Speed>>,
+    /// The speeds computed from [`CorpusResult::paired`] and the reference
+    /// they are against, once ([`CorpusResult::speeds`]); empty until
+    /// then (set `paired` before asking for them).
+    pub speed_cache: std::sync::OnceLock<(usize, Vec<Speed>)>,
 }
 
 /// Failed solves kept in full per corpus ([`CorpusResult::failures`]).
@@ -557,12 +561,18 @@ impl CorpusResult {
         if let Some(recorded) = &self.recorded_speeds {
             return recorded.clone();
         }
-        let ref_invalid = self.solvers.get(reference).map_or(0, |s| s.invalid);
-        self.solvers
-            .iter()
-            .enumerate()
-            .map(|(i, s)| Speed::of(&self.paired, reference, i, (ref_invalid, s.invalid)))
-            .collect()
+        let compute = || {
+            let ref_invalid = self.solvers.get(reference).map_or(0, |s| s.invalid);
+            self.solvers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Speed::of(&self.paired, reference, i, (ref_invalid, s.invalid)))
+                .collect::<Vec<_>>()
+        };
+        match self.speed_cache.get_or_init(|| (reference, compute())) {
+            (r, speeds) if *r == reference => speeds.clone(),
+            _ => compute(),
+        }
     }
 }
 
@@ -786,6 +796,7 @@ pub fn run<P: Puzzle>(
             failures: Vec::new(),
             paired: paired.into_inner().unwrap_or_else(|e| e.into_inner()),
             recorded_speeds: None,
+            speed_cache: std::sync::OnceLock::new(),
         };
         for out in outputs {
             result.puzzles += out.puzzles;

@@ -324,12 +324,7 @@ impl NoRatio {
 impl Speed {
     /// The speed of solver `solver` against `reference` from `paired`,
     /// given each one's count of invalid answers.
-    pub fn of(
-        paired: &PairedTimes,
-        reference: usize,
-        solver: usize,
-        invalid: (u64, u64),
-    ) -> Speed {
+    pub fn of(paired: &PairedTimes, reference: usize, solver: usize, invalid: (u64, u64)) -> Speed {
         let (ref_invalid, invalid) = invalid;
         if invalid > 0 {
             return Speed::Missing(NoRatio::Invalid);
@@ -473,7 +468,10 @@ mod tests {
             Speed::Missing(NoRatio::Disagrees)
         );
         assert_eq!(Speed::of(&p, 0, 2, (0, 0)), Speed::Missing(NoRatio::TooFew));
-        assert_eq!(Speed::of(&p, 0, 3, (0, 2)), Speed::Missing(NoRatio::Invalid));
+        assert_eq!(
+            Speed::of(&p, 0, 3, (0, 2)),
+            Speed::Missing(NoRatio::Invalid)
+        );
         assert_eq!(
             Speed::of(&p, 0, 3, (1, 0)),
             Speed::Missing(NoRatio::ReferenceInvalid)

@@ -255,9 +255,13 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
     let (mut x0, mut x1) = log_range(
         bars.iter()
             .flat_map(|b| {
-                [Some(b.mean), b.interval.map(|i| i.0), b.interval.map(|i| i.1)]
-                    .into_iter()
-                    .chain(b.percentiles)
+                [
+                    Some(b.mean),
+                    b.interval.map(|i| i.0),
+                    b.interval.map(|i| i.1),
+                ]
+                .into_iter()
+                .chain(b.percentiles)
             })
             .flatten()
             .chain([1.0]),

@@ -43,7 +43,10 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
     for c in &run.corpora {
         let speeds = c.speeds(reference);
         for (i, s) in c.solvers.iter().enumerate() {
-            let speed = speeds.get(i).copied().unwrap_or(Speed::Missing(NoRatio::NoData));
+            let speed = speeds
+                .get(i)
+                .copied()
+                .unwrap_or(Speed::Missing(NoRatio::NoData));
             // Empty, not 0, where nothing was timed.
             let timed = |v: f64| (s.timed() > 0).then_some(v);
             let budget = config.budgets[i].max_nodes;

@@ -422,12 +422,9 @@ fn speed_cell(speed: &Speed) -> String {
     match speed {
         Speed::Reference => speed_ratio(1.0),
         Speed::Ratio(r) => match (r.low, r.high) {
-            (Some(low), Some(high)) => format!(
-                "{} ({}-{})",
-                speed_ratio(r.estimate),
-                sig3(low),
-                sig3(high)
-            ),
+            (Some(low), Some(high)) => {
+                format!("{} ({}-{})", speed_ratio(r.estimate), sig3(low), sig3(high))
+            }
             _ => speed_ratio(r.estimate),
         },
         Speed::Missing(NoRatio::NoData) => "-".into(),

@@ -521,9 +521,8 @@ impl ResultDir {
         }
         let mut rows = Vec::new();
         for row in reader.deserialize::<super::SummaryRow>() {
-            let row = row.map_err(|e| {
-                ResultError::field(path, schema::summary::SPEED_VS, e.to_string())
-            })?;
+            let row = row
+                .map_err(|e| ResultError::field(path, schema::summary::SPEED_VS, e.to_string()))?;
             rows.push(row);
         }
         for c in &mut result.corpora {
@@ -628,6 +627,7 @@ impl ResultDir {
                 // speeds back from summary.csv.
                 paired: harness::PairedTimes::new(config.solvers.len(), config.schedule.block),
                 recorded_speeds: None,
+                speed_cache: std::sync::OnceLock::new(),
             });
         }
         Ok(result)

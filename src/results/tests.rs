@@ -385,7 +385,9 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
     // in a file from before them.
     let added = schema::summary::COLUMNS.len() - 33;
     assert_eq!(schema::summary::COLUMNS[33], schema::summary::SPEED_VS);
-    assert!(rows.iter().all(|r| r.speed_vs.is_none() && r.speed_note.is_none()));
+    assert!(rows
+        .iter()
+        .all(|r| r.speed_vs.is_none() && r.speed_note.is_none()));
     let back: String = csv_text(&rows)
         .lines()
         .enumerate()
