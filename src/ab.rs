@@ -209,6 +209,15 @@ pub struct Nodes {
     pub outcome_changed: u64,
 }
 
+impl Nodes {
+    /// Whether A and B run different algorithms: node counts or outcomes
+    /// differ on some puzzle. The exit-status rule shared with `compare`:
+    /// an algorithm change fails unless allowed (`--allow-algorithm-change`).
+    pub fn algorithm_change(&self) -> bool {
+        self.changed > 0 || self.outcome_changed > 0
+    }
+}
+
 /// What an A/B found.
 #[derive(Debug, Clone)]
 pub struct AbResult {

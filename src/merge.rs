@@ -46,7 +46,7 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::atomic::AtomicFile;
-use crate::harness::{self, Config, Discrepancy, Record, RunResult, SolverStats};
+use crate::harness::{self, Config, Discrepancy, PairedTimes, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
 use crate::results::{
@@ -481,9 +481,13 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     let mut written = Vec::new();
     let mut rows = 0;
     if per_puzzle {
-        let (n, discrepancies) = merge_rows(&parts, &config, &result, into)?;
+        let (n, discrepancies, paired) = merge_rows(&parts, &config, &result, into)?;
         rows = n;
         result.discrepancies = discrepancies;
+        for (c, p) in result.corpora.iter_mut().zip(paired) {
+            c.paired = p;
+            c.speed_cache = std::sync::OnceLock::new();
+        }
         written.push(into.join(schema::PUZZLES_CSV));
     }
     // Parts in shard order in `merged_from`.
@@ -785,14 +789,15 @@ fn csv_error(path: &Path, e: csv::Error) -> MergeError {
 
 /// Streams the parts' `puzzles.csv` into `into/puzzles.csv`, in corpus
 /// (run order) and line order, cross-checking each puzzle's rows; checks
-/// each part's row counts against its statistics. Returns the rows written
-/// and the discrepancies.
+/// each part's row counts against its statistics. Returns the rows written,
+/// the discrepancies and each corpus's paired times (the same puzzles and
+/// blocks of lines as the unsharded run: its speed ratios).
 fn merge_rows(
     parts: &[Part],
     config: &Config,
     result: &RunResult,
     into: &Path,
-) -> Result<(u64, Vec<Discrepancy>), MergeError> {
+) -> Result<(u64, Vec<Discrepancy>, Vec<PairedTimes>), MergeError> {
     let corpus_index: HashMap<Vec<u8>, usize> = result
         .corpora
         .iter()
@@ -845,6 +850,16 @@ fn merge_rows(
     }
     let mut rows = 0u64;
     let mut discrepancies = Vec::new();
+    let mut paired: Vec<PairedTimes> = result
+        .corpora
+        .iter()
+        .map(|_| PairedTimes::new(config.solvers.len(), config.schedule.block))
+        .collect();
+    let mut pair = |puzzle: Option<(usize, u64, usize)>, records: &[Record]| {
+        if let Some((c, line, _)) = puzzle {
+            paired[c].add_puzzle(line, records);
+        }
+    };
     // The puzzle whose rows are being gathered: key, part, records.
     let mut current: Option<(usize, u64, usize)> = None;
     let mut records: Vec<Record> = Vec::with_capacity(config.solvers.len());
@@ -869,6 +884,7 @@ fn merge_rows(
             Some((pc, pl, _)) if (pc, pl) == (c, line) => {}
             _ => {
                 discrepancies.extend(check(current, &records));
+                pair(current, &records);
                 records.clear();
                 current = Some((c, line, i));
             }
@@ -886,6 +902,7 @@ fn merge_rows(
         }
     }
     discrepancies.extend(check(current, &records));
+    pair(current, &records);
     for (part, r) in parts.iter().zip(&readers) {
         for (c, corpus) in result.corpora.iter().enumerate() {
             for (s, solver) in config.solvers.iter().enumerate() {
@@ -924,5 +941,5 @@ fn merge_rows(
     let mut file = file;
     file.flush().map_err(io)?;
     file.commit().map_err(io)?;
-    Ok((rows, discrepancies))
+    Ok((rows, discrepancies, paired))
 }

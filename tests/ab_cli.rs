@@ -14,6 +14,7 @@ fn corpus() -> String {
 
 #[test]
 fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
+    // Two different algorithms: allowed, or the change alone fails.
     let out = dlxbench()
         .args([
             "ab",
@@ -25,6 +26,7 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
             "5",
             "-q",
         ])
+        .arg("--allow-algorithm-change")
         .arg(corpus())
         .output()
         .unwrap();
@@ -62,10 +64,37 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
         lines[3].starts_with("nodes: ALGORITHM CHANGE: ") && lines[3].contains(" puzzles differ"),
         "{stdout}"
     );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "dlxbench: algorithm change (allowed: --allow-algorithm-change)\n"
+    );
+}
+
+/// The exit-status rule shared with `compare`: an algorithm change fails
+/// the gate unless --allow-algorithm-change.
+#[test]
+fn ab_fails_on_an_algorithm_change_unless_allowed() {
+    let out = dlxbench()
+        .args([
+            "ab",
+            "dlx",
+            "singles",
+            "--max-passes",
+            "1",
+            "--min-passes",
+            "1",
+            "-q",
+        ])
+        .arg(corpus())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("nodes: ALGORITHM CHANGE: "), "{stdout}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        stderr.contains("ALGORITHM CHANGE") && stderr.contains("--allow-algorithm-change"),
+        "{stderr}"
     );
 }
 

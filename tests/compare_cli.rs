@@ -156,7 +156,7 @@ fn identical_runs_pass_with_an_interval_containing_one() {
     assert_eq!(code, 0, "{doc}");
     for r in results(&doc) {
         let t = &r["time"];
-        assert_eq!(t["method"], "paired_bootstrap");
+        assert_eq!(t["method"], "paired_blocks");
         assert!(f(&t["low"]) <= 1.0 && 1.0 <= f(&t["high"]), "{t}");
         assert_eq!(t["verdict"], "no_change");
         assert_eq!(t["puzzles"], 200);
@@ -201,7 +201,11 @@ fn times_times_1_5_is_a_regression_with_the_right_ratio() {
     let dir = tempfile::tempdir().unwrap();
     let (base, cur) = base_and_copy(dir.path());
     scale_times(&cur, |_| 1.5, 1.5);
+    // By default time does not gate: reported, exit 0.
     let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["settings"]["metric"], "nodes");
+    let (code, doc) = compare_json(&base, &cur, &["--metric", "time"]);
     assert_eq!(code, 1, "{doc}");
     for r in results(&doc) {
         let t = &r["time"];
@@ -216,19 +220,36 @@ fn times_times_1_5_is_a_regression_with_the_right_ratio() {
     assert_eq!(doc["outcome"]["time_regressions"], 2);
 
     compare(&base, &cur)
+        .args(["--metric", "both"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("REGRESSION"))
-        .stdout(predicate::str::contains("FAILED"));
-    // Time reported but not gating.
+        .stdout(predicate::str::contains("FAILED"))
+        .stdout(predicate::str::contains("floor is unknown here"));
+    // Time reported but not gating (the default).
+    for extra in [&["--metric", "nodes"][..], &[]] {
+        compare(&base, &cur)
+            .args(extra)
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("regression (not gating)"))
+            .stdout(predicate::str::contains(
+                "OK (0 algorithm changes; time not gating)",
+            ));
+    }
+    // A floor of 60% above the 5% threshold: 1.5 is within it.
+    let (code, doc) = compare_json(&base, &cur, &["--metric", "time", "--floor", "60"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["settings"]["floor_pct"], 60.0);
     compare(&base, &cur)
-        .args(["--metric", "nodes"])
+        .args(["--metric", "time", "--floor", "60%"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("regression (not gating)"));
+        .stdout(predicate::str::contains("threshold 5% (floor 60%)"))
+        .stdout(predicate::str::contains("time verdicts use the floor"));
     // A 60% threshold: 1.5 is within it. `60` and `60%` mean the same.
     for t in ["60", "60%"] {
-        let (code, doc) = compare_json(&base, &cur, &["--threshold", t]);
+        let (code, doc) = compare_json(&base, &cur, &["--metric", "time", "--threshold", t]);
         assert_eq!(code, 0, "{t}");
         assert_eq!(doc["settings"]["threshold_pct"], 60.0);
         assert!(results(&doc)
@@ -308,9 +329,18 @@ fn changed_nodes_on_one_puzzle_is_an_algorithm_change() {
         .assert()
         .code(0)
         .stdout(predicate::str::contains("changed (allowed)"));
-    // Time gating only: reported, not failing.
-    let (code, _) = compare_json(&base, &cur, &["--metric", "time"]);
-    assert_eq!(code, 0);
+    // One rule with `ab`: an algorithm change fails whatever --metric,
+    // unless allowed.
+    for metric in ["time", "both", "nodes"] {
+        let (code, _) = compare_json(&base, &cur, &["--metric", metric]);
+        assert_eq!(code, 1, "{metric}");
+        let (code, _) = compare_json(
+            &base,
+            &cur,
+            &["--metric", metric, "--allow-algorithm-change"],
+        );
+        assert_eq!(code, 0, "{metric}");
+    }
 }
 
 /// A run of the corpus and one with `extra`, which makes it another
@@ -425,7 +455,7 @@ fn summary_only_falls_back_to_a_ratio_of_means() {
     let (_, doc) = compare_json(&base.join("puzzles.csv"), &cur.join("puzzles.csv"), &[]);
     assert!(results(&doc)
         .iter()
-        .all(|r| r["time"]["method"] == "paired_bootstrap"));
+        .all(|r| r["time"]["method"] == "paired_blocks"));
 }
 
 #[test]
@@ -590,7 +620,7 @@ fn markdown_and_out_file() {
     scale_times(&cur, |_| 1.5, 1.5);
     let md = dir.path().join("compare.md");
     compare(&base, &cur)
-        .args(["--format", "markdown", "--out"])
+        .args(["--metric", "time", "--format", "markdown", "--out"])
         .arg(&md)
         .assert()
         .code(1)
@@ -599,7 +629,7 @@ fn markdown_and_out_file() {
     assert!(text.starts_with("## dlxbench compare\n"), "{text}");
     assert!(text.contains("**FAILED"), "{text}");
     assert!(text.contains("| corpus | solver | method | puzzles | ratio |"));
-    assert!(text.contains("| fix | dlx | paired | 200 | 1.50"), "{text}");
+    assert!(text.contains("| fix | dlx | blocks | 200 | 1.50"), "{text}");
     assert!(text.contains("|---|---|---|---:|"));
     assert_no_temporaries(dir.path());
 }
@@ -653,4 +683,45 @@ fn save_baseline_writes_results_name_atomically() {
             .stderr(predicate::str::contains("--save-baseline"));
     }
     assert_eq!(entries(), ["main"]);
+}
+
+/// Two runs of the same code one after the other (what
+/// `results/make-baseline` twice makes) compare OK by default: the
+/// counters decide, time is reported without a verdict that gates; asked
+/// to gate on time, the report says what its interval leaves out.
+#[test]
+fn two_back_to_back_runs_compare_ok_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = corpus(dir.path());
+    let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+    bench(&c, &a, &[]);
+    bench(&c, &b, &[]);
+    let out = compare(&a, &b).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("nodes gate; time is reported, not gating"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("OK (0 algorithm changes; time not gating)\n"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("REGRESSION"), "{stdout}");
+    let out = compare(&a, &b).args(["--metric", "time"]).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let code = out.status.code().unwrap();
+    assert!(code == 0 || code == 1, "{stdout}");
+    assert!(stdout.contains("nodes and time gate"), "{stdout}");
+    assert!(
+        stdout.contains("bootstrap over blocks of 64 lines")
+            && stdout.contains("not the noise between the two runs")
+            && stdout.contains("floor is unknown here: measure it with `dlxbench ab --aa`"),
+        "{stdout}"
+    );
+    assert_eq!(
+        code == 1,
+        stdout.contains("time regression") && stdout.contains("FAILED"),
+        "{stdout}"
+    );
 }

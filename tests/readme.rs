@@ -11,7 +11,8 @@
 //!   the page shows any), and an `exit N` line after `; echo "exit $?"`,
 //!   which is its exit status (without one it must be 0). A `...` line
 //!   stands for any number of lines; trailing blank lines are not compared,
-//!   nor is the report of `time` (`real ...`).
+//!   nor is the report of `time` (`real ...`), nor `bench`'s note on
+//!   stalls (`Mean above p99 ...`, which depends on the machine).
 //! - **Machine-dependent values** are masked on both sides before the
 //!   comparison ([`Mask`]), for the commands that print them (`bench`,
 //!   `compare`, the `cargo run --example` programs, `time ...`) and for
@@ -95,6 +96,8 @@ fn examples(page: &str, text: &str) -> Vec<Example> {
             .filter(|l| !l.starts_with("(stderr)"))
             // `time`'s report, on the shell's standard error.
             .filter(|l| !(command.starts_with("time ") && l.starts_with("real")))
+            // `bench`'s note on stalls, which depends on the machine.
+            .filter(|l| !l.starts_with(STALL_NOTE))
             .map(|l| l.to_string())
             .collect();
         trim_blank_end(&mut stdout);
@@ -127,6 +130,11 @@ fn trim_blank_end(lines: &mut Vec<String>) {
         lines.pop();
     }
 }
+
+/// The start of `bench`'s note on solvers whose mean is above their p99
+/// (a few stalls): whether it shows depends on the machine, so it is
+/// compared on neither side.
+const STALL_NOTE: &str = "Mean above p99";
 
 /// Why an example is not run, or `None`.
 fn skip_reason(command: &str) -> Option<&'static str> {
@@ -658,7 +666,8 @@ fn check(example: &Example, mask: &Mask, fixtures: &Fixtures) -> bool {
         }
         text_lines(text.as_bytes())
     };
-    let stdout = unsubstitute(&output.stdout);
+    let mut stdout = unsubstitute(&output.stdout);
+    stdout.retain(|l| !l.starts_with(STALL_NOTE));
     let stderr = unsubstitute(&output.stderr);
     let expected_stdout = match &run.redirect {
         Some(file) => {

@@ -39,7 +39,9 @@ time on an A/A of B against a copy of itself: the noise floor of this machine in
 which the A/B is then judged when it is above the threshold (`ab B B --aa` runs the A/A alone). \
 For two builds of one solver, load both with --solver-lib under two names: built-in and loaded \
 solvers are called differently, so compare like with like. Exit status: 0 no regression; 1 B is \
-slower (or the solvers disagreed, or solves failed); 2 bad usage or unreadable input.")]
+slower, or an algorithm change (node counts or outcomes differ; --allow-algorithm-change \
+reports it without failing, as in `compare`), or the solvers disagreed, or solves failed; 2 bad \
+usage or unreadable input.")]
 pub struct Args {
     /// The reference solver (a built-in one, or a --solver-lib name).
     #[arg(value_name = "A")]
@@ -118,6 +120,10 @@ pub struct Args {
     /// Also write the result as a page with the distribution of per-puzzle ratios.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Report changed node counts or outcomes but do not fail on them (A and B are meant to
+    /// run different algorithms), as `compare --allow-algorithm-change`.
+    #[arg(long)]
+    pub allow_algorithm_change: bool,
     #[command(flatten)]
     pub export: super::ExportArgs,
 }
@@ -292,13 +298,33 @@ impl PerKind for Args {
         }
         self.export.write(&inputs, &export::of_ab(&result))?;
         let regressed = !aa_only && result.verdict == TimeVerdict::Regression;
+        let changed = algorithm_change_fails(&result, self.allow_algorithm_change);
         Ok(ExitCode::from(
-            if regressed || !problems.is_empty() || failed > 0 {
+            if regressed || changed || !problems.is_empty() || failed > 0 {
                 super::EXIT_FAILURE
             } else {
                 super::EXIT_OK
             },
         ))
+    }
+}
+
+/// The exit-status rule shared with `compare`: an algorithm change (node
+/// counts or outcomes that differ) fails unless `allowed`; said on
+/// standard error either way.
+fn algorithm_change_fails(result: &AbResult, allowed: bool) -> bool {
+    if !result.nodes.algorithm_change() {
+        return false;
+    }
+    if allowed {
+        errln!("dlxbench: algorithm change (allowed: --allow-algorithm-change)");
+        false
+    } else {
+        errln!(
+            "dlxbench: ALGORITHM CHANGE: A and B differ in node counts or outcomes; if they are \
+             meant to, pass --allow-algorithm-change"
+        );
+        true
     }
 }
 

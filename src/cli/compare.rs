@@ -19,12 +19,12 @@ use super::io::errln;
 /// `--metric` values.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum MetricArg {
-    /// Only time regressions fail.
+    /// Time regressions fail too (as `both`).
     Time,
-    /// Only changed node or update counts fail.
-    Nodes,
-    /// Both fail (the default).
+    /// Only changed node or update counts or outcomes fail (the default).
     #[default]
+    Nodes,
+    /// Algorithm changes and time regressions fail.
     Both,
 }
 
@@ -44,11 +44,16 @@ pub enum FormatArg {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 BASELINE and CURRENT are result directories of `dlxbench bench` (or their summary.csv or \
-puzzles.csv). Node and link-update counts must be identical (they do not depend on the machine); \
-time is the ratio CURRENT/BASELINE of the geometric mean of per-puzzle times, with a seeded \
-bootstrap 95% interval: a regression only when the whole interval lies above 1 + threshold. \
-Exit status: 0 nothing regressed; 1 something did (under --metric); 2 unusable input (missing \
-or unreadable files, different modes, limits, budgets or corpus checksums).")]
+puzzles.csv). Node and link-update counts and outcomes must be identical (they do not depend on \
+the machine): a difference is an algorithm change, which fails unless --allow-algorithm-change \
+(the same rule as `ab`). Time is the ratio CURRENT/BASELINE of the geometric mean of per-puzzle \
+times, with a seeded 95% interval from a bootstrap over blocks of consecutive puzzles; it gates \
+only with --metric time|both, a regression only when the whole interval lies above 1 + the \
+larger of --threshold and --floor. The interval does not hold the noise between two runs (code \
+layout, machine state): measure that floor with `ab --aa` and give it with --floor. \
+Exit status: 0 nothing regressed; 1 something did (an algorithm change, or a time regression \
+under --metric time|both); 2 unusable input (missing or unreadable files, different modes, \
+limits, budgets or corpus checksums).")]
 pub struct Args {
     /// The reference run: a result directory, or its summary.csv or puzzles.csv.
     #[arg(value_name = "BASELINE")]
@@ -59,9 +64,14 @@ pub struct Args {
     /// Smallest change declared, always in percent, `%` optional: `5%` and `5` are five percent, `0.5` half a percent.
     #[arg(long, value_name = "PCT", default_value = "5%", value_parser = compare::parse_threshold)]
     pub threshold: f64,
-    /// Which checks decide the exit status; both are always reported.
+    /// What decides the exit status: `nodes` (the default) the deterministic counters only;
+    /// `time` or `both` time regressions too. Both are always reported.
     #[arg(long, value_enum, default_value_t)]
     pub metric: MetricArg,
+    /// The run-to-run noise floor, in percent (from `dlxbench ab --aa`, or two runs of the same
+    /// code): a time verdict needs the whole interval beyond the larger of it and --threshold.
+    #[arg(long, value_name = "PCT", value_parser = compare::parse_threshold)]
+    pub floor: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub format: FormatArg,
@@ -147,6 +157,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             MetricArg::Both => Metric::Both,
         },
         allow_algorithm_change: args.allow_algorithm_change,
+        floor: args.floor,
         resamples: args.bootstrap,
         seed: args.seed,
         examples: args.examples,

@@ -138,6 +138,11 @@ pub fn compare(
             notes.push(format!("the {name} is not a complete run: {w}"));
         }
     }
+    let block = [baseline, current]
+        .iter()
+        .find_map(|r| r.run_json.as_ref().and_then(|j| j.schedule_block))
+        .unwrap_or(crate::harness::Schedule::DEFAULT_BLOCK)
+        .max(1);
     let mut results = Vec::new();
     let mut only_in_baseline = Vec::new();
     for b in &baseline.groups {
@@ -145,7 +150,7 @@ pub fn compare(
             Some(c) => {
                 let partial =
                     baseline.partial.contains(&b.corpus) || current.partial.contains(&b.corpus);
-                let r = compare_pair(b, c, bt, ct, options, partial);
+                let r = compare_pair(b, c, bt, ct, options, partial, block);
                 if partial {
                     notes.push(match r.counters.scope {
                         Scope::NotCompared => format!(
@@ -186,6 +191,7 @@ pub fn compare(
         only_in_baseline,
         only_in_current,
         notes,
+        block,
     })
 }
 
@@ -211,6 +217,7 @@ fn compare_pair(
     ct: Option<u64>,
     options: &Options,
     partial: bool,
+    block: usize,
 ) -> PairResult {
     let bs = b
         .summary_or_derived(bt)
@@ -236,12 +243,22 @@ fn compare_pair(
     };
     let seed = options.seed ^ pair_hash(&b.corpus, &b.solver);
     let time = if log_ratios.len() >= 2 {
-        let interval = bootstrap::paired(&log_ratios, options.resamples, seed, options.confidence);
+        let blocks = bootstrap::blocks_of(&log_ratios, block);
+        // One block only (a corpus smaller than a block): nothing to
+        // resample but puzzles, and the output says so.
+        let (interval, method) = if blocks.len() >= 2 {
+            let i = bootstrap::blocks(&blocks, options.resamples, seed, options.confidence);
+            (i, Method::PairedBlocks)
+        } else {
+            let d: Vec<f64> = log_ratios.iter().map(|&(_, d)| d).collect();
+            let i = bootstrap::paired(&d, options.resamples, seed, options.confidence);
+            (i, Method::PairedPuzzles)
+        };
         TimeCheck {
-            method: interval.map(|_| Method::PairedBootstrap),
+            method: interval.map(|_| method),
             puzzles: log_ratios.len() as u64,
             interval,
-            verdict: verdict(interval, options.threshold),
+            verdict: verdict(interval, options.time_threshold()),
         }
     } else {
         let moments = |s: &SummaryRow| bootstrap::Moments {
@@ -254,7 +271,7 @@ fn compare_pair(
             method: interval.map(|_| Method::RatioOfMeansNormal),
             puzzles: bs.timed().min(cs.timed()),
             interval,
-            verdict: verdict(interval, options.threshold),
+            verdict: verdict(interval, options.time_threshold()),
         }
     };
     let ratio = |x: Option<f64>, y: Option<f64>| {
@@ -267,7 +284,7 @@ fn compare_pair(
         counters,
         time,
         ratios: (!log_ratios.is_empty())
-            .then(|| RatioHistogram::from_log_ratios(log_ratios.iter().copied())),
+            .then(|| RatioHistogram::from_log_ratios(log_ratios.iter().map(|&(_, d)| d))),
         reading: Reading {
             p50: ratio(bs.p50_ns, cs.p50_ns),
             p99: ratio(bs.p99_ns, cs.p99_ns),
@@ -325,13 +342,13 @@ fn common_lines(b: &[PuzzleRow], c: &[PuzzleRow]) -> (Vec<PuzzleRow>, Vec<Puzzle
     (kb, kc)
 }
 
-/// Merges two line-sorted row lists: the counters, and the log-ratios of
-/// the puzzles timed in both.
+/// Merges two line-sorted row lists: the counters, and the lines and
+/// log-ratios of the puzzles timed in both.
 pub(super) fn per_puzzle(
     b: &[PuzzleRow],
     c: &[PuzzleRow],
     examples: usize,
-) -> (Counters, Vec<f64>) {
+) -> (Counters, Vec<(u64, f64)>) {
     let bs = SummaryRow::from_rows(b, None);
     let cs = SummaryRow::from_rows(c, None);
     // The totals, then the puzzle-by-puzzle figures on top.
@@ -378,7 +395,7 @@ pub(super) fn per_puzzle(
             }
         }
         if x.timed() && y.timed() {
-            d.push((y.ns as f64 / x.ns as f64).ln());
+            d.push((x.line, (y.ns as f64 / x.ns as f64).ln()));
         }
         i += 1;
         j += 1;

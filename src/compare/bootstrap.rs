@@ -17,6 +17,14 @@
 //!   about `z sqrt((n - 1) / n)` where `t(n - 1)` is due); the t interval
 //!   is exact for normal replicates, and a replicate that is itself the
 //!   mean of hundreds of puzzles is close to normal.
+//! * [`blocks`]: the same ratio with a percentile bootstrap over *blocks*
+//!   of consecutive lines ([`blocks_of`]): what `compare` uses. A burst of
+//!   load or a frequency change hits the puzzles a solver solved back to
+//!   back together, so they are not independent; a block of the schedule
+//!   is the finest unit that carries such bursts, and one run's
+//!   `puzzles.csv` holds nothing finer (passes keep only each puzzle's
+//!   minimum). The noise between the two runs (code layout, the machine's
+//!   state) is in no interval made of two runs: see `ab --aa`.
 //! * [`normal`]: when per-puzzle times are missing on one side, the ratio
 //!   of the arithmetic means with a normal-approximation interval on its
 //!   logarithm (delta method): `se = sqrt(s_b^2 / (n_b m_b^2) + s_c^2 /
@@ -24,6 +32,8 @@
 
 use rayon::prelude::*;
 
+use crate::harness::block_bootstrap;
+pub use crate::harness::BlockSum;
 use crate::rng::SplitMix;
 
 /// An estimate and its confidence interval.
@@ -181,6 +191,41 @@ pub fn paired(d: &[f64], resamples: usize, seed: u64, confidence: f64) -> Option
         estimate,
         low: quantile(&means, tail).exp(),
         high: quantile(&means, 1.0 - tail).exp(),
+    })
+}
+
+/// The log-ratios `d` (line, log-ratio; sorted by line) summed per block of
+/// `block` consecutive lines (`(line - 1) / block`), in line order.
+pub fn blocks_of(d: &[(u64, f64)], block: usize) -> Vec<BlockSum> {
+    let block = block.max(1) as u64;
+    let mut out: Vec<(u64, BlockSum)> = Vec::new();
+    for &(line, x) in d {
+        let b = line.saturating_sub(1) / block;
+        match out.last_mut() {
+            Some((last, sum)) if *last == b => {
+                sum.sum += x;
+                sum.count += 1;
+            }
+            _ => out.push((b, BlockSum { sum: x, count: 1 })),
+        }
+    }
+    out.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The ratio of geometric means `exp(sum / count)` over `blocks` with a
+/// percentile bootstrap interval that resamples blocks
+/// ([`crate::harness::block_bootstrap`], the one the table's speed column
+/// uses). `None` with fewer than two blocks or no resamples.
+pub fn blocks(
+    blocks: &[BlockSum],
+    resamples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Option<Interval> {
+    block_bootstrap(blocks, resamples, seed, confidence).map(|(estimate, low, high)| Interval {
+        estimate,
+        low,
+        high,
     })
 }
 

@@ -154,8 +154,13 @@ impl Counters {
 /// How the time ratio was estimated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Method {
-    /// Geometric mean of paired per-puzzle ratios, bootstrap interval.
-    PairedBootstrap,
+    /// Geometric mean of paired per-puzzle ratios, bootstrap interval over
+    /// blocks of consecutive lines ([`Comparison::block`] lines each).
+    PairedBlocks,
+    /// The same ratio with a bootstrap over puzzles: the puzzles common to
+    /// both runs fill one block only, so there are no blocks to resample;
+    /// the interval then holds no noise shared by a block.
+    PairedPuzzles,
     /// Ratio of mean times, normal-approximation interval (no per-puzzle
     /// data on one side).
     RatioOfMeansNormal,
@@ -165,7 +170,8 @@ impl Method {
     /// Name used in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
-            Method::PairedBootstrap => "paired_bootstrap",
+            Method::PairedBlocks => "paired_blocks",
+            Method::PairedPuzzles => "paired_puzzles",
             Method::RatioOfMeansNormal => "ratio_of_means_normal",
         }
     }
@@ -267,6 +273,8 @@ pub struct Comparison {
     pub only_in_current: Vec<(String, String)>,
     /// Caveats (missing files, different machines or thread counts).
     pub notes: Vec<String>,
+    /// Lines per block of the time interval's bootstrap.
+    pub block: usize,
 }
 
 impl Comparison {

@@ -20,20 +20,30 @@
 //! Per corpus x solver, the ratio current / baseline of the geometric mean
 //! of per-puzzle solve times, paired by puzzle: over the puzzles present in
 //! both runs, timed (status not `budget`) and with a non-zero time in both,
-//! `d_i = ln(current_i / baseline_i)` and the ratio is `exp(mean d)`. Its 95%
-//! confidence interval comes from a seeded percentile bootstrap over
-//! puzzles ([`bootstrap::paired`]); each corpus x solver uses the stream
-//! `seed` xor a hash (FNV-1a) of `corpus NUL solver`, so results do not
-//! depend on the order of the rows. When one run has no per-puzzle data,
-//! the ratio of mean times with a normal-approximation interval from the
-//! summaries' mean, standard deviation and count is used instead, and the
-//! output says so ([`Method::RatioOfMeansNormal`]).
+//! `d_i = ln(current_i / baseline_i)` and the ratio is `exp(mean d)`. Its
+//! 95% confidence interval comes from a seeded percentile bootstrap over
+//! *blocks* of consecutive lines ([`bootstrap::blocks`], blocks of the
+//! run's schedule block, [`Comparison::block`]): a burst of load hits the
+//! puzzles solved back to back together, so puzzles are not independent
+//! ([`Method::PairedBlocks`]); when the common puzzles fill one block only,
+//! over puzzles ([`bootstrap::paired`], [`Method::PairedPuzzles`]). Each
+//! corpus x solver uses the stream `seed` xor a hash (FNV-1a) of `corpus
+//! NUL solver`, so results do not depend on the order of the rows. When
+//! one run has no per-puzzle data, the ratio of mean times with a
+//! normal-approximation interval from the summaries' mean, standard
+//! deviation and count is used instead, and the output says so
+//! ([`Method::RatioOfMeansNormal`]). No interval made of two runs holds
+//! the noise between them (code layout, the machine's state): the output
+//! says so, and [`Options::floor`] takes that floor when it is known.
 //!
 //! The verdict ([`TimeVerdict`]): a *regression* only when the whole interval
-//! lies above `1 + threshold`, an *improvement* only when it lies below
-//! `1 - threshold`, otherwise *no significant change*. p50, p99 and
-//! throughput ratios (from the summaries) are shown for reading; they gate
-//! nothing.
+//! lies above `1 + max(threshold, floor)`, an *improvement* only when it
+//! lies below `1 - max(threshold, floor)`, otherwise *no significant
+//! change*. Time gates only with [`Metric::Time`] or [`Metric::Both`]; the
+//! deterministic counters always do (an algorithm change fails unless
+//! [`Options::allow_algorithm_change`], the rule `ab` follows too). p50,
+//! p99 and throughput ratios (from the summaries) are shown for reading;
+//! they gate nothing.
 //!
 //! # Unusable input
 //! Runs that cannot be compared are an error ([`CompareError`]): a missing

@@ -1,15 +1,18 @@
 //! How to compare: which checks gate, the threshold, the bootstrap.
 
 /// Which checks decide the exit status (both are always reported when the
-/// data exists).
+/// data exists). The deterministic counters always gate (an algorithm
+/// change fails unless [`Options::allow_algorithm_change`], as in `ab`);
+/// time gates only when asked: two runs cannot measure the noise between
+/// runs, so a time gate needs a threshold above that floor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Metric {
-    /// Only the time check gates.
+    /// The counters and the time check gate (the same as [`Metric::Both`]).
     Time,
-    /// Only the deterministic counters gate.
-    Nodes,
-    /// Both gate.
+    /// Only the deterministic counters gate (the default).
     #[default]
+    Nodes,
+    /// The counters and the time check gate.
     Both,
 }
 
@@ -28,9 +31,10 @@ impl Metric {
         self != Metric::Nodes
     }
 
-    /// Whether counter changes fail the comparison.
+    /// Whether counter changes fail the comparison: always (the one rule
+    /// shared with `ab`; [`Options::allow_algorithm_change`] lifts it).
     pub fn gates_nodes(self) -> bool {
-        self != Metric::Time
+        true
     }
 }
 
@@ -51,6 +55,10 @@ pub struct Options {
     pub metric: Metric,
     /// Counter changes are reported but do not fail.
     pub allow_algorithm_change: bool,
+    /// The run-to-run noise floor, as a fraction (from `ab --aa`, or two
+    /// runs of the same code), when known: a time verdict needs the
+    /// interval beyond the larger of it and the threshold.
+    pub floor: Option<f64>,
     /// Bootstrap resamples.
     pub resamples: usize,
     /// Bootstrap seed.
@@ -61,12 +69,21 @@ pub struct Options {
     pub examples: usize,
 }
 
+impl Options {
+    /// The threshold a time verdict uses: the larger of the threshold and
+    /// the floor.
+    pub fn time_threshold(&self) -> f64 {
+        self.floor.map_or(self.threshold, |f| f.max(self.threshold))
+    }
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
             threshold: DEFAULT_THRESHOLD,
-            metric: Metric::Both,
+            metric: Metric::Nodes,
             allow_algorithm_change: false,
+            floor: None,
             resamples: DEFAULT_RESAMPLES,
             seed: DEFAULT_SEED,
             confidence: 0.95,

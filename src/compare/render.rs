@@ -8,7 +8,8 @@
 //!   "format": "dlxbench-compare/1",
 //!   "baseline", "current": {"path", "per_puzzle", "version", "git_revision",
 //!                           "cpu_model", "started", "threads"},
-//!   "settings": {"threshold_pct", "metric", "allow_algorithm_change",
+//!   "settings": {"threshold_pct", "floor_pct" (null: not given), "block"
+//!                (lines per bootstrap block), "metric", "allow_algorithm_change",
 //!                "bootstrap_resamples", "seed", "confidence"},
 //!   "mode": "unique",
 //!   "results": [{
@@ -23,7 +24,7 @@
 //!                  "only_in_baseline", "only_in_current",
 //!                  "examples": [{"line", "nodes": [b, c], "updates": [b, c] | null,
 //!                                "status": [b, c], "solutions": [b, c]}]},
-//!     "time": {"method": "paired_bootstrap" | "ratio_of_means_normal" | null,
+//!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
 //!              "puzzles", "ratio", "low", "high", "verdict":
 //!              "regression" | "improvement" | "no_change" | "not_enough_data"},
 //!     "reading": {"p50_ratio", "p99_ratio", "throughput_ratio"}
@@ -95,7 +96,10 @@ fn ratio(r: Option<f64>) -> String {
 }
 
 fn threshold_text(c: &Comparison) -> String {
-    percent(c.options.threshold)
+    match c.options.floor {
+        Some(f) => format!("{} (floor {})", percent(c.options.threshold), percent(f)),
+        None => percent(c.options.threshold),
+    }
 }
 
 /// A fraction as a percentage, without trailing zeros: `0.05` is `5%`,
@@ -122,11 +126,33 @@ fn counter_verdict(c: &Comparison, k: &Counters) -> &'static str {
 
 fn time_verdict(c: &Comparison, r: &PairResult) -> String {
     let v = r.time.verdict;
-    if v == TimeVerdict::Regression && !c.options.metric.gates_time() {
-        "regression (not gating)".into()
+    let decided = matches!(v, TimeVerdict::Regression | TimeVerdict::Improvement);
+    if decided && !c.options.metric.gates_time() {
+        format!("{} (not gating)", v.as_str())
     } else {
         v.words().into()
     }
+}
+
+/// What the time interval holds and does not, and the floor: printed under
+/// the time table.
+pub fn floor_text(c: &Comparison) -> String {
+    let floor = match c.options.floor {
+        Some(f) if f > c.options.threshold => format!(
+            "the floor given (--floor {}) is above the threshold: time verdicts use the floor",
+            percent(f)
+        ),
+        Some(f) => format!("the floor given is --floor {}", percent(f)),
+        None => "this floor is unknown here: measure it with `dlxbench ab --aa` (or two runs of \
+                 the same code) and give it with --floor PCT"
+            .into(),
+    };
+    format!(
+        "the interval holds the noise within each run (blocks of {} puzzles solved back to back), \
+         not the noise between the two runs (code layout, the machine's state): a time threshold \
+         must exceed that run-to-run floor; {floor}",
+        c.block
+    )
 }
 
 fn counters_table(c: &Comparison) -> Table {
@@ -199,7 +225,8 @@ fn time_table(c: &Comparison) -> Table {
                 r.corpus.clone(),
                 r.solver.clone(),
                 match t.method {
-                    Some(Method::PairedBootstrap) => "paired".into(),
+                    Some(Method::PairedBlocks) => "blocks".into(),
+                    Some(Method::PairedPuzzles) => "puzzles+".into(),
                     Some(Method::RatioOfMeansNormal) => "means*".into(),
                     None => "-".into(),
                 },
@@ -216,8 +243,9 @@ fn time_table(c: &Comparison) -> Table {
         .collect();
     Table {
         title: format!(
-            "Time: current / baseline, geometric mean of per-puzzle times, {:.0}% bootstrap interval ({} resamples, seed {})",
+            "Time: current / baseline, geometric mean of per-puzzle times, {:.0}% interval from a bootstrap over blocks of {} lines ({} resamples, seed {})",
             c.options.confidence * 100.0,
+            c.block,
             thousands(c.options.resamples as u64),
             c.options.seed
         ),
@@ -371,9 +399,8 @@ fn side_text(s: &Side) -> String {
 
 fn gating_text(c: &Comparison) -> String {
     match c.options.metric {
-        super::Metric::Both => "nodes and time gate".into(),
+        super::Metric::Both | super::Metric::Time => "nodes and time gate".into(),
         super::Metric::Nodes => "nodes gate; time is reported, not gating".into(),
-        super::Metric::Time => "time gates; counters are reported, not gating".into(),
     }
 }
 
@@ -395,15 +422,23 @@ fn outcome_line(c: &Comparison) -> String {
     let changes = c.algorithm_changes();
     let regressions = c.count(TimeVerdict::Regression);
     let improvements = c.count(TimeVerdict::Improvement);
-    let counts = format!(
-        "{} algorithm change{}, {} time regression{}, {} improvement{}",
-        changes,
-        plural(changes),
-        regressions,
-        plural(regressions),
-        improvements,
-        plural(improvements)
-    );
+    let counts = if c.options.metric.gates_time() {
+        format!(
+            "{} algorithm change{}, {} time regression{}, {} improvement{}",
+            changes,
+            plural(changes),
+            regressions,
+            plural(regressions),
+            improvements,
+            plural(improvements)
+        )
+    } else {
+        format!(
+            "{} algorithm change{}; time not gating",
+            changes,
+            plural(changes)
+        )
+    };
     if c.failed() {
         let mut why = Vec::new();
         if c.algorithm_change_fails() {
@@ -486,7 +521,17 @@ pub fn text(c: &Comparison) -> String {
                 "  * ratio of mean times with a normal-approximation interval: no per-puzzle times on one side\n",
             );
         }
-        out.push_str("  p50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only\n\n");
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::PairedPuzzles))
+        {
+            out.push_str(&format!(
+                "  + fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares\n",
+                c.block
+            ));
+        }
+        out.push_str("  p50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only\n");
+        out.push_str(&format!("  Time: {}\n\n", floor_text(c)));
     }
     if !c.only_in_baseline.is_empty() {
         out.push_str(&format!(
@@ -576,7 +621,16 @@ pub fn markdown(c: &Comparison) -> String {
         {
             out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
         }
-        out.push_str("\n\n");
+        if c.results
+            .iter()
+            .any(|r| r.time.method == Some(Method::PairedPuzzles))
+        {
+            out.push_str(&format!(
+                " \\+ fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares.",
+                c.block
+            ));
+        }
+        out.push_str(&format!("\n\nTime: {}.\n\n", md_escape(&floor_text(c))));
     }
     if !c.only_in_baseline.is_empty() {
         out.push_str(&format!(
@@ -669,6 +723,8 @@ pub fn json(c: &Comparison) -> Value {
         "current": to_json(&c.current),
         "settings": {
             "threshold_pct": c.options.threshold * 100.0,
+            "floor_pct": c.options.floor.map(|f| f * 100.0),
+            "block": c.block,
             "metric": c.options.metric.as_str(),
             "allow_algorithm_change": c.options.allow_algorithm_change,
             "bootstrap_resamples": c.options.resamples,

@@ -87,7 +87,7 @@ fn per_puzzle_merge_counts_changes_and_one_sided_lines() {
     assert!(k.changed());
     // Line 3 has no time in the current run: two pairs.
     assert_eq!(d.len(), 2);
-    assert!(d.iter().all(|x| (x - 1.5f64.ln()).abs() < 1e-12));
+    assert!(d.iter().all(|(_, x)| (x - 1.5f64.ln()).abs() < 1e-12));
 }
 
 #[test]

@@ -42,6 +42,7 @@
 //!   corpus, even when one chunk is much slower than its neighbours.
 
 mod estimate;
+mod paired;
 mod schedule;
 mod stats;
 mod worker;
@@ -53,6 +54,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 pub use estimate::{estimate, Estimate};
+pub use paired::{
+    block_bootstrap, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio, MIN_COMMON,
+    SPEED_CONFIDENCE, SPEED_RESAMPLES, SPEED_SEED,
+};
 pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
 
@@ -431,6 +436,17 @@ pub struct CorpusResult {
     /// errors, and for each solver stopped after failures in a row the
     /// first puzzle it skipped. The counts are in the solvers' statistics.
     pub failures: Vec<FailureNote>,
+    /// The solvers' paired solve times, for their speed ratios
+    /// ([`CorpusResult::speeds`]); empty for a run read back from files.
+    pub paired: PairedTimes,
+    /// The speed ratios as a result directory records them (read back
+    /// from `summary.csv`), against its reference; `None`: computed from
+    /// [`CorpusResult::paired`].
+    pub recorded_speeds: Option<Vec<Speed>>,
+    /// The speeds computed from [`CorpusResult::paired`] and the reference
+    /// they are against, once ([`CorpusResult::speeds`]); empty until
+    /// then (set `paired` before asking for them).
+    pub speed_cache: std::sync::OnceLock<(usize, Vec<Speed>)>,
 }
 
 /// Failed solves kept in full per corpus ([`CorpusResult::failures`]).
@@ -533,6 +549,29 @@ impl CorpusResult {
         match self.scan_ns + self.parse_ns {
             0 => 0.0,
             ns => self.bytes as f64 * 1e3 / ns as f64,
+        }
+    }
+
+    /// Every solver's speed against solver `reference` (an index into
+    /// [`CorpusResult::solvers`]), in their order: the recorded ones when
+    /// the result was read back with them, else computed from
+    /// [`CorpusResult::paired`] ([`Speed::of`]; its bootstrap takes a
+    /// moment on a large corpus: compute once, use everywhere).
+    pub fn speeds(&self, reference: usize) -> Vec<Speed> {
+        if let Some(recorded) = &self.recorded_speeds {
+            return recorded.clone();
+        }
+        let compute = || {
+            let ref_invalid = self.solvers.get(reference).map_or(0, |s| s.invalid);
+            self.solvers
+                .iter()
+                .enumerate()
+                .map(|(i, s)| Speed::of(&self.paired, reference, i, (ref_invalid, s.invalid)))
+                .collect::<Vec<_>>()
+        };
+        match self.speed_cache.get_or_init(|| (reference, compute())) {
+            (r, speeds) if *r == reference => speeds.clone(),
+            _ => compute(),
         }
     }
 }
@@ -718,6 +757,10 @@ pub fn run<P: Puzzle>(
                 .map(|s| SolverStats::new(s.name()))
                 .collect::<Vec<_>>(),
         );
+        let paired = Mutex::new(PairedTimes::new(
+            lineup.solvers.len(),
+            config.schedule.block,
+        ));
         let t0 = Instant::now();
         let outputs = pool.broadcast(|ctx| {
             let mut slot = states[ctx.index()]
@@ -729,6 +772,7 @@ pub fn run<P: Puzzle>(
             });
             let out = w.run_corpus(&job);
             w.merge_stats(&mut merged.lock().unwrap_or_else(|e| e.into_inner()));
+            w.merge_paired(&mut paired.lock().unwrap_or_else(|e| e.into_inner()));
             out
         });
         let wall = t0.elapsed();
@@ -750,6 +794,9 @@ pub fn run<P: Puzzle>(
             workers: 0,
             lines_done: 0,
             failures: Vec::new(),
+            paired: paired.into_inner().unwrap_or_else(|e| e.into_inner()),
+            recorded_speeds: None,
+            speed_cache: std::sync::OnceLock::new(),
         };
         for out in outputs {
             result.puzzles += out.puzzles;

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Duration;
 
+use super::paired::PairedTimes;
 use super::stats::SolverStats;
 use super::{
     Batch, Config, Discrepancy, DiscrepancyKind, FailureNote, Lineup, Malformed, Progress, Record,
@@ -119,6 +120,8 @@ pub(super) struct Worker<P: Puzzle> {
     /// The solver this worker ran last: a block of another solver starts
     /// with a warm-up solve ([`super::Step::warm_up`]).
     last_solver: Option<usize>,
+    /// The corpus's paired solve times so far.
+    paired: PairedTimes,
 }
 
 impl<P: Puzzle> Worker<P> {
@@ -147,6 +150,7 @@ impl<P: Puzzle> Worker<P> {
             discrepancies: Vec::new(),
             failures: Vec::new(),
             last_solver: None,
+            paired: PairedTimes::default(),
         }
     }
 
@@ -155,6 +159,7 @@ impl<P: Puzzle> Worker<P> {
         for s in &mut self.stats {
             s.reset();
         }
+        self.paired = PairedTimes::new(self.solvers.len(), job.config.schedule.block);
         for solver in &mut self.solvers {
             solver.start_corpus();
         }
@@ -212,6 +217,11 @@ impl<P: Puzzle> Worker<P> {
         for (merged, s) in into.iter_mut().zip(&self.stats) {
             merged.merge(s);
         }
+    }
+
+    /// Adds this worker's paired times of the corpus just run to `into`.
+    pub(super) fn merge_paired(&self, into: &mut PairedTimes) {
+        into.merge(&self.paired);
     }
 
     /// Solves the first `warmup` puzzles of the corpus with every solver,
@@ -400,6 +410,9 @@ impl<P: Puzzle> Worker<P> {
             let base = j * solver_count;
             let line = self.parsed[j].number;
             self.cross_check(job, &records[base..base + solver_count], line);
+            // Outside the timed region: a few logarithms per puzzle.
+            self.paired
+                .add_puzzle(line, &records[base..base + solver_count]);
         }
         let cut_short = records
             .iter()

@@ -68,8 +68,12 @@ pub struct SpeedBar {
     pub name: String,
     /// Index into the page's colours.
     pub colour: usize,
-    /// Throughput ratio (the table's `vs` column).
+    /// The paired speed ratio (the table's `vs` column: the geometric mean
+    /// of the reference's time over the solver's, over the puzzles both
+    /// solved).
     pub mean: f64,
+    /// Its 95% interval, when there is one.
+    pub interval: Option<(f64, f64)>,
     /// Latency ratios at the 50th, 90th and 99th percentiles.
     pub percentiles: [Option<f64>; 3],
 }
@@ -243,13 +247,22 @@ pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, D
 }
 
 /// Relative speed against the reference: one bar per solver from 1 to its
-/// throughput ratio (log scale: bars to the right are faster), with the
-/// ratios at the run's 50th, 90th and 99th percentiles marked on it.
+/// paired speed ratio (the table's number; log scale: bars to the right
+/// are faster) with its 95% interval as a line across the bar's end, and
+/// the ratios of the run's 50th, 90th and 99th percentiles marked on it.
 pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, DrawError> {
     let chart_name = "the relative-speed chart";
     let (mut x0, mut x1) = log_range(
         bars.iter()
-            .flat_map(|b| std::iter::once(Some(b.mean)).chain(b.percentiles))
+            .flat_map(|b| {
+                [
+                    Some(b.mean),
+                    b.interval.map(|i| i.0),
+                    b.interval.map(|i| i.1),
+                ]
+                .into_iter()
+                .chain(b.percentiles)
+            })
             .flatten()
             .chain([1.0]),
     );
@@ -310,6 +323,22 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
                     ("sans-serif", 13).into_font(),
                 )))
                 .map_err(|e| draw_error(chart_name, e))?;
+            if let Some((low, high)) = b.interval {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        [(low, y), (high, y)],
+                        BLACK.stroke_width(2),
+                    )))
+                    .map_err(|e| draw_error(chart_name, e))?;
+                for x in [low, high] {
+                    chart
+                        .draw_series(std::iter::once(PathElement::new(
+                            [(x, y - 0.15), (x, y + 0.15)],
+                            BLACK.stroke_width(2),
+                        )))
+                        .map_err(|e| draw_error(chart_name, e))?;
+                }
+            }
             for (k, (_, style)) in marks.iter().enumerate() {
                 if let Some(r) = b.percentiles[k] {
                     chart

@@ -36,7 +36,7 @@ use crate::atomic::AtomicFile;
 use crate::clobber::{Clash, Inputs};
 use crate::compare::CompareError;
 use crate::harness::{Config, RunResult};
-use crate::harness::{CorpusResult, SolverStats};
+use crate::harness::{CorpusResult, SolverStats, Speed};
 use crate::report::schema;
 use crate::report::RunMeta;
 use crate::results::{ResultDir, ResultError};
@@ -311,26 +311,33 @@ fn corpus_pictures(
     Ok(CorpusPictures { stem, svgs, points })
 }
 
-/// The relative-speed bars of a corpus, when its reference timed the same
-/// puzzles as another solver.
+/// The relative-speed bars of a corpus: the table's paired speed ratios
+/// (and intervals) of the solvers that have one, the reference included.
 fn speed_bars(run: &Recorded, corpus: &CorpusResult) -> Option<Vec<chart::SpeedBar>> {
-    let reference = corpus
+    let index = corpus
         .solvers
         .iter()
-        .find(|s| s.name == run.meta.reference)?;
-    let workers = corpus.workers.max(1);
-    let ref_rate = reference.puzzles_per_s(workers)?;
+        .position(|s| s.name == run.meta.reference)?;
+    let reference = &corpus.solvers[index];
+    let speeds = corpus.speeds(index);
     let quantiles = [0.5, 0.9, 0.99];
     let bars: Vec<chart::SpeedBar> = corpus
         .solvers
         .iter()
+        .zip(&speeds)
         .enumerate()
-        .filter(|(_, s)| s.puzzles == reference.puzzles && s.timed() > 0)
-        .filter_map(|(i, s)| {
+        .filter(|(_, (s, _))| s.timed() > 0)
+        .filter_map(|(i, (s, speed))| {
+            let (mean, interval) = match speed {
+                Speed::Reference => (1.0, None),
+                Speed::Ratio(r) => (r.estimate, r.low.zip(r.high)),
+                Speed::Missing(_) => return None,
+            };
             Some(chart::SpeedBar {
                 name: s.name.clone(),
                 colour: i,
-                mean: s.puzzles_per_s(workers)? / ref_rate,
+                mean,
+                interval,
                 percentiles: quantiles.map(|q| {
                     let (r, x) = (reference.quantile_ns(q), s.quantile_ns(q));
                     (r > 0 && x > 0).then(|| r as f64 / x as f64)

@@ -22,7 +22,10 @@
 //!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's);
 //!   `threads`; `mode`; `budget_nodes` (empty: unlimited); `reference`;
 //!   `total_updates` (Dancing Links link updates; empty for solvers that
-//!   have none).
+//!   have none); then the failure counts, `latency_source`,
+//!   `mean_round_trip_ns`, and the paired speed against the reference
+//!   ([`crate::harness::Speed`]): `speed_vs`, `speed_low`, `speed_high`,
+//!   `speed_puzzles`, `speed_note`.
 //! * `puzzles.csv` ([`puzzles_csv`]): one row per puzzle x solver: `corpus`,
 //!   `line` (1-based), `solver`, `ns` (solve time; minimum over passes),
 //!   `solutions` (capped by the mode's limit), `nodes`, `guesses`, `status`

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use super::{reference_index, schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
-use crate::harness::{Config, RunResult};
+use crate::harness::{Config, NoRatio, RunResult, Speed};
 use crate::results::SummaryRow;
 
 /// Column names, in order: [`schema::summary::COLUMNS`].
@@ -41,7 +41,12 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
     let reference = reference_index(config, meta);
     let mut rows = Vec::new();
     for c in &run.corpora {
+        let speeds = c.speeds(reference);
         for (i, s) in c.solvers.iter().enumerate() {
+            let speed = speeds
+                .get(i)
+                .copied()
+                .unwrap_or(Speed::Missing(NoRatio::NoData));
             // Empty, not 0, where nothing was timed.
             let timed = |v: f64| (s.timed() > 0).then_some(v);
             let budget = config.budgets[i].max_nodes;
@@ -79,6 +84,26 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                 skipped: s.skipped,
                 latency_source: Some(s.latency_source().to_string()),
                 mean_round_trip_ns: s.mean_round_trip_ns(),
+                speed_vs: speed.ratio(),
+                speed_low: match speed {
+                    Speed::Reference => Some(1.0),
+                    Speed::Ratio(r) => r.low,
+                    Speed::Missing(_) => None,
+                },
+                speed_high: match speed {
+                    Speed::Reference => Some(1.0),
+                    Speed::Ratio(r) => r.high,
+                    Speed::Missing(_) => None,
+                },
+                speed_puzzles: match speed {
+                    Speed::Ratio(r) => Some(r.puzzles),
+                    _ => None,
+                },
+                speed_note: match speed {
+                    Speed::Reference => Some("reference".into()),
+                    Speed::Ratio(_) => None,
+                    Speed::Missing(why) => Some(why.as_str().into()),
+                },
             });
         }
     }

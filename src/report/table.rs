@@ -2,7 +2,7 @@
 //! [`super::markdown`]) for Markdown.
 
 use super::{describe_budget, human_ns, human_rate, reference_index, thousands, RunMeta};
-use crate::harness::{Config, CorpusResult, RunResult};
+use crate::harness::{Config, CorpusResult, NoRatio, RunResult, Speed, MIN_COMMON};
 use crate::results::RoundTripFloor;
 
 /// Corpora smaller than this get no reader throughput in the notes.
@@ -71,10 +71,12 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
     }
     let mut headers: Vec<String> = HEADERS.iter().map(|h| h.to_string()).collect();
     headers[13] = format!("vs {}", meta.reference);
+    let speeds = c.speeds(reference);
     let rows = c
         .solvers
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let lat = |q: f64| {
                 if s.timed() == 0 {
                     "-".to_string()
@@ -110,8 +112,7 @@ fn corpus_table(c: &CorpusResult, reference: usize, meta: &RunMeta) -> CorpusTab
                     human_ns(s.max_ns() as f64)
                 },
                 rate.map_or_else(|| "-".into(), human_rate),
-                super::speed_vs(c, s, &c.solvers[reference])
-                    .map_or_else(|| "-".into(), speed_ratio),
+                speeds.get(i).map_or_else(|| "-".into(), speed_cell),
             ]
         })
         .collect::<Vec<Vec<String>>>();
@@ -265,10 +266,10 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if let Some(note) = process_note(run, config, meta.round_trip_floor.as_ref()) {
         notes.push(note);
     }
-    notes.push(format!(
-        "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded); speed relative to {}.",
-        meta.reference
-    ));
+    notes.push(
+        "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
+    );
+    notes.extend(speed_notes(run, config, meta));
     // The reader's rate on a small corpus is mostly page faults and timer
     // noise: quote it only where there is enough to measure.
     let reader: Vec<String> = run
@@ -412,6 +413,88 @@ fn render_table(t: &CorpusTable) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The speed column's cell: `0.612x (0.598-0.627)`, the reference's
+/// `1.00x`, or why there is no ratio (`invalid`, `disagrees`, `too few`;
+/// `-` without data).
+fn speed_cell(speed: &Speed) -> String {
+    match speed {
+        Speed::Reference => speed_ratio(1.0),
+        Speed::Ratio(r) => match (r.low, r.high) {
+            (Some(low), Some(high)) => {
+                format!("{} ({}-{})", speed_ratio(r.estimate), sig3(low), sig3(high))
+            }
+            _ => speed_ratio(r.estimate),
+        },
+        Speed::Missing(NoRatio::NoData) => "-".into(),
+        Speed::Missing(why) => why.as_str().into(),
+    }
+}
+
+/// What the speed column is, and the solvers whose mean a few slow solves
+/// dominate: lines under the tables.
+fn speed_notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
+    let reference = reference_index(config, meta);
+    let r = &meta.reference;
+    let mut notes = vec![format!(
+        "vs {r}: the geometric mean of {r}'s solve time over the solver's (above 1: faster), paired over \
+         the puzzles both solved within budget with the same valid answer, and its 95% interval (a \
+         bootstrap over blocks of {} consecutive lines); no ratio for a solver with invalid answers, \
+         with answers that differ from {r}'s (disagrees), or with fewer than {} puzzles in common (too few).",
+        config.schedule.block.max(1),
+        MIN_COMMON
+    )];
+    let mut fewer = Vec::new();
+    let mut stalls = Vec::new();
+    for c in &run.corpora {
+        let all = c.solvers.get(reference).map_or(0, |s| s.puzzles);
+        for (s, speed) in c.solvers.iter().zip(c.speeds(reference)) {
+            if let Speed::Ratio(x) = speed {
+                if x.puzzles < all {
+                    fewer.push(format!(
+                        "{} x {}: {} of {}",
+                        c.name,
+                        s.name,
+                        thousands(x.puzzles),
+                        thousands(all)
+                    ));
+                }
+            }
+            if s.timed() > 0 {
+                let (mean, p99) = (s.mean_ns(), s.quantile_ns(0.99) as f64);
+                if mean > p99 {
+                    stalls.push(format!(
+                        "{} x {} (mean {}, p99 {})",
+                        c.name,
+                        s.name,
+                        human_ns(mean),
+                        human_ns(p99)
+                    ));
+                }
+            }
+        }
+    }
+    if !fewer.is_empty() {
+        notes.push(format!(
+            "Speed over fewer puzzles than {r} ran (the others over budget or failed for one of the two): {}.",
+            fewer.join(", ")
+        ));
+    }
+    if !stalls.is_empty() {
+        notes.push(format!(
+            "Mean above p99, a few stalls dominate it (and puzzles/s; not the paired speed): {}.",
+            stalls.join(", ")
+        ));
+    }
+    notes
+}
+
+/// Three significant figures in plain decimals, as [`speed_ratio`]
+/// without its `x`.
+fn sig3(v: f64) -> String {
+    let s = speed_ratio(v);
+    s.strip_suffix('x').unwrap_or(&s).to_string()
 }
 
 /// A speed ratio with three significant figures, in plain decimals, so

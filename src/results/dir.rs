@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use super::checksum::{self, Checksums, Modified, Verify};
 use super::{schema, CorpusInfo, CorpusState, HistogramSet, RunInfo, RunState};
 use crate::budget::Budget;
-use crate::harness::{self, Config, CorpusResult, Mode, RunResult, SolverStats};
+use crate::harness::{self, Config, CorpusResult, Mode, NoRatio, RunResult, SolverStats, Speed};
 use crate::kinds::PuzzleKind;
 
 /// Why a result directory could not be read: each names the file, and
@@ -209,6 +209,21 @@ pub struct ResultDir {
     /// What the checksums in `run.json` say of the files
     /// ([`checksum`](super::checksum)).
     pub checksums: Checksums,
+}
+
+/// The speed a `summary.csv` row records.
+fn recorded_speed(r: &super::SummaryRow) -> Speed {
+    match (r.speed_note.as_deref(), r.speed_vs) {
+        (Some("reference"), _) => Speed::Reference,
+        (_, Some(estimate)) => Speed::Ratio(harness::SpeedRatio {
+            estimate,
+            low: r.speed_low,
+            high: r.speed_high,
+            puzzles: r.speed_puzzles.unwrap_or(0),
+        }),
+        (Some(note), None) => Speed::Missing(NoRatio::from_name(note).unwrap_or(NoRatio::NoData)),
+        (None, None) => Speed::Missing(NoRatio::NoData),
+    }
 }
 
 /// The text of `path`.
@@ -485,7 +500,44 @@ impl ResultDir {
         let config = self.config()?;
         let mut result = Self::merged(std::slice::from_ref(self), &config)?;
         result.interrupted = self.run.interrupted;
+        self.read_speeds(&mut result)?;
         Ok(result)
+    }
+
+    /// The speed ratios `summary.csv` records ([`CorpusResult::recorded_speeds`]),
+    /// when it has the columns (a file from before them leaves the speeds
+    /// to be computed, from nothing: `no data`).
+    fn read_speeds(&self, result: &mut RunResult) -> Result<(), ResultError> {
+        let Some(path) = &self.summary_csv else {
+            return Ok(());
+        };
+        let text = read_text(path)?;
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let has = reader
+            .headers()
+            .is_ok_and(|h| h.iter().any(|c| c == schema::summary::SPEED_NOTE));
+        if !has {
+            return Ok(());
+        }
+        let mut rows = Vec::new();
+        for row in reader.deserialize::<super::SummaryRow>() {
+            let row = row
+                .map_err(|e| ResultError::field(path, schema::summary::SPEED_VS, e.to_string()))?;
+            rows.push(row);
+        }
+        for c in &mut result.corpora {
+            let speeds = c
+                .solvers
+                .iter()
+                .map(|s| {
+                    rows.iter()
+                        .find(|r| r.corpus == c.name && r.solver == s.name)
+                        .map_or(Speed::Missing(NoRatio::NoData), recorded_speed)
+                })
+                .collect();
+            c.recorded_speeds = Some(speeds);
+        }
+        Ok(())
     }
 
     /// The runs `parts` (shards of one run, all run alike with `config`)
@@ -570,6 +622,12 @@ impl ResultDir {
                 // The counts are in the statistics; the examples are not
                 // kept in the directory.
                 failures: Vec::new(),
+                // Not in histograms.json: `merge` adds them up from the
+                // parts' puzzles.csv, `run_result` reads the recorded
+                // speeds back from summary.csv.
+                paired: harness::PairedTimes::new(config.solvers.len(), config.schedule.block),
+                recorded_speeds: None,
+                speed_cache: std::sync::OnceLock::new(),
             });
         }
         Ok(result)

@@ -214,12 +214,23 @@ pub mod summary {
     /// Mean round trip to a solver in its own process, ns (empty for
     /// in-process solvers).
     pub const MEAN_ROUND_TRIP_NS: &str = "mean_round_trip_ns";
+    /// The paired speed against the reference (geometric mean of
+    /// `ns_reference / ns_solver` over the puzzles both solved).
+    pub const SPEED_VS: &str = "speed_vs";
+    /// Lower bound of [`SPEED_VS`]'s 95% interval.
+    pub const SPEED_LOW: &str = "speed_low";
+    /// Upper bound of [`SPEED_VS`]'s 95% interval.
+    pub const SPEED_HIGH: &str = "speed_high";
+    /// Puzzles [`SPEED_VS`] is over.
+    pub const SPEED_PUZZLES: &str = "speed_puzzles";
+    /// `reference`, or why there is no [`SPEED_VS`].
+    pub const SPEED_NOTE: &str = "speed_note";
 
     /// Every column, in the file's order. Columns added later
     /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
-    /// [`MEAN_ROUND_TRIP_NS`]) come last, so that readers of older files
-    /// by position keep working.
-    pub const COLUMNS: [&str; 33] = [
+    /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`]) come
+    /// last, so that readers of older files by position keep working.
+    pub const COLUMNS: [&str; 38] = [
         CORPUS,
         SOLVER,
         PUZZLES,
@@ -253,6 +264,11 @@ pub mod summary {
         SKIPPED,
         LATENCY_SOURCE,
         MEAN_ROUND_TRIP_NS,
+        SPEED_VS,
+        SPEED_LOW,
+        SPEED_HIGH,
+        SPEED_PUZZLES,
+        SPEED_NOTE,
     ];
 }
 
@@ -322,9 +338,10 @@ mod tests {
              mean_ns,stddev_ns,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,total_nodes,\
              guesses_per_puzzle,no_guess_pct,puzzles_per_s,speed_vs_reference,threads,mode,\
              budget_nodes,reference,total_updates,not_applicable,crashed,timeout,\
-             protocol_error,skipped,latency_source,mean_round_trip_ns"
+             protocol_error,skipped,latency_source,mean_round_trip_ns,speed_vs,speed_low,\
+             speed_high,speed_puzzles,speed_note"
         );
-        assert_eq!(summary::COLUMNS.last(), Some(&summary::MEAN_ROUND_TRIP_NS));
+        assert_eq!(summary::COLUMNS.last(), Some(&summary::SPEED_NOTE));
     }
 
     #[test]

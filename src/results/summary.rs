@@ -108,6 +108,26 @@ pub struct SummaryRow {
     /// in-process solvers).
     #[serde(default, serialize_with = "fixed::<_, 1>")]
     pub mean_round_trip_ns: Option<f64>,
+    /// The paired speed against the reference: the geometric mean of
+    /// `ns_reference / ns_solver` over the puzzles both solved within
+    /// budget with the same valid answer (above 1: faster); 1 for the
+    /// reference; empty when there is no ratio (`speed_note` says why) or
+    /// in an older file.
+    #[serde(default, serialize_with = "fixed::<_, 6>")]
+    pub speed_vs: Option<f64>,
+    /// Lower bound of its 95% interval (a bootstrap over blocks of lines).
+    #[serde(default, serialize_with = "fixed::<_, 6>")]
+    pub speed_low: Option<f64>,
+    /// Upper bound of its 95% interval.
+    #[serde(default, serialize_with = "fixed::<_, 6>")]
+    pub speed_high: Option<f64>,
+    /// Puzzles the ratio is over (both solved).
+    #[serde(default)]
+    pub speed_puzzles: Option<u64>,
+    /// `reference` for the reference; why there is no ratio (`invalid`,
+    /// `ref invalid`, `disagrees`, `too few`, `no data`); empty otherwise.
+    #[serde(default)]
+    pub speed_note: Option<String>,
 }
 
 impl SummaryRow {
