@@ -312,3 +312,48 @@ pub fn vouch(dir: &Path) {
     }
     std::fs::write(&path, serde_json::to_string_pretty(&run).unwrap()).unwrap();
 }
+
+/// The deterministic columns of a result directory's `puzzles.csv`, in file
+/// order: what must be equal between a merge of shards and the whole run
+/// (times are not).
+pub fn deterministic_puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
+    const KEEP: [&str; 8] = [
+        "corpus",
+        "line",
+        "solver",
+        "solutions",
+        "nodes",
+        "guesses",
+        "status",
+        "updates",
+    ];
+    read_csv(&dir.join("puzzles.csv"))
+        .into_iter()
+        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
+        .collect()
+}
+
+/// The deterministic columns of a result directory's `summary.csv` (every
+/// count and counter; no time).
+pub fn deterministic_summary_rows(dir: &Path) -> Vec<Vec<String>> {
+    const KEEP: [&str; 14] = [
+        "corpus",
+        "solver",
+        "puzzles",
+        "solved",
+        "unsolvable",
+        "multiple",
+        "budget",
+        "malformed",
+        "invalid",
+        "total_nodes",
+        "guesses_per_puzzle",
+        "no_guess_pct",
+        "total_updates",
+        "not_applicable",
+    ];
+    read_csv(&dir.join("summary.csv"))
+        .into_iter()
+        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
+        .collect()
+}
