@@ -50,9 +50,10 @@ fn cluster(name: &str) -> Option<Cluster> {
 }
 
 /// A work folder as the recipe expects it: `datasets/` holding the corpora.
+/// Its path has a space (the recipe quotes its paths).
 fn work_folder() -> tempfile::TempDir {
     let work = tempfile::Builder::new()
-        .prefix("dlxbench-slurm-work-")
+        .prefix("dlxbench slurm work-")
         .tempdir()
         .unwrap();
     std::fs::create_dir(work.path().join("datasets")).unwrap();

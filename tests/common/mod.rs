@@ -233,7 +233,8 @@ pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
             let Some(sub) = words.get(i + 1) else {
                 continue;
             };
-            if sub.starts_with('-') {
+            // An option, or an assignment (`dlxbench=$dlxbench out=$out sbatch`).
+            if sub.starts_with('-') || sub.contains('=') {
                 continue;
             }
             let options = words[i + 2..]
