@@ -24,8 +24,8 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::{deterministic_puzzle_rows, deterministic_summary_rows, read_json, repo_path};
-use slurm::{ended, skip, tail, Cluster};
+use common::{deterministic_puzzle_rows, deterministic_summary_rows, read_json, repo_path, skip};
+use slurm::{ended, tail, Cluster};
 
 /// One cluster at a time (each test starts its own).
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());

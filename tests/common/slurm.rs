@@ -16,11 +16,10 @@
 //!
 //! When Slurm cannot start (not installed, a daemon that dies or never
 //! makes its node idle), [`Cluster::start`] returns the reason; the test
-//! reports it with [`skip`], which fails under CI (`CI` set: `.ci/run`
-//! installs `slurm-wlm`).
+//! reports it with `common::skip`, which fails under CI (`CI` set:
+//! `.ci/run` installs `slurm-wlm`).
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -30,17 +29,6 @@ use std::time::{Duration, Instant};
 /// How Slurm is installed where it is missing.
 pub const INSTALL: &str =
     "install it with `apt-get install slurm-wlm` (Debian, Ubuntu; .ci/run does), or your system's Slurm packages";
-
-/// Says why a Slurm test did not run: on standard error (past the test
-/// harness's capture, so it shows even when the test passes), or, under CI
-/// (`CI` set), as a failure: `.ci/run` installs Slurm.
-pub fn skip(test: &str, reason: &str) {
-    let message = format!("SKIPPED: {test} did not run: {reason}");
-    if std::env::var_os("CI").is_some() {
-        panic!("{message} (under CI Slurm must run: .ci/run installs slurm-wlm)");
-    }
-    let _ = writeln!(std::io::stderr(), "{message}");
-}
 
 /// The states of a job that has ended (`squeue --states=all`).
 const ENDED: [&str; 9] = [
