@@ -228,9 +228,18 @@ impl Cluster {
         self.dir.path().join(format!("log/{daemon}.log"))
     }
 
-    /// A Slurm client command (`sbatch`, `squeue`, ...) for this cluster.
+    /// A Slurm client command (`sbatch`, `squeue`, ...) for this cluster,
+    /// without the Slurm variables of the test's own environment (a test
+    /// run inside a Slurm job, an `SBATCH_PARTITION` of the user's).
     pub fn command(&self, program: &str) -> Command {
         let mut cmd = Command::new(find_program(program).unwrap_or_else(|| program.into()));
+        for (key, _) in std::env::vars_os() {
+            let key = key.to_string_lossy();
+            if key.starts_with("SLURM_") || key.starts_with("SBATCH_") || key.starts_with("SQUEUE_")
+            {
+                cmd.env_remove(&*key);
+            }
+        }
         cmd.env("SLURM_CONF", &self.conf);
         cmd
     }
