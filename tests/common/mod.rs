@@ -233,7 +233,8 @@ pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
             let Some(sub) = words.get(i + 1) else {
                 continue;
             };
-            if sub.starts_with('-') {
+            // An option, or an assignment (`dlxbench=$dlxbench out=$out sbatch`).
+            if sub.starts_with('-') || sub.contains('=') {
                 continue;
             }
             let options = words[i + 2..]
@@ -311,4 +312,61 @@ pub fn vouch(dir: &Path) {
         }
     }
     std::fs::write(&path, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+}
+
+/// The deterministic columns of a result directory's `puzzles.csv`, in file
+/// order: what must be equal between a merge of shards and the whole run
+/// (times are not).
+pub fn deterministic_puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
+    const KEEP: [&str; 8] = [
+        "corpus",
+        "line",
+        "solver",
+        "solutions",
+        "nodes",
+        "guesses",
+        "status",
+        "updates",
+    ];
+    read_csv(&dir.join("puzzles.csv"))
+        .into_iter()
+        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
+        .collect()
+}
+
+/// The deterministic columns of a result directory's `summary.csv` (every
+/// count and counter; no time).
+pub fn deterministic_summary_rows(dir: &Path) -> Vec<Vec<String>> {
+    const KEEP: [&str; 14] = [
+        "corpus",
+        "solver",
+        "puzzles",
+        "solved",
+        "unsolvable",
+        "multiple",
+        "budget",
+        "malformed",
+        "invalid",
+        "total_nodes",
+        "guesses_per_puzzle",
+        "no_guess_pct",
+        "total_updates",
+        "not_applicable",
+    ];
+    read_csv(&dir.join("summary.csv"))
+        .into_iter()
+        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
+        .collect()
+}
+
+/// Says why test `test` did not run: on standard error (past the test
+/// harness's capture, so it shows even when the test passes), or, under CI
+/// (`CI` set), as a failure: `.ci/run` installs what the tests need
+/// (Slurm, the Kubernetes schemas, the solvers' runtimes).
+pub fn skip(test: &str, reason: &str) {
+    let message = format!("SKIPPED: {test} did not run: {reason}");
+    if std::env::var_os("CI").is_some() {
+        panic!("{message} (under CI it must run: .ci/run installs what it needs)");
+    }
+    let _ = writeln!(std::io::stderr(), "{message}");
 }
