@@ -585,7 +585,7 @@ fn run_phase<P: Puzzle>(
         if result.interrupted {
             break Stop::Interrupted;
         }
-        let pair_done = measured.rows.len() % 2 == 0;
+        let pair_done = measured.rows.len().is_multiple_of(2);
         if let Some(stop) = settled(&overall, measured.rows.len(), pass, options) {
             break stop;
         }
@@ -635,7 +635,7 @@ fn run_phase<P: Puzzle>(
 /// on the interval. Weighed after a whole pair only, from
 /// [`Options::min_passes`] and [`Options::min_units`] on.
 fn settled(overall: &Ratio, rows: usize, pass: u32, options: &Options) -> Option<Stop> {
-    if rows % 2 != 0 || pass < options.min_passes || overall.units < options.min_units() {
+    if !rows.is_multiple_of(2) || pass < options.min_passes || overall.units < options.min_units() {
         return None;
     }
     if matches!(
