@@ -32,8 +32,8 @@ same block, the first of the two alternating from block to block, and each pass 
 swapping the two, so that the machine's drift hits both alike. The first pass is a warm-up, not \
 counted. Each pass gives one ratio B/A (the geometric mean of per-puzzle ratios over the puzzles \
 timed in every pass); two consecutive passes (one of each order) make a unit, and the result is \
-the mean over the units with a Student-t 95% interval, after as many passes as it takes for the \
-interval to be within --precision (or until --max-time). A regression only when the whole \
+the mean over the units with a Student-t 95% interval. Passes go on until the whole interval \
+lies beyond the threshold or --max-time is reached (or within --precision, when asked). A regression only when the whole \
 interval lies above 1 + threshold, and never before --min-passes. --aa first spends half the \
 time on an A/A of B against a copy of itself: the noise floor of this machine in this time, at \
 which the A/B is then judged when it is above the threshold (`ab B B --aa` runs the A/A alone). \
@@ -64,8 +64,10 @@ pub struct Args {
     /// Smallest slow-down declared, in percent (`1%`, `0.5`).
     #[arg(long, value_name = "PCT", default_value = "1%", value_parser = compare::parse_threshold)]
     pub threshold: f64,
-    /// Passes repeat until the interval's half-width is within this, in percent.
-    #[arg(long, value_name = "PCT", default_value = "0.5%", value_parser = compare::parse_threshold)]
+    /// Passes may also stop once the interval's half-width is within this, in percent (0.5%).
+    /// Off by default (0): a stop on a spread that happens to be small makes intervals too
+    /// narrow, so passes stop when decided or at --max-time.
+    #[arg(long, value_name = "PCT", default_value = "0%", value_parser = compare::parse_threshold)]
     pub precision: f64,
     /// No pass starts that would end after this (`30s`, `2m`).
     #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = humantime::parse_duration)]
@@ -227,11 +229,14 @@ impl PerKind for Args {
                 (false, false) => format!("A = {}, B = {}", self.a, self.b),
             };
             errln!(
-                "dlxbench ab: {what} on {} ({} thread{}); until +-{} or {}",
+                "dlxbench ab: {what} on {} ({} thread{}); until decided{} or {}",
                 names.join(", "),
                 config.threads,
                 if config.threads == 1 { "" } else { "s" },
-                compare::render::percent(options.precision),
+                match options.precision > 0.0 {
+                    true => format!(", +-{}", compare::render::percent(options.precision)),
+                    false => String::new(),
+                },
                 humantime::format_duration(options.max_time)
             );
         }
