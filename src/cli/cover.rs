@@ -24,7 +24,9 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context};
 use dlxbench::budget::Budget;
-use dlxbench::exact_cover::{ColumnChoice, Dlx, NamedProblem, Problem, SearchOptions};
+use dlxbench::exact_cover::{
+    ColumnChoice, Dc, Dlx, Engine, EngineKind, NamedProblem, Problem, SearchOptions, SearchStats,
+};
 use dlxbench::terminal::escape_controls;
 
 use super::io::{finish, Input};
@@ -38,8 +40,18 @@ pub struct Args {
     limit: u64,
     /// Branch on the first open column instead of the one with the fewest
     /// rows (for comparing search costs).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "choice")]
     first_column: bool,
+    /// The exact-cover engine: `dlx` (Dancing Links) or `dc` (dancing
+    /// cells, sparse sets; its summary adds Knuth's mems).
+    #[arg(long, default_value = "dlx", value_name = "ENGINE", value_parser = parse_engine)]
+    engine: EngineKind,
+    /// The column choice: `mrv` (the engine's own, the default), `first`
+    /// (as --first-column), `lowest` (fewest rows, ties to the lowest
+    /// column: the same tree in both engines) or `knuth` (the tie-break of
+    /// Knuth's DLX1 or SSXC, to compare counts with his programs).
+    #[arg(long, value_name = "CHOICE", value_parser = parse_choice)]
+    choice: Option<ColumnChoice>,
     /// Only print the summary line, not the solutions.
     #[arg(long, short)]
     quiet: bool,
@@ -79,6 +91,31 @@ fn write_solution(
     Ok(())
 }
 
+fn parse_engine(s: &str) -> Result<EngineKind, String> {
+    s.parse().map_err(|e| format!("{e}"))
+}
+
+fn parse_choice(s: &str) -> Result<ColumnChoice, String> {
+    match s {
+        "mrv" => Ok(ColumnChoice::MinimumRemaining),
+        "first" => Ok(ColumnChoice::First),
+        "lowest" => Ok(ColumnChoice::LowestIndex),
+        "knuth" => Ok(ColumnChoice::Knuth),
+        _ => Err(format!(
+            "unknown choice {s:?} (known: mrv, first, lowest, knuth)"
+        )),
+    }
+}
+
+/// Builds `E`'s arena and runs the search.
+fn search_with<E: Engine>(
+    problem: &Problem,
+    options: SearchOptions,
+    visit: impl FnMut(&[usize]) -> ControlFlow<()>,
+) -> Result<SearchStats, dlxbench::exact_cover::ProblemError> {
+    Ok(E::try_new(problem)?.search(options, visit))
+}
+
 /// Runs `dlxbench cover`: exits 1 when there is no solution.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (name, bytes) = Input::open(args.file.as_deref())?.read_all()?;
@@ -94,7 +131,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .iter()
         .enumerate()
         .all(|(i, n)| *n == (i + 1).to_string());
-    let mut dlx = Dlx::try_new(&named.problem).with_context(|| name.clone())?;
     let options = SearchOptions {
         limit: if args.limit == 0 {
             u64::MAX
@@ -102,10 +138,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             args.limit
         },
         budget: Budget::UNLIMITED,
-        choice: if args.first_column {
-            ColumnChoice::First
-        } else {
-            ColumnChoice::MinimumRemaining
+        choice: match (args.first_column, args.choice) {
+            (true, _) => ColumnChoice::First,
+            (false, choice) => choice.unwrap_or_default(),
         },
     };
     let stdout = io::stdout();
@@ -113,7 +148,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut written = Ok(());
     let mut number = 0;
     let mut rows = Vec::new();
-    let stats = dlx.search(options, |solution| {
+    let visit = |solution: &[usize]| {
         number += 1;
         if args.quiet {
             return ControlFlow::Continue(());
@@ -126,7 +161,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             ControlFlow::Break(())
         }
-    });
+    };
+    let stats = match args.engine {
+        EngineKind::Dlx => search_with::<Dlx>(&named.problem, options, visit),
+        EngineKind::Dc => search_with::<Dc>(&named.problem, options, visit),
+    }
+    .with_context(|| name.clone())?;
     let result = written.and_then(|()| {
         let count = stats.solutions;
         let more = if count == options.limit {
@@ -134,13 +174,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             ""
         };
-        writeln!(
+        write!(
             out,
             "{count} solution{}{more}; {} nodes, {} updates",
             if count == 1 { "" } else { "s" },
             stats.nodes,
             stats.updates
         )?;
+        match stats.mems {
+            Some(mems) => writeln!(out, ", {mems} mems")?,
+            None => writeln!(out)?,
+        }
         out.flush()?;
         Ok(if count == 0 { EXIT_FAILURE } else { EXIT_OK })
     });
