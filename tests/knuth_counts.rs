@@ -43,7 +43,13 @@ fn example(file: &str) -> String {
 fn sudoku_dlx(puzzle: &str) -> String {
     let digits: Vec<usize> = puzzle
         .bytes()
-        .map(|b| if b.is_ascii_digit() { usize::from(b - b'0') } else { 0 })
+        .map(|b| {
+            if b.is_ascii_digit() {
+                usize::from(b - b'0')
+            } else {
+                0
+            }
+        })
         .collect();
     assert_eq!(digits.len(), 81, "{puzzle}");
     let box_of = |r: usize, c: usize| r / 3 * 3 + c / 3;
@@ -154,7 +160,12 @@ fn check_dc(case: &Case, stats: SearchStats) {
     let (nodes, updates, mems, item_updates) = case.ssxc0;
     assert_eq!(stats.solutions, case.solutions, "{}", case.name);
     assert_eq!(stats.nodes + 1, nodes, "{}: SSXC0 nodes", case.name);
-    assert_eq!(stats.updates, updates - item_updates, "{}: SSXC0 updates", case.name);
+    assert_eq!(
+        stats.updates,
+        updates - item_updates,
+        "{}: SSXC0 updates",
+        case.name
+    );
     assert_eq!(stats.mems, Some(mems), "{}: SSXC0 mems", case.name);
 }
 
@@ -162,7 +173,12 @@ fn check_dlx(case: &Case, stats: SearchStats) {
     let (nodes, updates, item_updates) = case.dlx1;
     assert_eq!(stats.solutions, case.solutions, "{}", case.name);
     assert_eq!(stats.nodes + 1, nodes, "{}: DLX1 nodes", case.name);
-    assert_eq!(stats.updates, updates - item_updates, "{}: DLX1 updates", case.name);
+    assert_eq!(
+        stats.updates,
+        updates - item_updates,
+        "{}: DLX1 updates",
+        case.name
+    );
 }
 
 #[test]
