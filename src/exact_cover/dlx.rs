@@ -114,7 +114,9 @@
 use std::hint::select_unpredictable;
 use std::ops::ControlFlow;
 
-use crate::budget::{Budget, Meter};
+use crate::budget::Meter;
+
+use super::engine::{ColumnChoice, SearchOptions, SearchStats};
 
 use super::links::{Forced, Links, Node, COVERED};
 use super::scan::{Scanner, WORD as SCAN_WORD};
@@ -126,6 +128,12 @@ pub const NODE_BYTES: usize = std::mem::size_of::<Node>() + std::mem::size_of::<
 
 /// The widest uniform rows that get a specialised walk (see [`with_width!`]).
 const MAX_UNIFORM_WIDTH: usize = 8;
+
+/// `Dlx::run`'s column choices ([`ColumnChoice`]): the tuned MRV, the
+/// first open column, and MRV with ties to the lowest column index.
+const TUNED: u8 = 0;
+const FIRST: u8 = 1;
+const LOWEST: u8 = 2;
 
 /// How many of the newest forced-stack entries the column choice reads.
 const LOOKBACK: usize = 8;
@@ -139,67 +147,6 @@ const SECONDARY: u32 = super::scan::FLAGS;
 
 /// The bits of a `Dlx::lens` entry that hold the length.
 const LEN_MASK: u32 = SECONDARY - 1;
-
-/// How the search picks the column to branch on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum ColumnChoice {
-    /// The active primary column with the fewest rows (Knuth's "S
-    /// heuristic", minimum remaining values), stopping the scan at a column
-    /// of length 0 or 1, which cannot be beaten.
-    #[default]
-    MinimumRemaining,
-    /// The first active primary column, for comparison.
-    First,
-}
-
-/// Limits and strategy for one search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SearchOptions {
-    /// Stop after this many solutions. `u64::MAX` means all of them.
-    pub limit: u64,
-    /// Stop (and report [`SearchStats::budget_exceeded`]) rather than try more
-    /// rows than its nodes, or search longer than its time.
-    pub budget: Budget,
-    /// Column choice.
-    pub choice: ColumnChoice,
-}
-
-impl Default for SearchOptions {
-    /// All solutions, no budget, minimum-remaining-values choice.
-    fn default() -> Self {
-        SearchOptions {
-            limit: u64::MAX,
-            budget: Budget::UNLIMITED,
-            choice: ColumnChoice::MinimumRemaining,
-        }
-    }
-}
-
-impl SearchOptions {
-    /// Options that stop after `limit` solutions.
-    pub fn with_limit(limit: u64) -> Self {
-        SearchOptions {
-            limit,
-            ..SearchOptions::default()
-        }
-    }
-}
-
-/// What a search found and what it cost.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SearchStats {
-    /// Solutions found (at most the limit).
-    pub solutions: u64,
-    /// Rows tried by the search (search-tree nodes below the root).
-    pub nodes: u64,
-    /// Branch points: columns chosen that had more than one row.
-    pub guesses: u64,
-    /// Link updates: nodes removed from column lists, preselection included.
-    pub updates: u64,
-    /// The search stopped because it would have tried more than
-    /// [`SearchOptions::budget`] allows; the count is then a lower bound.
-    pub budget_exceeded: bool,
-}
 
 /// A Dancing Links arena built once from a [`Problem`] and reused.
 ///
@@ -579,13 +526,33 @@ impl Links {
     /// columns, spares every cover and uncover a read-modify-write of that
     /// count, one chained to the next: 2% fewer instructions.)
     #[inline(always)]
-    unsafe fn choose<const MRV: bool, const W: usize>(self, forced: &Forced) -> u32 {
-        if !MRV {
+    unsafe fn choose<const CHOICE: u8, const W: usize>(self, forced: &Forced) -> u32 {
+        if CHOICE == FIRST {
             let mut c = 1;
             while c <= self.primary && *self.len(c) & COVERED != 0 {
                 c += 1;
             }
             return if c <= self.primary { c } else { 0 };
+        }
+        if CHOICE == LOWEST {
+            // The first of the shortest in column order, stopping at an
+            // empty column (which nothing beats). Covered columns' entries
+            // are at least `COVERED`.
+            let mut best = 0;
+            let mut best_len = COVERED;
+            let mut c = 1;
+            while c <= self.primary {
+                let len = *self.len(c);
+                if len < best_len {
+                    best = c;
+                    best_len = len;
+                    if len == 0 {
+                        break;
+                    }
+                }
+                c += 1;
+            }
+            return best;
         }
         // Newest first, without a branch: most entries are stale
         // (covered since, or grown back), in no pattern a predictor could
@@ -1050,8 +1017,12 @@ impl Dlx {
         let mut stats = SearchStats::default();
         if !self.conflict && options.limit > 0 {
             stats = with_width!(self.width, W => match options.choice {
-                ColumnChoice::MinimumRemaining => self.run::<true, W, DEFER, F>(options, &mut visit),
-                ColumnChoice::First => self.run::<false, W, DEFER, F>(options, &mut visit),
+                ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER, F>(options, &mut visit),
+                ColumnChoice::First => self.run::<FIRST, W, DEFER, F>(options, &mut visit),
+                // DLX1's list of active columns is in column order.
+                ColumnChoice::LowestIndex | ColumnChoice::Knuth => {
+                    self.run::<LOWEST, W, DEFER, F>(options, &mut visit)
+                }
             });
         }
         stats.updates += self.select_updates;
@@ -1060,7 +1031,7 @@ impl Dlx {
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
     /// the loop; `choices[l]` is the row tried at level `l`.
-    fn run<const MRV: bool, const W: usize, const DEFER: bool, F>(
+    fn run<const CHOICE: u8, const W: usize, const DEFER: bool, F>(
         &mut self,
         options: SearchOptions,
         visit: &mut F,
@@ -1085,7 +1056,7 @@ impl Dlx {
         unsafe {
             loop {
                 let p = if descend {
-                    let c = links.choose::<MRV, W>(&forced);
+                    let c = links.choose::<CHOICE, W>(&forced);
                     if c == 0 {
                         stats.solutions += 1;
                         let stop = self.report(level, visit).is_break();
@@ -1202,5 +1173,59 @@ fn removed_bits(marks: &[u8]) -> u64 {
             .iter()
             .enumerate()
             .fold(0, |bits, (i, &m)| bits | u64::from(m != 0) << i)
+    }
+}
+
+impl super::engine::Engine for Dlx {
+    const KIND: super::engine::EngineKind = super::engine::EngineKind::Dlx;
+
+    fn try_new(problem: &Problem) -> Result<Self, super::ProblemError> {
+        Dlx::try_new(problem)
+    }
+
+    fn rows(&self) -> usize {
+        Dlx::rows(self)
+    }
+
+    fn heap_bytes(&self) -> usize {
+        Dlx::heap_bytes(self)
+    }
+
+    fn select(&mut self, row: usize) -> bool {
+        Dlx::select(self, row)
+    }
+
+    fn select_rows(&mut self, rows: &[usize]) -> bool {
+        Dlx::select_rows(self, rows)
+    }
+
+    fn select_all(&mut self, rows: &[usize]) -> bool {
+        Dlx::select_all(self, rows)
+    }
+
+    fn reset(&mut self) {
+        Dlx::reset(self)
+    }
+
+    fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        Dlx::search(self, options, visit)
+    }
+
+    fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        Dlx::search_deferred(self, options, visit)
+    }
+
+    fn settle(&mut self) {
+        Dlx::settle(self)
+    }
+
+    fn count(&mut self, options: SearchOptions) -> SearchStats {
+        Dlx::count(self, options)
     }
 }

@@ -36,13 +36,17 @@
 //! assert_eq!(found, [0, 3, 4]); // rows 1, 4 and 5 counting from one
 //! ```
 
+mod cells;
 mod dlx;
+mod engine;
 mod links;
 pub mod puzzles;
 mod scan;
 mod text;
 
-pub use dlx::{ColumnChoice, Dlx, SearchOptions, SearchStats, NODE_BYTES};
+pub use cells::Dc;
+pub use dlx::{Dlx, NODE_BYTES};
+pub use engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, UnknownEngine};
 pub use text::{NamedProblem, TextError};
 
 /// Errors from building a [`Problem`].

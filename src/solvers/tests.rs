@@ -25,6 +25,7 @@ fn exact_cover_stats_become_an_outcome() {
         nodes: 7,
         guesses: 3,
         updates: 40,
+        mems: Some(300),
         budget_exceeded: false,
     };
     let outcome = Outcome::from(stats);

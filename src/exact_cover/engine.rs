@@ -1,0 +1,240 @@
+//! What every exact-cover engine shares: the search's options and
+//! statistics, the item choice, and the [`Engine`] trait that the solvers
+//! and the `cover` subcommand are written against.
+//!
+//! Two engines implement it: [`Dlx`](super::Dlx), Knuth's Dancing Links
+//! (doubly linked lists), and [`Dc`](super::Dc), his dancing cells (sparse
+//! sets). [`EngineKind`] names them; adding an engine is adding it there.
+
+use std::fmt;
+use std::ops::ControlFlow;
+use std::str::FromStr;
+
+use crate::budget::Budget;
+
+use super::{Problem, ProblemError};
+
+/// How the search picks the primary column (item) to branch on.
+///
+/// Every choice is correct (any open primary column must be covered by
+/// some row), so the choice changes the search tree, never what is found.
+/// Two engines that choose the same column in the same state explore the
+/// same tree; where the search is not cut short by a solution limit or a
+/// budget (all solutions counted, or none or one found under a limit of
+/// two), they then make the same number of nodes whatever order they try
+/// a column's rows in. [`ColumnChoice::LowestIndex`] is such a choice.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum ColumnChoice {
+    /// The engine's own minimum-remaining-values choice (Knuth's "S
+    /// heuristic"): an open primary column with the fewest rows, ties
+    /// broken as the engine finds fastest. [`Dlx`](super::Dlx): forced
+    /// columns first and a weighted tie-break (its module docs);
+    /// [`Dc`](super::Dc): the first in its list of active items, as
+    /// [`ColumnChoice::Knuth`], except that it stops at a column of one row.
+    #[default]
+    MinimumRemaining,
+    /// The first open primary column in column order, for comparison.
+    First,
+    /// Minimum remaining values, ties broken by the lowest column index:
+    /// a choice that depends on the state alone, so that every engine
+    /// makes the same tree (used to check engines against each other node
+    /// for node).
+    LowestIndex,
+    /// Minimum remaining values with the tie-break of Knuth's own program
+    /// for the engine, to reconcile counts with it: the first of the
+    /// fewest in the engine's list of active items. DLX1 keeps that list in
+    /// column order (covering takes a column out and puts it back in
+    /// place), so for [`Dlx`](super::Dlx) this is
+    /// [`ColumnChoice::LowestIndex`]; SSXC keeps a sparse set, whose order
+    /// changes as items are deactivated and reactivated, and so does
+    /// [`Dc`](super::Dc).
+    Knuth,
+}
+
+/// Limits and strategy for one search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Stop after this many solutions. `u64::MAX` means all of them.
+    pub limit: u64,
+    /// Stop (and report [`SearchStats::budget_exceeded`]) rather than try more
+    /// rows than its nodes, or search longer than its time.
+    pub budget: Budget,
+    /// Column choice.
+    pub choice: ColumnChoice,
+}
+
+impl Default for SearchOptions {
+    /// All solutions, no budget, minimum-remaining-values choice.
+    fn default() -> Self {
+        SearchOptions {
+            limit: u64::MAX,
+            budget: Budget::UNLIMITED,
+            choice: ColumnChoice::MinimumRemaining,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Options that stop after `limit` solutions.
+    pub fn with_limit(limit: u64) -> Self {
+        SearchOptions {
+            limit,
+            ..SearchOptions::default()
+        }
+    }
+}
+
+/// What a search found and what it cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Solutions found (at most the limit).
+    pub solutions: u64,
+    /// Rows tried by the search (search-tree nodes below the root).
+    pub nodes: u64,
+    /// Branch points: columns chosen that had more than one row.
+    pub guesses: u64,
+    /// Updates: a node taken out of a column's list (DLX), a cell swapped
+    /// out of an item's set (dancing cells), preselection included. The
+    /// two engines make the same updates in the same search tree.
+    pub updates: u64,
+    /// Memory accesses counted as Knuth's programs count them ("mems"),
+    /// for the engines that count them ([`Dc`](super::Dc)); the search
+    /// alone, not the preselection.
+    pub mems: Option<u64>,
+    /// The search stopped because it would have tried more than
+    /// [`SearchOptions::budget`] allows; the count is then a lower bound.
+    pub budget_exceeded: bool,
+}
+
+/// An exact-cover search arena: built once from a [`Problem`], reused for
+/// any number of searches without allocating.
+///
+/// Preselected rows stay in force across searches until
+/// [`Engine::reset`] or [`Engine::select_all`]; every search leaves the
+/// arena as it found it (but see [`Engine::search_deferred`]).
+///
+/// ```
+/// use dlxbench::exact_cover::{Dc, Dlx, Engine, Problem, SearchOptions};
+///
+/// fn count<E: Engine>(p: &Problem) -> u64 {
+///     let mut arena = E::try_new(p).unwrap();
+///     arena.count(SearchOptions::default()).solutions
+/// }
+/// let mut p = Problem::new(2, 0);
+/// p.add_row(&[0]).unwrap();
+/// p.add_row(&[1]).unwrap();
+/// p.add_row(&[0, 1]).unwrap();
+/// assert_eq!(count::<Dlx>(&p), 2);
+/// assert_eq!(count::<Dc>(&p), 2);
+/// ```
+pub trait Engine: Sized {
+    /// The engine's name, as `cover --engine` and the solvers spell it.
+    const KIND: EngineKind;
+
+    /// Builds the arena, or reports that the problem is too large. This
+    /// is the only allocation the arena makes.
+    fn try_new(problem: &Problem) -> Result<Self, ProblemError>;
+
+    /// Number of rows of the problem.
+    fn rows(&self) -> usize;
+
+    /// Every heap byte the arena holds.
+    fn heap_bytes(&self) -> usize;
+
+    /// Preselects row `row` (for instance a Sudoku clue): its columns are
+    /// covered before any search, as if the search had chosen it. Returns
+    /// `false`, selecting nothing, when the row clashes with an earlier
+    /// selection; every later search then finds no solution until
+    /// [`Engine::reset`].
+    ///
+    /// # Panics
+    /// If `row >= self.rows()`.
+    fn select(&mut self, row: usize) -> bool;
+
+    /// Selects each of `rows` in turn, as [`Engine::select`] does; `false`
+    /// when one clashed.
+    fn select_rows(&mut self, rows: &[usize]) -> bool;
+
+    /// Resets the arena and selects `rows`, as fast as the engine can: the
+    /// same state, as far as what a search finds, as [`Engine::reset`]
+    /// followed by [`Engine::select_rows`]. `false` when a row clashed.
+    fn select_all(&mut self, rows: &[usize]) -> bool;
+
+    /// Undoes every selection (and what a deferred search left).
+    fn reset(&mut self);
+
+    /// Runs the search, calling `visit` with the rows of each solution
+    /// (selected rows first, then the search's choices); the visitor may
+    /// stop it with `ControlFlow::Break`. The arena is as it was before
+    /// (selections kept) when this returns.
+    fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>;
+
+    /// [`Engine::search`], except that the arena may be left as the search
+    /// ended, to be undone ([`Engine::settle`]) only when it is used again,
+    /// or never if [`Engine::select_all`] comes next. The same statistics.
+    fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>;
+
+    /// Undoes what a [`Engine::search_deferred`] left, if anything.
+    fn settle(&mut self);
+
+    /// Counts solutions up to `options.limit`.
+    fn count(&mut self, options: SearchOptions) -> SearchStats {
+        self.search(options, |_| ControlFlow::Continue(()))
+    }
+}
+
+/// The exact-cover engines, by name.
+///
+/// ```
+/// use dlxbench::exact_cover::EngineKind;
+/// assert_eq!("dc".parse::<EngineKind>(), Ok(EngineKind::Dc));
+/// assert_eq!(EngineKind::Dlx.to_string(), "dlx");
+/// assert!("dl".parse::<EngineKind>().is_err());
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum EngineKind {
+    /// Dancing Links ([`Dlx`](super::Dlx)).
+    #[default]
+    Dlx,
+    /// Dancing cells ([`Dc`](super::Dc)).
+    Dc,
+}
+
+impl EngineKind {
+    /// Every engine, in the order help texts list them.
+    pub const ALL: [EngineKind; 2] = [EngineKind::Dlx, EngineKind::Dc];
+
+    /// The engine's name: `dlx` or `dc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineKind::Dlx => "dlx",
+            EngineKind::Dc => "dc",
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An engine name that is not one of [`EngineKind::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown engine {0:?} (known: dlx, dc)")]
+pub struct UnknownEngine(pub String);
+
+impl FromStr for EngineKind {
+    type Err = UnknownEngine;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        EngineKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| UnknownEngine(s.to_string()))
+    }
+}
