@@ -539,6 +539,40 @@ r3 c3 a6 b3
 }
 
 #[test]
+fn text_reads_knuths_dlx_format_with_its_comment_lines() {
+    // As Knuth's generators write it: `|` comment lines, before the item
+    // names and between the options, indented or not.
+    let knuth = "\
+| This data produced by a generator
+r0 r1 c0 c1 | a0 a1 a2 b0 b1 b2
+r0 c0 a0 b1
+  | a comment between options
+r0 c1 a1 b2
+r1 c0 a1 b0
+r1 c1 a2 b1
+";
+    let ours = "\
+# the same, with our comments
+r0 r1 c0 c1 | a0 a1 a2 b0 b1 b2
+r0 c0 a0 b1
+r0 c1 a1 b2   # a comment at the end of a row
+r1 c0 a1 b0
+r1 c1 a2 b1
+";
+    let named = Problem::parse(knuth).unwrap();
+    assert_eq!(named.problem, Problem::parse(ours).unwrap().problem);
+    assert_eq!((named.problem.primary(), named.problem.secondary()), (4, 6));
+    assert_eq!(named.row_lines, [3, 5, 6, 7]);
+    // Two queens on a 2x2 board: no solution.
+    let mut dlx = Dlx::new(&named.problem);
+    assert_eq!(dlx.count(SearchOptions::default()).solutions, 0);
+    // A `|` inside a line is still the primary/secondary separator, and
+    // on a row line it is not a column name.
+    let e = Problem::parse("a | b\na | b\n").unwrap_err();
+    assert_eq!(e.line, 2, "{e}");
+}
+
+#[test]
 fn text_with_a_byte_order_mark_and_crlf_reads_as_without() {
     for text in [
         "# comment\nsecondary: 1\n10 1\n01 0\n 0 1 1\n",
@@ -569,7 +603,10 @@ fn text_errors_name_the_line() {
         ("a b | c | d\na\n", 1, "more than one `|`"),
         ("a a\na\n", 1, "named twice"),
         ("a b\na a\n", 2, "twice"),
-        ("| a\na\n", 1, "no primary columns"),
+        // A line starting with `|` is a comment (Knuth's DLX format): the
+        // header is then `a`, and no row follows.
+        ("| a\na\n", 0, "no rows"),
+        ("x | a\n| x\n", 0, "no rows"),
         ("a b\n", 0, "no rows"),
     ];
     for (text, line, needle) in cases {

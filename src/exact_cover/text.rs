@@ -1,8 +1,10 @@
 //! Text formats for exact-cover problems.
 //!
 //! Two formats are accepted; [`Problem::parse`] tells them apart by the first
-//! line that is not blank and not a comment (`#` to the end of the line).
-//! A UTF-8 byte-order mark at the start and `\r\n` line ends are fine.
+//! line that is not blank and not a comment. A comment is `#` to the end of
+//! the line, or a whole line whose first character other than blanks is `|`
+//! (the comment lines of Knuth's DLX format, so that his files read as they
+//! are). A UTF-8 byte-order mark at the start and `\r\n` line ends are fine.
 //!
 //! **Dense**: one row per line, written with `0` and `1` (spaces between
 //! them are ignored). Every row has the same length. A line
@@ -18,9 +20,12 @@
 //! 0001101
 //! ```
 //!
-//! **Named** (Knuth's DLX1 input): the first line lists the column names,
-//! separated by spaces, with a `|` between the primary names and the
-//! secondary ones; each further line is a row listing the names it covers.
+//! **Named** (Knuth's DLX format, the input of his DLX1 and SSXC): the first
+//! line lists the column names, separated by spaces, with a `|` between the
+//! primary names and the secondary ones; each further line is a row listing
+//! the names it covers. A file in that format reads as it is, `|` comment
+//! lines included; this reader is laxer than Knuth's (names of any length,
+//! `#` comments, rows of secondary columns only kept rather than dropped).
 //!
 //! ```text
 //! # 2 queens on a 2x2 board have no solution; rN/cN primary, diagonals secondary
@@ -66,11 +71,12 @@ fn err(line: usize, message: impl Into<String>) -> TextError {
     }
 }
 
-/// Lines without comments, numbered from 1, blank ones dropped.
+/// Lines without comments, numbered from 1, blank ones dropped: `#` to the
+/// end of a line, and whole lines that start with `|` (Knuth's comments).
 fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().filter_map(|(i, line)| {
         let line = line.split('#').next().unwrap_or("").trim();
-        (!line.is_empty()).then_some((i + 1, line))
+        (!line.is_empty() && !line.starts_with('|')).then_some((i + 1, line))
     })
 }
 
