@@ -70,10 +70,8 @@ fn sudoku_dlx(puzzle: &str) -> String {
     }
     for (prefix, used) in [("r", &row), ("c", &col), ("b", &bx)] {
         for (u, used) in used.iter().enumerate() {
-            for d in 1..=9 {
-                if !used[d] {
-                    items.push(format!("{prefix}{u}{d}"));
-                }
+            for (d, _) in used.iter().enumerate().skip(1).filter(|(_, &u)| !u) {
+                items.push(format!("{prefix}{u}{d}"));
             }
         }
     }
