@@ -131,8 +131,11 @@ pub struct Answer {
 }
 
 /// The `flags` bits that ask for a known slow-down: `flags & SLOW_DOWN`
-/// iterations of a busy loop per search node, after the search and inside
-/// the call. A slowed copy of a solver whose extra cost is known and
+/// sixteenths of an iteration of a busy loop per search node (K nodes x
+/// K / 16 iterations, rounded down, over the whole search), after the
+/// search and inside the call. Sixteenths, because one iteration per node
+/// costs about 1.3% of `dlxbench_dlx`'s time on top1465: too coarse to set
+/// a slow-down of 2 or 3% near enough. A slowed copy of a solver whose extra cost is known and
 /// proportional to its work, for measuring a time gate's power
 /// (`results/gate-power`): the same library, the same code, the same call
 /// path, only slower. The other bits are reserved.
@@ -325,7 +328,7 @@ pub unsafe fn solve_raw(
             u64::try_from(limit).unwrap_or(u64::MAX),
             Some(&mut out),
         );
-        busy(u64::from(flags & SLOW_DOWN) * answer.nodes);
+        busy(u64::from(flags & SLOW_DOWN) * answer.nodes / 16);
         if answer.solutions > 0 && !solution.is_null() {
             // SAFETY: the caller promises 81 writable bytes at a non-null
             // `solution`, written by no one else during the call; `out` is
