@@ -151,7 +151,7 @@ impl Stop {
         match self {
             Stop::Decided => "the whole interval lies beyond the threshold",
             Stop::Precision => "the interval reached the precision asked for",
-            Stop::Time => "the time allowed ran out before the precision was reached",
+            Stop::Time => "the time allowed ran out",
             Stop::Passes => "the most passes allowed were made",
             Stop::Interrupted => "interrupted",
         }

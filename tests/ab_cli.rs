@@ -152,7 +152,13 @@ fn aa_measures_the_floor_first_and_reports_it_in_json() {
     let json = dir.path().join("ab.json");
     let out = dlxbench()
         .args(["ab", "dlx", "singles", "--aa", "--min-passes", "5"])
-        .args(["--max-passes", "5", "-q", "--json"])
+        .args([
+            "--max-passes",
+            "5",
+            "-q",
+            "--allow-algorithm-change",
+            "--json",
+        ])
         .arg(&json)
         .arg(corpus())
         .output()
@@ -233,6 +239,7 @@ fn aa_alone_with_b_twice_and_a_floor_from_the_command_line() {
             "50%",
             "--min-passes",
             "5",
+            "--allow-algorithm-change",
         ])
         .args(["--max-passes", "5", "-q"])
         .arg(corpus())

@@ -7,7 +7,10 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 
-use common::{copy_dir, dlxbench, read_csv, read_json, repo_path, write_file};
+use common::{
+    copy_dir, deterministic_puzzle_rows, deterministic_summary_rows, dlxbench, read_csv, read_json,
+    repo_path, write_file,
+};
 use dlxbench::report::histograms_json;
 
 const SOLVERS: &str = "dlx,singles,heuristic";
@@ -78,48 +81,6 @@ fn merge(parts: &[PathBuf], out: &Path, extra: &[&str]) -> std::process::Output 
         .unwrap()
 }
 
-/// The deterministic columns of a `puzzles.csv`, in file order.
-fn puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
-    const KEEP: [&str; 8] = [
-        "corpus",
-        "line",
-        "solver",
-        "solutions",
-        "nodes",
-        "guesses",
-        "status",
-        "updates",
-    ];
-    read_csv(&dir.join("puzzles.csv"))
-        .into_iter()
-        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
-        .collect()
-}
-
-/// The deterministic columns of a `summary.csv`.
-fn summary_rows(dir: &Path) -> Vec<Vec<String>> {
-    const KEEP: [&str; 14] = [
-        "corpus",
-        "solver",
-        "puzzles",
-        "solved",
-        "unsolvable",
-        "multiple",
-        "budget",
-        "malformed",
-        "invalid",
-        "total_nodes",
-        "guesses_per_puzzle",
-        "no_guess_pct",
-        "total_updates",
-        "not_applicable",
-    ];
-    read_csv(&dir.join("summary.csv"))
-        .into_iter()
-        .map(|r| KEEP.iter().map(|k| r[*k].clone()).collect())
-        .collect()
-}
-
 fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -188,8 +149,14 @@ fn four_shards_merge_to_the_whole_run() {
         "{stdout}"
     );
 
-    assert_eq!(puzzle_rows(&merged), puzzle_rows(&whole));
-    assert_eq!(summary_rows(&merged), summary_rows(&whole));
+    assert_eq!(
+        deterministic_puzzle_rows(&merged),
+        deterministic_puzzle_rows(&whole)
+    );
+    assert_eq!(
+        deterministic_summary_rows(&merged),
+        deterministic_summary_rows(&whole)
+    );
     let summary = read_csv(&merged.join("summary.csv"));
     let small_dlx = summary
         .iter()
@@ -250,8 +217,14 @@ fn four_shards_merge_to_the_whole_run() {
     let again = dir.join("again");
     let out = merge(&[b.clone(), a.clone()], &again, &[]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(puzzle_rows(&again), puzzle_rows(&whole));
-    assert_eq!(summary_rows(&again), summary_rows(&whole));
+    assert_eq!(
+        deterministic_puzzle_rows(&again),
+        deterministic_puzzle_rows(&whole)
+    );
+    assert_eq!(
+        deterministic_summary_rows(&again),
+        deterministic_summary_rows(&whole)
+    );
 
     // Bad merges.
     let bad = |name: &str| dir.join(name);

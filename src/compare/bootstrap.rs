@@ -33,7 +33,7 @@
 use rayon::prelude::*;
 
 use crate::harness::block_bootstrap;
-pub use crate::harness::BlockSum;
+pub use crate::harness::{quantile, BlockSum};
 use crate::rng::SplitMix;
 
 /// An estimate and its confidence interval.
@@ -254,17 +254,6 @@ fn resample_mean(d: &[f64], rng: &mut SplitMix) -> f64 {
         acc[0] += d[pick(rng.next_u64())];
     }
     (acc[0] + acc[1] + acc[2] + acc[3]) / n as f64
-}
-
-/// The `q` quantile of sorted `values`, interpolating linearly between
-/// order statistics (the "type 7" definition).
-pub fn quantile(values: &[f64], q: f64) -> f64 {
-    let h = (values.len() - 1) as f64 * q.clamp(0.0, 1.0);
-    let (i, frac) = (h.floor() as usize, h - h.floor());
-    match values.get(i + 1) {
-        Some(&next) => values[i] + frac * (next - values[i]),
-        None => values[i],
-    }
 }
 
 /// Mean, standard deviation and count of one side's solve times.

@@ -55,7 +55,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use estimate::{estimate, Estimate};
 pub use paired::{
-    block_bootstrap, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio, MIN_COMMON,
+    block_bootstrap, quantile, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio, MIN_COMMON,
     SPEED_CONFIDENCE, SPEED_RESAMPLES, SPEED_SEED,
 };
 pub use schedule::{Schedule, Step};

@@ -245,8 +245,9 @@ pub fn block_bootstrap(
     ))
 }
 
-/// The `q` quantile of sorted `values` (linear interpolation, "type 7").
-fn quantile(values: &[f64], q: f64) -> f64 {
+/// The `q` quantile of sorted `values`, interpolating linearly between
+/// order statistics (the "type 7" definition).
+pub fn quantile(values: &[f64], q: f64) -> f64 {
     let h = (values.len() - 1) as f64 * q.clamp(0.0, 1.0);
     let (i, frac) = (h.floor() as usize, h - h.floor());
     match values.get(i + 1) {
