@@ -6,6 +6,7 @@
 //! cargo run --release --example langford -- 7          # one order, and its first pairing
 //! cargo run --release --example langford -- 7 --all    # count a pairing and its reversal apart
 //! cargo run --release --example langford -- 7 --emit   # the input for `dlxbench cover`
+//! cargo run --release --example langford -- --engine dc # on dancing cells (also mems)
 //! ```
 
 use std::io::{self, Write};
@@ -14,30 +15,34 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use dlxbench::exact_cover::puzzles::{langford, langford_sequence, CoverPuzzle};
-use dlxbench::exact_cover::{Dlx, SearchOptions};
+use dlxbench::exact_cover::{Dc, Dlx, Engine, EngineKind, SearchOptions};
 
-const USAGE: &str = "usage: langford [N] [--all] [--emit]   (N in 1..=64; no N: n = 1..=12)";
+mod common;
+
+const USAGE: &str =
+    "usage: langford [N] [--all] [--emit] [--engine dlx|dc]   (N in 1..=64; no N: n = 1..=12)";
 
 /// Counts the pairings and prints one line; with `show`, the first one too.
-fn count(
+fn count<E: Engine>(
     out: &mut impl Write,
     n: usize,
     puzzle: &CoverPuzzle,
     what: &str,
     show: bool,
 ) -> io::Result<()> {
-    let mut dlx = Dlx::new(&puzzle.problem);
+    let mut dlx = E::try_new(&puzzle.problem).map_err(io::Error::other)?;
     let started = Instant::now();
     let stats = dlx.count(SearchOptions::default());
     let elapsed = started.elapsed();
     writeln!(
         out,
-        "n = {n:2}: {:7} pairings {what}, {:4} rows, {:10} nodes, {:11} updates, {:9.2} ms",
+        "n = {n:2}: {:7} pairings {what}, {:4} rows, {:10} nodes, {:11} updates, {:9.2} ms{}",
         stats.solutions,
         puzzle.problem.rows(),
         stats.nodes,
         stats.updates,
-        elapsed.as_secs_f64() * 1e3
+        elapsed.as_secs_f64() * 1e3,
+        common::mems(&stats)
     )?;
     if show {
         let mut first = Vec::new();
@@ -51,7 +56,8 @@ fn count(
     Ok(())
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(mut args: Vec<String>) -> Result<(), String> {
+    let engine = common::take_engine(&mut args)?;
     let all = args.iter().any(|a| a == "--all");
     let emit = args.iter().any(|a| a == "--emit");
     let rest: Vec<&String> = args
@@ -77,7 +83,11 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             out.write_all(puzzle.to_named_text(&comment).as_bytes())
         } else {
-            count(&mut out, n, &puzzle, what, orders.len() == 1)
+            let show = orders.len() == 1;
+            match engine {
+                EngineKind::Dlx => count::<Dlx>(&mut out, n, &puzzle, what, show),
+                EngineKind::Dc => count::<Dc>(&mut out, n, &puzzle, what, show),
+            }
         };
         match written {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
@@ -89,7 +99,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("langford: {e}");

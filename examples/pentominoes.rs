@@ -6,6 +6,7 @@
 //! cargo run --release --example pentominoes -- 5x12            # one board (RxC or 8x8-hole)
 //! cargo run --release --example pentominoes -- 6x10 --all      # without the symmetry reduction
 //! cargo run --release --example pentominoes -- 3x20 --emit     # the input for `dlxbench cover`
+//! cargo run --release --example pentominoes -- --engine dc      # on dancing cells (also mems)
 //! ```
 //!
 //! The reduction keeps one piece (X on 6x10, F on 3x20) in one placement
@@ -19,21 +20,37 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use dlxbench::exact_cover::puzzles::{pentominoes, symmetry_piece, PentominoBoard, PENTOMINOES};
-use dlxbench::exact_cover::{Dlx, SearchOptions};
+use dlxbench::exact_cover::{Dc, Dlx, Engine, EngineKind, SearchOptions};
+
+mod common;
 
 const USAGE: &str =
-    "usage: pentominoes [RxC | 8x8-hole] [--all] [--emit]   (no board: 6x10 and 3x20)";
+    "usage: pentominoes [RxC | 8x8-hole] [--all] [--emit] [--engine dlx|dc]   (no board: 6x10 and 3x20)";
 
 /// Counts the tilings of `board` and prints one line; with `show`, the
 /// first tiling too, as a picture of piece letters.
 fn count(
+    out: &mut impl Write,
+    engine: EngineKind,
+    board: &PentominoBoard,
+    reduce: bool,
+    show: bool,
+) -> Result<(), String> {
+    match engine {
+        EngineKind::Dlx => count_with::<Dlx>(out, board, reduce, show),
+        EngineKind::Dc => count_with::<Dc>(out, board, reduce, show),
+    }
+}
+
+/// [`count`] on engine `E`.
+fn count_with<E: Engine>(
     out: &mut impl Write,
     board: &PentominoBoard,
     reduce: bool,
     show: bool,
 ) -> Result<(), String> {
     let puzzle = pentominoes(board, reduce).map_err(|e| e.to_string())?;
-    let mut dlx = Dlx::new(&puzzle.problem);
+    let mut dlx = E::try_new(&puzzle.problem).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let stats = dlx.count(SearchOptions::default());
     let elapsed = started.elapsed();
@@ -47,12 +64,13 @@ fn count(
         "in all".to_string()
     };
     let mut text = format!(
-        "{board}: {} tilings {what}; {} rows, {} nodes, {} updates, {:.1} ms\n",
+        "{board}: {} tilings {what}; {} rows, {} nodes, {} updates, {:.1} ms{}\n",
         stats.solutions,
         puzzle.problem.rows(),
         stats.nodes,
         stats.updates,
-        elapsed.as_secs_f64() * 1e3
+        elapsed.as_secs_f64() * 1e3,
+        common::mems(&stats)
     );
     if show {
         let open: Vec<(usize, usize)> = (0..board.height())
@@ -87,7 +105,8 @@ fn write_out(out: &mut impl Write, text: &str) -> Result<(), String> {
     }
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(mut args: Vec<String>) -> Result<(), String> {
+    let engine = common::take_engine(&mut args)?;
     let all = args.iter().any(|a| a == "--all");
     let emit = args.iter().any(|a| a == "--emit");
     let rest: Vec<&String> = args
@@ -99,8 +118,8 @@ fn run(args: &[String]) -> Result<(), String> {
         [] if !emit => {
             for spec in ["6x10", "3x20"] {
                 let board = PentominoBoard::parse(spec).map_err(|e| e.to_string())?;
-                count(&mut out, &board, true, false)?;
-                count(&mut out, &board, false, false)?;
+                count(&mut out, engine, &board, true, false)?;
+                count(&mut out, engine, &board, false, false)?;
             }
             return Ok(());
         }
@@ -109,7 +128,7 @@ fn run(args: &[String]) -> Result<(), String> {
     };
     let board = PentominoBoard::parse(spec).map_err(|e| format!("{e}\n{USAGE}"))?;
     if !emit {
-        return count(&mut out, &board, !all, true);
+        return count(&mut out, engine, &board, !all, true);
     }
     let puzzle = pentominoes(&board, !all).map_err(|e| e.to_string())?;
     let (what, flag) = if all {
@@ -129,7 +148,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pentominoes: {e}");

@@ -5,6 +5,7 @@
 //! cargo run --release --example queens              # n = 1..=12: counts, nodes, updates, time
 //! cargo run --release --example queens -- 8         # one board, and its first solution
 //! cargo run --release --example queens -- 8 --emit  # the input for `dlxbench cover`
+//! cargo run --release --example queens -- --engine dc # on dancing cells (also mems)
 //! ```
 
 use std::io::{self, Write};
@@ -13,24 +14,33 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use dlxbench::exact_cover::puzzles::{queens, CoverPuzzle};
-use dlxbench::exact_cover::{Dlx, SearchOptions};
+use dlxbench::exact_cover::{Dc, Dlx, Engine, EngineKind, SearchOptions};
 
-const USAGE: &str = "usage: queens [N] [--emit]   (N in 1..=64; no N: n = 1..=12)";
+mod common;
+
+const USAGE: &str =
+    "usage: queens [N] [--emit] [--engine dlx|dc]   (N in 1..=64; no N: n = 1..=12)";
 
 /// Counts the solutions and prints one line; with `show`, the first
 /// solution as a board too (`Q` a queen, `.` an empty square).
-fn count(out: &mut impl Write, n: usize, puzzle: &CoverPuzzle, show: bool) -> io::Result<()> {
-    let mut dlx = Dlx::new(&puzzle.problem);
+fn count<E: Engine>(
+    out: &mut impl Write,
+    n: usize,
+    puzzle: &CoverPuzzle,
+    show: bool,
+) -> io::Result<()> {
+    let mut dlx = E::try_new(&puzzle.problem).map_err(io::Error::other)?;
     let started = Instant::now();
     let stats = dlx.count(SearchOptions::default());
     let elapsed = started.elapsed();
     writeln!(
         out,
-        "n = {n:2}: {:6} solutions, {:9} nodes, {:10} updates, {:8.2} ms",
+        "n = {n:2}: {:6} solutions, {:9} nodes, {:10} updates, {:8.2} ms{}",
         stats.solutions,
         stats.nodes,
         stats.updates,
-        elapsed.as_secs_f64() * 1e3
+        elapsed.as_secs_f64() * 1e3,
+        common::mems(&stats)
     )?;
     if show {
         let mut board = vec![vec!['.'; n]; n];
@@ -47,7 +57,8 @@ fn count(out: &mut impl Write, n: usize, puzzle: &CoverPuzzle, show: bool) -> io
     Ok(())
 }
 
-fn run(args: &[String]) -> Result<(), String> {
+fn run(mut args: Vec<String>) -> Result<(), String> {
+    let engine = common::take_engine(&mut args)?;
     let emit = args.iter().any(|a| a == "--emit");
     let rest: Vec<&String> = args.iter().filter(|a| *a != "--emit").collect();
     let sides: Vec<usize> = match rest.as_slice() {
@@ -67,7 +78,11 @@ fn run(args: &[String]) -> Result<(), String> {
             );
             out.write_all(puzzle.to_named_text(&comment).as_bytes())
         } else {
-            count(&mut out, n, &puzzle, sides.len() == 1)
+            let show = sides.len() == 1;
+            match engine {
+                EngineKind::Dlx => count::<Dlx>(&mut out, n, &puzzle, show),
+                EngineKind::Dc => count::<Dc>(&mut out, n, &puzzle, show),
+            }
         };
         match written {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
@@ -79,7 +94,7 @@ fn run(args: &[String]) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("queens: {e}");

@@ -50,6 +50,11 @@ extern "C" {
 size_t dlxbench_dlx(const char *input, size_t limit, uint32_t flags,
                     char *solution, size_t *num_guesses);
 
+/* Knuth's dancing cells (Algorithm X on sparse sets): the encoding and
+ * search of dlxbench_dlx on another engine. */
+size_t dlxbench_dc(const char *input, size_t limit, uint32_t flags,
+                   char *solution, size_t *num_guesses);
+
 /* Candidate bitmasks with naked and hidden singles propagated before
  * each guess, fewest-candidates cell guessed. */
 size_t dlxbench_singles(const char *input, size_t limit, uint32_t flags,

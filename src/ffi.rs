@@ -14,7 +14,7 @@
 //!
 //! This module holds the logic; the `ffi/` crate of the workspace
 //! (`dlxbench-ffi`) builds `libdlxbench.so`, whose exported functions
-//! (`dlxbench_dlx`, `dlxbench_singles`, `dlxbench_locked`,
+//! (`dlxbench_dlx`, `dlxbench_dc`, `dlxbench_singles`, `dlxbench_locked`,
 //! `dlxbench_heuristic`, `dlxbench_naive`, `dlxbench_over_budget`) are one-line wrappers around
 //! [`solve_raw`] and [`last_over_budget`]. `include/dlxbench.h` declares
 //! them for C.
@@ -68,16 +68,19 @@ pub enum Export {
     Naive,
     /// `locked`, as `dlxbench_locked`.
     Locked,
+    /// `dc`, as `dlxbench_dc`.
+    Dc,
 }
 
 impl Export {
     /// Every export, in the order of [`Export::index`].
-    pub const ALL: [Export; 5] = [
+    pub const ALL: [Export; 6] = [
         Export::Dlx,
         Export::Singles,
         Export::Heuristic,
         Export::Naive,
         Export::Locked,
+        Export::Dc,
     ];
 
     /// The built-in solver's name (in [`crate::sudoku::solvers::REGISTRY`]).
@@ -88,6 +91,7 @@ impl Export {
             Export::Heuristic => "heuristic",
             Export::Naive => "naive",
             Export::Locked => "locked",
+            Export::Dc => "dc",
         }
     }
 
@@ -99,6 +103,7 @@ impl Export {
             Export::Heuristic => "dlxbench_heuristic",
             Export::Naive => "dlxbench_naive",
             Export::Locked => "dlxbench_locked",
+            Export::Dc => "dlxbench_dc",
         }
     }
 

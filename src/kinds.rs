@@ -20,7 +20,7 @@
 //!     }
 //! }
 //! let kind: PuzzleKind = "hanidoku".parse().unwrap();
-//! assert_eq!(kind.visit(Solvers), ["dlx", "backtrack"]);
+//! assert_eq!(kind.visit(Solvers), ["dlx", "dc", "backtrack"]);
 //! assert_eq!(PuzzleKind::default().name(), "sudoku");
 //! ```
 

@@ -17,6 +17,7 @@ fn a_solver_added_at_run_time_runs_through_bench() {
         set.names(),
         [
             "dlx",
+            "dc",
             "heuristic",
             "singles",
             "locked",

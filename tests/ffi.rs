@@ -407,6 +407,7 @@ fn a_search_that_gives_up_is_reported() {
     // The other solvers stop at two solutions of the empty grid.
     for export in [
         Export::Dlx,
+        Export::Dc,
         Export::Singles,
         Export::Locked,
         Export::Heuristic,
@@ -566,7 +567,11 @@ fn the_python_example_solves_with_every_export() {
         .lines()
         .map(|l| l.split_whitespace().next().unwrap())
         .collect();
-    assert_eq!(names, ["dlx", "singles", "heuristic", "naive"], "{text}");
+    assert_eq!(
+        names,
+        ["dlx", "dc", "singles", "heuristic", "naive"],
+        "{text}"
+    );
     for line in text.lines() {
         assert!(line.contains(&format!(" {want} solutions=1")), "{line}");
     }

@@ -45,7 +45,7 @@ fn solve_with_both_solvers_then_check_the_solutions() {
     let set = puzzles(21, 3);
     let input: String = set.iter().map(|(p, _)| format!("{p}\n")).collect();
     let expected: String = set.iter().map(|(_, s)| format!("{s}\n")).collect();
-    for solver in ["dlx", "backtrack"] {
+    for solver in ["dlx", "dc", "backtrack"] {
         let out = stdout_of(
             dlxbench()
                 .args(["solve", "--kind", "hanidoku", "--solver", solver])
@@ -180,7 +180,7 @@ fn bad_usage_is_refused_clearly() {
     for (args, message) in [
         (
             &["solve", "--kind", "hanidoku", "--solver", "heuristic"][..],
-            "unknown solver `heuristic` (known for hanidoku: dlx, backtrack)",
+            "unknown solver `heuristic` (known for hanidoku: dlx, dc, backtrack)",
         ),
         (
             &["solve", "--kind", "hanidoku", "--box", "3x3"][..],
@@ -204,7 +204,7 @@ fn bad_usage_is_refused_clearly() {
         ),
         (
             &["bench", "--kind", "hanidoku", "--solvers", "naive"][..],
-            "unknown solver `naive` (known for hanidoku: dlx, backtrack)",
+            "unknown solver `naive` (known for hanidoku: dlx, dc, backtrack)",
         ),
         (
             &["solve", "--solver", "backtrack"][..],
@@ -285,8 +285,8 @@ fn bench_runs_hanidoku_like_sudoku() {
             .stdout(predicate::str::contains("hanidoku puzzles"))
             .stdout(predicate::str::contains("backtrack"));
         let summary = read_csv(&out.join("summary.csv"));
-        assert_eq!(summary.len(), 2);
-        for (row, solver) in summary.iter().zip(["dlx", "backtrack"]) {
+        assert_eq!(summary.len(), 3);
+        for (row, solver) in summary.iter().zip(["dlx", "dc", "backtrack"]) {
             assert_eq!(row["solver"], solver);
             assert_eq!(row["puzzles"], "15");
             assert_eq!(row["solved"], "15");
@@ -294,7 +294,7 @@ fn bench_runs_hanidoku_like_sudoku() {
             assert_eq!(row["invalid"], "0");
         }
         let records = read_csv(&out.join("puzzles.csv"));
-        assert_eq!(records.len(), 30);
+        assert_eq!(records.len(), 45);
         assert!(records.iter().all(|r| r["status"] == "unique"));
         let run = read_json(&out.join("run.json"));
         assert_eq!(run["kind"], "hanidoku");
@@ -332,7 +332,7 @@ fn harness_cross_checks_hanidoku_solvers() {
         "{:?}",
         result.discrepancies
     );
-    assert_eq!(result.states_created, 2);
+    assert_eq!(result.states_created, 3);
     let c = &result.corpora[0];
     assert_eq!(c.puzzles, 8);
     for s in &c.solvers {

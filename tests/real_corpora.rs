@@ -136,7 +136,7 @@ fn check_counts_sampled(name: &str, solvers: &[&str], sampled: &[(&str, usize)])
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn top1465_is_unique_for_dlx_and_heuristic() {
-    check_counts("magictour_top1465", &["dlx", "heuristic", "singles"]);
+    check_counts("magictour_top1465", &["dlx", "dc", "heuristic", "singles"]);
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn all_17_clue_puzzles_are_unique_for_dlx_and_heuristic() {
     // at 3-4 ms a puzzle (4 CPU minutes for all of them), on every 8th.
     check_counts_sampled(
         "sudoku17_all_49158",
-        &["dlx", "singles"],
+        &["dlx", "dc", "singles"],
         &[("heuristic", 8)],
     );
 }
@@ -156,7 +156,7 @@ fn all_17_clue_puzzles_are_unique_for_dlx_and_heuristic() {
 fn changed_clue_corpus_mixes_none_unique_and_multiple() {
     check_counts(
         "derived_changedclue_top1465",
-        &["dlx", "heuristic", "singles"],
+        &["dlx", "dc", "heuristic", "singles"],
     );
 }
 
@@ -172,7 +172,7 @@ fn no_solution_corpus_has_none() {
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn serg_benchmark_has_several_solutions_each() {
-    check_counts("tdoku_puzzles7_serg_benchmark", &["dlx"]);
+    check_counts("tdoku_puzzles7_serg_benchmark", &["dlx", "dc"]);
 }
 
 #[test]
@@ -246,6 +246,104 @@ fn hanidoku_corpus_is_unique_for_both_solvers_and_the_solutions_pass_the_rules()
         (expected.none, expected.unique, expected.multiple),
         (0, 172, 0)
     );
+}
+
+/// What a solve found and cost, as far as two engines in the same tree
+/// must agree: solutions, nodes, updates, guesses.
+type Counts = (u64, Option<u64>, Option<u64>, u64);
+
+fn counts_of(o: &dlxbench::solvers::Outcome) -> Counts {
+    (o.solutions, o.nodes, o.updates, o.guesses)
+}
+
+/// `dlx` and `dc` under the lowest-index column choice, puzzle by puzzle
+/// (every `stride`-th) on corpus `name`: the same solution count always,
+/// and the same tree (nodes, updates, guesses) wherever the search ran to
+/// its end (fewer solutions than the limit of 2, within the node budget).
+/// Returns how many puzzles were compared node for node.
+fn same_tree(name: &str, stride: usize, nodes: u64) -> usize {
+    use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx};
+    use dlxbench::solvers::Solver;
+    use dlxbench::sudoku::solvers::engine::CoverSolver;
+    let (_, bytes) = corpus(name);
+    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
+    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
+    let mut puzzle = Grid::empty(dlxbench::sudoku::BoxShape::NINE);
+    let mut solution = puzzle.clone();
+    let budget = Budget::nodes(nodes);
+    let mut compared = 0;
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty() && l[0] != b'#');
+    for (i, line) in lines.enumerate().step_by(stride) {
+        parse_line_into(line, ParseOptions::default(), &mut puzzle)
+            .unwrap_or_else(|e| panic!("{name}: puzzle {}: {e}", i + 1));
+        let a = dlx.solve(&puzzle, 2, budget, &mut solution);
+        let b = dc.solve(&puzzle, 2, budget, &mut solution);
+        let at = format!("{name}: puzzle {}", i + 1);
+        // A search that ran to its end: the other must have made the same
+        // tree. Where both stopped early (two solutions found, or the
+        // budget), the order they tried rows in decides where.
+        let complete = |o: &dlxbench::solvers::Outcome| !o.budget_exceeded && o.solutions < 2;
+        if complete(&a) || complete(&b) {
+            assert_eq!(counts_of(&a), counts_of(&b), "{at}: dlx vs dc");
+            compared += 1;
+        } else if !a.budget_exceeded && !b.budget_exceeded {
+            assert_eq!(a.solutions, b.solutions, "{at}");
+        }
+    }
+    compared
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn dc_and_dlx_explore_the_same_tree_on_the_corpora() {
+    // (corpus, stride, node budget): every puzzle where it takes seconds
+    // at most, a sample of the long lists.
+    let plan = [
+        ("magictour_top1465", 1, u64::MAX),
+        ("sudoku17_all_49158", 16, u64::MAX),
+        ("tdoku_puzzles5_forum_hardest_1905_11plus", 32, u64::MAX),
+        ("tdoku_puzzles6_forum_hardest_1106", 1, u64::MAX),
+        ("derived_changedclue_top1465", 1, u64::MAX),
+        ("derived_nosolution_top1465", 1, u64::MAX),
+        ("acs_general_16x16_2100", 8, 100_000),
+        ("kr_16x16_100", 1, 100_000),
+        ("acs_general_25x25_2100", 32, 100_000),
+        ("samples_36x36_2", 1, 100_000),
+    ];
+    for (name, stride, nodes) in plan {
+        let started = std::time::Instant::now();
+        let compared = same_tree(name, stride, nodes);
+        assert!(compared > 0, "{name}: no puzzle ran to its end");
+        eprintln!(
+            "{name}: {compared} puzzles node for node ({:.1} s)",
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn dc_and_dlx_explore_the_same_tree_on_the_hanidoku_corpus() {
+    use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx};
+    use dlxbench::hanidoku::solvers::engine::CoverSolver;
+    use dlxbench::hanidoku::{Board, Puzzles};
+    use dlxbench::solvers::Solver;
+    let (c, bytes) = corpus("hanidoku_172");
+    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
+    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
+    let mut solution = Board::EMPTY;
+    let mut compared = 0;
+    for r in Puzzles::new(&bytes) {
+        let (line, p) = r.unwrap_or_else(|e| panic!("{e}"));
+        let a = dlx.solve(&p, 2, Budget::UNLIMITED, &mut solution);
+        let b = dc.solve(&p, 2, Budget::UNLIMITED, &mut solution);
+        assert_eq!(a.solutions, 1, "line {line}");
+        assert_eq!(counts_of(&a), counts_of(&b), "line {line}: dlx vs dc");
+        compared += 1;
+    }
+    assert_eq!(compared, c.puzzles);
 }
 
 /// The bound docs/bench.md gives for a no-argument `bench` with every

@@ -12,7 +12,7 @@ import sys
 puzzle = sys.argv[1] if len(sys.argv) > 1 else sys.stdin.readline().strip()
 lib = ctypes.CDLL(sys.argv[2] if len(sys.argv) > 2 else "target/release/libdlxbench.so")
 
-for name in ("dlx", "singles", "heuristic", "naive"):
+for name in ("dlx", "dc", "singles", "heuristic", "naive"):
     solve = getattr(lib, "dlxbench_" + name)
     solve.restype = ctypes.c_size_t
     solve.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint32,

@@ -40,6 +40,11 @@ export!(
     dlxbench_dlx => Export::Dlx
 );
 export!(
+    /// The `dc` solver (Algorithm X on dancing cells, Knuth's sparse sets;
+    /// the same encoding and search as `dlx` on another engine).
+    dlxbench_dc => Export::Dc
+);
+export!(
     /// The `singles` solver (candidate bitmasks with naked and hidden singles,
     /// fewest-candidates guesses).
     dlxbench_singles => Export::Singles

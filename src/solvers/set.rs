@@ -17,7 +17,7 @@
 //! let mut set = SolverSet::<Grid>::builtin();
 //! set.add(SolverEntry::new("give-up", "never solves anything", || Box::new(GiveUp)))
 //!     .unwrap();
-//! assert_eq!(set.names(), ["dlx", "heuristic", "singles", "locked", "naive", "give-up"]);
+//! assert_eq!(set.names(), ["dlx", "dc", "heuristic", "singles", "locked", "naive", "give-up"]);
 //! assert!(set.add(SolverEntry::new("dlx", "again", || Box::new(GiveUp))).is_err());
 //! let chosen = set.select(&["give-up".into(), "dlx".into()]).unwrap();
 //! assert_eq!(chosen[0].name(), "give-up");

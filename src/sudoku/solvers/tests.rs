@@ -119,7 +119,7 @@ fn assert_consistent(puzzle: &Grid, runs: &[Run]) -> u64 {
 fn registry_covers_the_solvers_with_unique_names() {
     let set = SolverSet::<Grid>::builtin();
     let names = set.names();
-    for want in ["dlx", "naive", "heuristic", "singles", "locked"] {
+    for want in ["dlx", "dc", "naive", "heuristic", "singles", "locked"] {
         assert!(names.contains(&want), "{want} missing from {names:?}");
         assert_eq!(set.by_name(want).unwrap().name(), want);
         assert!(!set.by_name(want).unwrap().description().is_empty());
@@ -131,7 +131,7 @@ fn registry_covers_the_solvers_with_unique_names() {
     let error = set.by_name("nope").unwrap_err().to_string();
     assert_eq!(
         error,
-        "unknown solver `nope` (known for sudoku: dlx, heuristic, singles, locked, naive)"
+        "unknown solver `nope` (known for sudoku: dlx, dc, heuristic, singles, locked, naive)"
     );
 }
 
@@ -475,9 +475,15 @@ fn state_is_reused_without_leaking_between_puzzles() {
 }
 
 #[test]
-fn dlx_placement_by_undo_agrees_with_relinking() {
-    use super::dlx::{DlxSolver, Placement};
-    let mut rng = SplitMix::new(0x0d0);
+fn placement_by_undo_agrees_with_relinking() {
+    placement_agrees::<crate::exact_cover::Dlx>();
+    placement_agrees::<crate::exact_cover::Dc>();
+}
+
+/// The puzzles of the placement and engine tests: a hard 9x9, the same
+/// with a clashing clue, and random ones of several shapes.
+fn mixed_puzzles(seed: u64) -> Vec<Grid> {
+    let mut rng = SplitMix::new(seed);
     let mut puzzles = vec![parse9(HARD)];
     let mut clash = parse9(HARD);
     clash.set(0, 0, 2);
@@ -488,8 +494,14 @@ fn dlx_placement_by_undo_agrees_with_relinking() {
             puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
         }
     }
-    let mut relink = DlxSolver::new().with_placement(Placement::Relink);
-    let mut undo = DlxSolver::new().with_placement(Placement::Undo);
+    puzzles
+}
+
+fn placement_agrees<E: crate::exact_cover::Engine + Send>() {
+    use super::engine::{CoverSolver, Placement};
+    let puzzles = mixed_puzzles(0x0d0);
+    let mut relink = CoverSolver::<E>::new().with_placement(Placement::Relink);
+    let mut undo = CoverSolver::<E>::new().with_placement(Placement::Undo);
     let (mut s1, mut s2) = (Grid::empty(BoxShape::NINE), Grid::empty(BoxShape::NINE));
     let mut firsts = Vec::new();
     for (i, puzzle) in puzzles.iter().enumerate() {
@@ -498,7 +510,7 @@ fn dlx_placement_by_undo_agrees_with_relinking() {
         // The same arena state, so the same search, node for node, and
         // the same link updates, clashing clues included (both skip the
         // row that clashes).
-        assert_eq!(a, b, "{puzzle}");
+        assert_eq!(a, b, "{:?}: {puzzle}", E::KIND);
         if i == 1 {
             assert_eq!((a.solutions, a.nodes), (0, Some(0)));
         } else {
@@ -522,6 +534,51 @@ fn dlx_placement_by_undo_agrees_with_relinking() {
                 "{puzzle}"
             );
         }
+    }
+}
+
+/// Under the lowest-index choice `dlx` and `dc` make the same tree: the
+/// same nodes, updates and guesses wherever the search runs to its end
+/// (fewer solutions than the limit), and the same count of solutions
+/// (all of them, under no limit) everywhere.
+#[test]
+fn dc_and_dlx_make_the_same_tree_under_the_lowest_index_choice() {
+    use super::engine::CoverSolver;
+    use crate::exact_cover::{ColumnChoice, Dc, Dlx};
+    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
+    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
+    let (mut s1, mut s2) = (Grid::empty(BoxShape::NINE), Grid::empty(BoxShape::NINE));
+    let mut rng = SplitMix::new(0xdc);
+    let mut puzzles = mixed_puzzles(0xdc);
+    // Many solutions: counted to the end under no limit.
+    for (r, c, blanks) in [(2, 2, 16), (2, 3, 30), (3, 3, 58)] {
+        let shape = BoxShape::new(r, c).unwrap();
+        puzzles.push(blank_cells(&random_full(shape, &mut rng), blanks, &mut rng));
+    }
+    let mut ended = 0;
+    for puzzle in &puzzles {
+        for limit in [2, u64::MAX] {
+            let a = dlx.solve(puzzle, limit, Budget::UNLIMITED, &mut s1);
+            let b = dc.solve(puzzle, limit, Budget::UNLIMITED, &mut s2);
+            assert_eq!(a.solutions, b.solutions, "{puzzle}");
+            if a.solutions < limit {
+                let counts = |o: &Outcome| (o.nodes, o.updates, o.guesses);
+                assert_eq!(counts(&a), counts(&b), "{puzzle} (limit {limit})");
+                ended += 1;
+            }
+            if b.solutions > 0 {
+                assert!(is_solution_of(&s2, puzzle), "{puzzle}");
+            }
+        }
+    }
+    assert!(ended > puzzles.len(), "{ended}");
+    // Under their default choices each makes its own tree, with the same
+    // counts of solutions.
+    let (mut dlx, mut dc) = (dlx::DlxSolver::new(), dc::DcSolver::new());
+    for puzzle in &puzzles {
+        let a = dlx.solve(puzzle, 2, Budget::UNLIMITED, &mut s1);
+        let b = dc.solve(puzzle, 2, Budget::UNLIMITED, &mut s2);
+        assert_eq!(a.solutions, b.solutions, "{puzzle}");
     }
 }
 
@@ -772,10 +829,12 @@ fn warm_solvers_allocate_nothing() {
     let puzzles = [&big, &a, &cut, &clash, &full16];
     let undo: Box<dyn Solver<Grid>> =
         Box::new(dlx::DlxSolver::new().with_placement(dlx::Placement::Undo));
+    let dc_undo: Box<dyn Solver<Grid>> =
+        Box::new(dc::DcSolver::new().with_placement(dlx::Placement::Undo));
     let solvers = REGISTRY
         .iter()
         .map(|info| (info.name, (info.make)()))
-        .chain([("dlx (undo)", undo)]);
+        .chain([("dlx (undo)", undo), ("dc (undo)", dc_undo)]);
     for (name, mut solver) in solvers {
         let mut solution = Grid::empty(BoxShape::NINE);
         // Warm up on the largest size first: buffers then fit every puzzle.
