@@ -18,7 +18,7 @@
 //! `histograms.json` (`solved` at most `puzzles`, the same counts and
 //! total nodes), and its `puzzles.csv` rows, added up, must give exactly
 //! the statistics of its `histograms.json` (counts, total nodes, guesses,
-//! updates, summed times and the latency histogram): edited node counts,
+//! updates, mems, summed times and the latency histogram): edited node counts,
 //! or histograms swapped between solvers, are refused.
 //!
 //! What is merged: every corpus x solver's counts and exact sums, and its
@@ -551,6 +551,7 @@ struct Columns {
     updates: usize,
     round_trip_ns: usize,
     cause: usize,
+    mems: usize,
 }
 
 impl Rows {
@@ -569,7 +570,7 @@ impl Rows {
             .map(|c| c.as_bytes())
             .collect();
         // A part written before the later columns (`round_trip_ns`,
-        // `cause`) has the columns up to `updates`.
+        // `cause`, `mems`) has the columns up to `updates`, or `cause`.
         let header: Vec<&[u8]> = header.iter().collect();
         let known = header.len() >= 9 && header.len() <= expected.len();
         if !known || header[..] != expected[..header.len()] {
@@ -647,10 +648,11 @@ impl Rows {
             dir: self.path.clone(),
             what: format!("line {at}: bad `{what}`"),
         };
-        // An empty field: the solver does not report the count.
-        let optional = |i: usize, what: &str| match &self.row[i] {
-            b"" => Ok(None),
-            field => number(field).map(Some).ok_or_else(|| bad(what)),
+        // An empty field: the solver does not report the count; a column
+        // the part's file is too old to have reads the same.
+        let optional = |i: usize, what: &str| match self.row.get(i) {
+            None | Some(b"") => Ok(None),
+            Some(field) => number(field).map(Some).ok_or_else(|| bad(what)),
         };
         let status = std::str::from_utf8(&self.row[columns.status])
             .ok()
@@ -665,6 +667,7 @@ impl Rows {
             nodes: optional(columns.nodes, "nodes")?,
             guesses: number(&self.row[columns.guesses]).ok_or_else(|| bad("guesses"))?,
             updates: optional(columns.updates, "updates")?,
+            mems: optional(columns.mems, "mems")?,
             failure: match self.row.get(columns.cause) {
                 None | Some(b"") => None,
                 Some(field) => Some(
@@ -749,6 +752,11 @@ fn differences(rows: &SolverStats, recorded: &SolverStats) -> Option<String> {
             wide(recorded.total_updates),
         ),
         (
+            "total_mems",
+            wide(rows.total_mems),
+            wide(recorded.total_mems),
+        ),
+        (
             "no_guess",
             wide(Some(rows.no_guess)),
             wide(Some(recorded.no_guess)),
@@ -828,6 +836,7 @@ fn merge_rows(
         updates: position(schema::puzzles::UPDATES),
         round_trip_ns: position(schema::puzzles::ROUND_TRIP_NS),
         cause: position(schema::puzzles::CAUSE),
+        mems: position(schema::puzzles::MEMS),
     };
     let mut readers: Vec<Rows> = parts
         .iter()

@@ -149,6 +149,26 @@ fn end_to_end_writes_every_file_with_right_counts() {
             None => assert_eq!(row["total_updates"], "", "{row:?}"),
         }
     }
+    // Mems: per puzzle for the solvers that count them (every row or
+    // none), their sum in the summary; dlx counts none.
+    for row in &summary {
+        let rows: Vec<_> = puzzles
+            .iter()
+            .filter(|r| r["solver"] == row["solver"])
+            .collect();
+        let mems: Vec<Option<u64>> = rows.iter().map(|r| r["mems"].parse().ok()).collect();
+        match row["total_mems"].as_str() {
+            "" => assert!(mems.iter().all(Option::is_none), "{row:?}"),
+            total => assert_eq!(
+                mems.iter().map(|m| m.expect("every row")).sum::<u64>(),
+                total.parse::<u64>().unwrap(),
+                "{row:?}"
+            ),
+        }
+        if row["solver"] == "dlx" {
+            assert_eq!(row["total_mems"], "", "{row:?}");
+        }
+    }
 
     for s in solvers.split(',') {
         let text = std::fs::read_to_string(out.join(format!("fix.{s}.hgrm"))).unwrap();

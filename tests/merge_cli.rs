@@ -551,7 +551,7 @@ fn tampered_shards_are_refused() {
     assert_eq!(stderr(&merged), "");
     // The merged run is of this version: with checksums, verified.
     let run = read_json(&out("old").join("run.json"));
-    assert_eq!(run["schema_version"], 2);
+    assert_eq!(run["schema_version"], dlxbench::results::SCHEMA_VERSION);
     for file in [
         "summary.csv",
         "puzzles.csv",

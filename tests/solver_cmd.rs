@@ -187,7 +187,7 @@ fn a_correct_solver_runs_next_to_dlx_with_its_own_times() {
     assert!(files.contains(&"solver-py.log"), "{files:?}");
     let log = std::fs::read_to_string(out.join("solver-py.log")).unwrap();
     assert!(log.contains("request 1"), "{log}");
-    assert_eq!(run["schema_version"], 2);
+    assert_eq!(run["schema_version"], dlxbench::results::SCHEMA_VERSION);
 
     // Without --ns, the round trip is the time.
     let dir = tempfile::tempdir().unwrap();
@@ -527,6 +527,165 @@ fn shards_with_failures_merge_and_compare_shows_them() {
         shown.contains("line 6: status unique -> crashed"),
         "{shown}"
     );
+}
+
+/// Mems a solver reports (`mems=N`) go through every result file as
+/// updates do: per puzzle in `puzzles.csv`, summed in `summary.csv` and
+/// `histograms.json` (dlx, which counts none, empty there); shards merge to
+/// the same figures, a part whose rows and histograms disagree on them is
+/// refused, and `compare` makes a change in them alone an algorithm change.
+#[test]
+fn mems_are_recorded_merged_and_compared_like_updates() {
+    if !have_python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus, puzzles) = corpus(dir.path());
+    // The solver's stand-in count: K x the blank cells.
+    let expected = |k: u64| -> Vec<u64> {
+        puzzles
+            .iter()
+            .map(|p| k * p.bytes().filter(|&b| b == b'.' || b == b'0').count() as u64)
+            .collect()
+    };
+    let run = |k: u64, out: &str, extra: &[&str]| {
+        let out = dir.path().join(out);
+        let output = Process::new(binary())
+            .args([
+                "bench",
+                "--solvers",
+                "dlx,py",
+                "-j",
+                "1",
+                "--no-plots",
+                "-q",
+            ])
+            .arg("--solver-cmd")
+            .arg(solver_cmd(dir.path(), &format!("--mems {k}")))
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .arg(&corpus)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        out
+    };
+    // What a result directory records: py's mems by line, the summary's
+    // total_mems of py and dlx, histograms.json's.
+    let recorded = |out: &Path| {
+        let rows = read_csv(&out.join("puzzles.csv"));
+        assert!(rows
+            .iter()
+            .filter(|r| r["solver"] == "dlx")
+            .all(|r| r["mems"].is_empty()));
+        let mut py: Vec<(usize, u64)> = rows
+            .iter()
+            .filter(|r| r["solver"] == "py")
+            .map(|r| (r["line"].parse().unwrap(), r["mems"].parse().unwrap()))
+            .collect();
+        py.sort_unstable();
+        let summary = read_csv(&out.join("summary.csv"));
+        let total = |solver: &str| {
+            let row = summary.iter().find(|r| r["solver"] == solver).unwrap();
+            row["total_mems"].clone()
+        };
+        let set = read_json(&out.join("histograms.json"));
+        let stats = |solver: &str| {
+            set["histograms"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["solver"] == solver)
+                .unwrap()["stats"]
+                .clone()
+        };
+        assert!(stats("dlx").get("total_mems").is_none());
+        assert_eq!(total("dlx"), "");
+        let json_total = stats("py")["total_mems"].as_u64().unwrap();
+        assert_eq!(total("py"), json_total.to_string());
+        (
+            py.into_iter().map(|(_, m)| m).collect::<Vec<_>>(),
+            json_total,
+        )
+    };
+
+    let whole = run(3, "whole", &[]);
+    let (mems, total) = recorded(&whole);
+    assert_eq!(mems, expected(3));
+    assert_eq!(total, expected(3).iter().sum::<u64>());
+    assert_eq!(
+        read_json(&whole.join("run.json"))["schema_version"],
+        dlxbench::results::SCHEMA_VERSION
+    );
+
+    // Two shards merge to the whole run's figures.
+    let s1 = run(3, "s1", &["--shard", "1/2"]);
+    let s2 = run(3, "s2", &["--shard", "2/2"]);
+    let merge = |parts: &[&Path], out: &str| {
+        Process::new(binary())
+            .args(["merge", "--no-plots", "--out"])
+            .arg(dir.path().join(out))
+            .args(parts)
+            .output()
+            .unwrap()
+    };
+    let merged = merge(&[&s1, &s2], "m");
+    assert_eq!(merged.status.code(), Some(0), "{}", stderr(&merged));
+    assert_eq!(recorded(&dir.path().join("m")), (mems.clone(), total));
+
+    // A part whose histograms.json total disagrees with its rows (its
+    // checksum made to match): refused, naming the figure.
+    let edited = dir.path().join("s2-edited");
+    common::copy_dir(&s2, &edited);
+    let path = edited.join("histograms.json");
+    let mut set = read_json(&path);
+    for e in set["histograms"].as_array_mut().unwrap() {
+        if e["solver"] == "py" {
+            let t = e["stats"]["total_mems"].as_u64().unwrap();
+            e["stats"]["total_mems"] = (t + 1).into();
+        }
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&set).unwrap()).unwrap();
+    common::vouch(&edited);
+    let refused = merge(&[&s1, &edited], "m-edited");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("(total_mems: "),
+        "{}",
+        stderr(&refused)
+    );
+
+    // Compare: the same counts are no change; other mems alone are an
+    // algorithm change (exit 1 unless allowed).
+    let compare = |a: &Path, b: &Path, extra: &[&str]| {
+        Process::new(binary())
+            .args(["compare", "--metric", "nodes"])
+            .args(extra)
+            .arg(a)
+            .arg(b)
+            .output()
+            .unwrap()
+    };
+    let same = compare(&whole, &dir.path().join("m"), &[]);
+    assert_eq!(same.status.code(), Some(0), "{}", stderr(&same));
+    let other = run(4, "k4", &[]);
+    let changed = compare(&whole, &other, &[]);
+    let shown = String::from_utf8_lossy(&changed.stdout);
+    assert_eq!(changed.status.code(), Some(1), "{shown}");
+    let (before, now) = (total, expected(4).iter().sum::<u64>());
+    assert!(shown.contains("mems before"), "{shown}");
+    assert!(
+        shown.contains(&format!(
+            "of {PUZZLES} puzzles changed (nodes 0, updates 0, mems {PUZZLES}, status or solutions 0)"
+        )),
+        "{shown}"
+    );
+    let line_1 = format!("line 1: mems {} -> {}", expected(3)[0], expected(4)[0]);
+    assert!(shown.contains(&line_1), "{shown}");
+    assert!(before < now);
+    let allowed = compare(&whole, &other, &["--allow-algorithm-change"]);
+    assert_eq!(allowed.status.code(), Some(0), "{}", stderr(&allowed));
 }
 
 #[test]

@@ -311,10 +311,12 @@ fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
         scope: Scope::Totals,
         nodes: b.total_nodes.zip(c.total_nodes),
         updates: b.total_updates.zip(c.total_updates),
+        mems: b.total_mems.zip(c.total_mems),
         counts: (Counts::of(b), Counts::of(c)),
         compared: 0,
         nodes_changed: 0,
         updates_changed: 0,
+        mems_changed: 0,
         outcome_changed: 0,
         only_in_baseline: 0,
         only_in_current: 0,
@@ -355,14 +357,21 @@ pub(super) fn per_puzzle(
     let mut k = Counters {
         scope: Scope::PerPuzzle,
         updates: None,
+        mems: None,
         ..totals(&bs, &cs)
     };
-    // Updates are compared when every row of both sides recorded them.
-    let recorded =
-        |rows: &[PuzzleRow]| !rows.is_empty() && rows.iter().all(|r| r.updates.is_some());
-    let updates = recorded(b) && recorded(c);
+    // Updates (mems) are compared when every row of both sides recorded
+    // them.
+    let recorded = |rows: &[PuzzleRow], count: fn(&PuzzleRow) -> Option<u64>| {
+        !rows.is_empty() && rows.iter().all(|r| count(r).is_some())
+    };
+    let updates = recorded(b, |r| r.updates) && recorded(c, |r| r.updates);
     if updates {
         k.updates = bs.total_updates.zip(cs.total_updates);
+    }
+    let mems = recorded(b, |r| r.mems) && recorded(c, |r| r.mems);
+    if mems {
+        k.mems = bs.total_mems.zip(cs.total_mems);
     }
     let mut d = Vec::with_capacity(b.len().min(c.len()));
     let (mut i, mut j) = (0, 0);
@@ -381,11 +390,13 @@ pub(super) fn per_puzzle(
         k.compared += 1;
         let nodes = x.nodes != y.nodes;
         let upd = updates && x.updates != y.updates;
+        let mem = mems && x.mems != y.mems;
         let outcome = x.status != y.status || x.solutions != y.solutions;
         k.nodes_changed += u64::from(nodes);
         k.updates_changed += u64::from(upd);
+        k.mems_changed += u64::from(mem);
         k.outcome_changed += u64::from(outcome);
-        if nodes || upd || outcome {
+        if nodes || upd || mem || outcome {
             k.puzzles_changed += 1;
             if k.examples.len() < examples {
                 k.examples.push(PuzzleChange {

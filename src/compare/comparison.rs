@@ -113,16 +113,21 @@ pub struct Counters {
     pub nodes: Option<(u64, u64)>,
     /// Total link updates, when both runs recorded them.
     pub updates: Option<(u64, u64)>,
+    /// Total mems (memory accesses as Knuth's programs count them), when
+    /// both runs recorded them.
+    pub mems: Option<(u64, u64)>,
     /// Outcome counts, baseline and current.
     pub counts: (Counts, Counts),
     /// Puzzles present in both runs (per-puzzle scope).
     pub compared: u64,
-    /// Puzzles with any change: nodes, updates, status or solutions.
+    /// Puzzles with any change: nodes, updates, mems, status or solutions.
     pub puzzles_changed: u64,
     /// Puzzles whose node count changed.
     pub nodes_changed: u64,
     /// Puzzles whose update count changed.
     pub updates_changed: u64,
+    /// Puzzles whose mems count changed.
+    pub mems_changed: u64,
     /// Puzzles whose status or solution count changed.
     pub outcome_changed: u64,
     /// Puzzle lines in the baseline only.
@@ -142,9 +147,11 @@ impl Counters {
     fn changed_if_compared(&self) -> bool {
         self.nodes.is_some_and(|(b, c)| b != c)
             || self.updates.is_some_and(|(b, c)| b != c)
+            || self.mems.is_some_and(|(b, c)| b != c)
             || self.counts.0 != self.counts.1
             || self.nodes_changed > 0
             || self.updates_changed > 0
+            || self.mems_changed > 0
             || self.outcome_changed > 0
             || self.only_in_baseline > 0
             || self.only_in_current > 0

@@ -6,8 +6,8 @@
 //! its corpus x solver [`Group`] (found without allocating: rows come in
 //! runs of the same corpus, and a corpus has a handful of solvers).
 //! Columns are found by name, so files from older versions (without the
-//! `updates` and `total_updates` columns) read fine: their link updates are
-//! "not recorded".
+//! `updates` and `total_updates` columns, or `mems` and `total_mems`) read
+//! fine: their link updates (mems) are "not recorded".
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -29,6 +29,8 @@ pub struct PuzzleRow {
     pub nodes: Option<u64>,
     /// Link updates, when the solver counts them and the file records them.
     pub updates: Option<u64>,
+    /// Mems, when the solver counts them and the file records them.
+    pub mems: Option<u64>,
     /// Solutions found (capped by the mode's limit).
     pub solutions: u64,
     /// Branch points (each solver counts its own kind).
@@ -66,6 +68,9 @@ impl SummaryRow {
             }
             if let Some(u) = r.updates {
                 *s.total_updates.get_or_insert(0) += u;
+            }
+            if let Some(m) = r.mems {
+                *s.total_mems.get_or_insert(0) += m;
             }
             match r.status {
                 Status::Budget => {
@@ -663,6 +668,7 @@ pub fn for_each_puzzle(
         ],
     )?;
     let updates = optional_column(&headers, pc::UPDATES);
+    let mems = optional_column(&headers, pc::MEMS);
     // The current corpus (its name) and its solvers' group indices.
     let mut current: Vec<u8> = Vec::new();
     let mut solvers: Vec<(Vec<u8>, usize)> = Vec::new();
@@ -744,6 +750,10 @@ pub fn for_each_puzzle(
                     _ => Some(int(nodes)?),
                 },
                 updates: match updates {
+                    Some(i) if !record[i].is_empty() => Some(int(i)?),
+                    _ => None,
+                },
+                mems: match mems {
                     Some(i) if !record[i].is_empty() => Some(int(i)?),
                     _ => None,
                 },
@@ -831,6 +841,10 @@ mod tests {
         assert_eq!(h[0].updates, None);
         let d = &run.group("d", "dlx").unwrap().puzzles.as_ref().unwrap()[0];
         assert!(!d.timed());
+        // A file from before `mems`: not recorded.
+        assert!(dlx.iter().all(|r| r.mems.is_none()));
+        let derived = run.group("c", "dlx").unwrap().summary_or_derived(None);
+        assert_eq!(derived.unwrap().total_mems, None);
 
         // An older file without `updates`.
         let old: String = PUZZLES
@@ -850,6 +864,34 @@ mod tests {
     }
 
     #[test]
+    fn mems_are_read_per_puzzle_and_totalled_where_recorded() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "{}\n\
+             c,2,dc,100,1,10,0,unique,55,,,5140\n\
+             c,2,dlx,100,1,10,0,unique,55,,,\n\
+             c,1,dc,100,1,10,0,budget,55,,,60\n",
+            pc::COLUMNS.join(",")
+        );
+        let p = write(dir.path(), "puzzles.csv", &text);
+        let run = load(&p).unwrap();
+        let dc = run.group("c", "dc").unwrap();
+        let rows = dc.puzzles.as_ref().unwrap();
+        assert_eq!(
+            rows.iter().map(|r| (r.line, r.mems)).collect::<Vec<_>>(),
+            [(1, Some(60)), (2, Some(5140))]
+        );
+        assert_eq!(dc.summary_or_derived(None).unwrap().total_mems, Some(5200));
+        let dlx = run.group("c", "dlx").unwrap();
+        assert_eq!(dlx.puzzles.as_ref().unwrap()[0].mems, None);
+        assert_eq!(dlx.summary_or_derived(None).unwrap().total_mems, None);
+        let bad = text.replace("5140", "5x40");
+        let p = write(dir.path(), "bad.csv", &bad);
+        let e = load(&p).unwrap_err().to_string();
+        assert!(e.contains("bad.csv:2:") && e.contains("`mems`"), "{e}");
+    }
+
+    #[test]
     fn derived_summary_counts_and_quantiles() {
         let rows: Vec<PuzzleRow> = (1..=100)
             .map(|i| PuzzleRow {
@@ -857,6 +899,7 @@ mod tests {
                 ns: i * 10,
                 nodes: Some(1),
                 updates: None,
+                mems: None,
                 solutions: 1,
                 guesses: 0,
                 status: if i == 100 {

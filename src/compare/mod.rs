@@ -7,14 +7,16 @@
 //! table, Markdown or JSON.
 //!
 //! # Deterministic counters
-//! Search nodes and Dancing Links link updates do not depend on the
-//! machine: for the same corpus, solver, mode and budget they must be
-//! identical. Per puzzle when both runs have `puzzles.csv` (nodes, updates,
-//! status and solution count of every puzzle; puzzles present on one side
-//! only count too), else on the totals of `summary.csv`. Any difference is
-//! an *algorithm change*, reported with its size and the first few puzzles
-//! ([`Counters`]). Updates are compared only when both runs recorded them
-//! (runs from before the `updates` column did not).
+//! Search nodes, Dancing Links link updates and mems (memory accesses as
+//! Knuth's programs count them) do not depend on the machine: for the same
+//! corpus, solver, mode and budget they must be identical. Per puzzle when
+//! both runs have `puzzles.csv` (nodes, updates, mems, status and solution
+//! count of every puzzle; puzzles present on one side only count too),
+//! else on the totals of `summary.csv`. Any difference is an *algorithm
+//! change*, reported with its size and the first few puzzles
+//! ([`Counters`]). Updates and mems are compared only when both runs
+//! recorded them (runs from before the `updates` or `mems` column did not;
+//! most solvers count no mems).
 //!
 //! # Time
 //! Per corpus x solver, the ratio current / baseline of the geometric mean

@@ -17,13 +17,15 @@
 //!     "counters": {"scope": "per_puzzle" | "totals", "changed",
 //!                  "nodes": {"baseline", "current", "change_pct"},
 //!                  "updates": {"baseline", "current", "change_pct"} | null (not recorded),
+//!                  "mems": {"baseline", "current", "change_pct"} | null (not recorded),
 //!                  "counts": {"baseline": {...}, "current": {...}}
 //!                      (puzzles, solved, unsolvable, multiple, budget, invalid),
 //!                  "compared", "puzzles_changed", "nodes_changed",
-//!                  "updates_changed", "outcome_changed",
+//!                  "updates_changed", "mems_changed", "outcome_changed",
 //!                  "only_in_baseline", "only_in_current",
 //!                  "examples": [{"line", "nodes": [b, c], "updates": [b, c] | null,
-//!                                "status": [b, c], "solutions": [b, c]}]},
+//!                                "mems": [b, c] | null, "status": [b, c],
+//!                                "solutions": [b, c]}]},
 //!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
 //!              "puzzles", "ratio", "low", "high", "verdict":
 //!              "regression" | "improvement" | "no_change" | "not_enough_data"},
@@ -155,7 +157,14 @@ pub fn floor_text(c: &Comparison) -> String {
     )
 }
 
+/// Whether any corpus x solver compared mems (both runs recorded them):
+/// only then do the tables show them.
+fn any_mems(c: &Comparison) -> bool {
+    c.results.iter().any(|r| r.counters.mems.is_some())
+}
+
 fn counters_table(c: &Comparison) -> Table {
+    let mems = any_mems(c);
     let rows = c
         .results
         .iter()
@@ -167,7 +176,7 @@ fn counters_table(c: &Comparison) -> Table {
             };
             let (nb, nc, nd) = recorded(k.nodes);
             let (ub, uc, ud) = recorded(k.updates);
-            vec![
+            let mut row = vec![
                 r.corpus.clone(),
                 r.solver.clone(),
                 thousands(k.counts.1.puzzles),
@@ -177,31 +186,39 @@ fn counters_table(c: &Comparison) -> Table {
                 ub,
                 uc,
                 ud,
-                match k.scope {
-                    Scope::PerPuzzle => thousands(k.puzzles_changed),
-                    Scope::Totals | Scope::NotCompared => "-".into(),
-                },
-                counter_verdict(c, k).into(),
-            ]
+            ];
+            if mems {
+                let (mb, mc, md) = recorded(k.mems);
+                row.extend([mb, mc, md]);
+            }
+            row.push(match k.scope {
+                Scope::PerPuzzle => thousands(k.puzzles_changed),
+                Scope::Totals | Scope::NotCompared => "-".into(),
+            });
+            row.push(counter_verdict(c, k).into());
+            row
         })
         .collect();
+    let mut headers = vec![
+        "corpus",
+        "solver",
+        "puzzles",
+        "nodes before",
+        "nodes now",
+        "change",
+        "updates before",
+        "updates now",
+        "change",
+    ];
+    if mems {
+        headers.extend(["mems before", "mems now", "change"]);
+    }
+    headers.extend(["puzzles changed", "result"]);
     Table {
         title:
             "Deterministic counters (identical for the same corpus, solver and mode on any machine)"
                 .into(),
-        headers: vec![
-            "corpus",
-            "solver",
-            "puzzles",
-            "nodes before",
-            "nodes now",
-            "change",
-            "updates before",
-            "updates now",
-            "change",
-            "puzzles changed",
-            "result",
-        ],
+        headers,
         text_columns: 2,
         rows,
     }
@@ -290,9 +307,22 @@ fn change_details(c: &Comparison) -> Vec<String> {
                 diff_and_pct(b, cur)
             ));
         }
-        if k.scope == Scope::PerPuzzle {
+        if let Some((b, cur)) = k.mems.filter(|(b, cur)| b != cur) {
             head.push_str(&format!(
-                " {} of {} puzzles changed (nodes {}, updates {}, status or solutions {})",
+                " total mems {} -> {} ({});",
+                thousands(b),
+                thousands(cur),
+                diff_and_pct(b, cur)
+            ));
+        }
+        if k.scope == Scope::PerPuzzle {
+            // Mems are named only where both runs recorded them.
+            let mems = match k.mems {
+                Some(_) => format!(", mems {}", thousands(k.mems_changed)),
+                None => String::new(),
+            };
+            head.push_str(&format!(
+                " {} of {} puzzles changed (nodes {}, updates {}{mems}, status or solutions {})",
                 thousands(k.puzzles_changed),
                 thousands(k.compared),
                 thousands(k.nodes_changed),
@@ -339,6 +369,11 @@ fn change_details(c: &Comparison) -> Vec<String> {
             if let (Some(u), Some(v)) = (x.updates, y.updates) {
                 if u != v {
                     parts.push(format!("updates {} -> {}", thousands(u), thousands(v)));
+                }
+            }
+            if let (Some(u), Some(v)) = (x.mems, y.mems) {
+                if u != v {
+                    parts.push(format!("mems {} -> {}", thousands(u), thousands(v)));
                 }
             }
             if x.status != y.status {
@@ -678,6 +713,7 @@ pub fn json(c: &Comparison) -> Value {
                         "line": x.line,
                         "nodes": [x.nodes, y.nodes],
                         "updates": x.updates.zip(y.updates).map(|(u, v)| [u, v]),
+                        "mems": x.mems.zip(y.mems).map(|(u, v)| [u, v]),
                         "status": [x.status.as_str(), y.status.as_str()],
                         "solutions": [x.solutions, y.solutions],
                     })
@@ -691,11 +727,13 @@ pub fn json(c: &Comparison) -> Value {
                     "changed": k.changed(),
                     "nodes": k.nodes.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
+                    "mems": k.mems.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
                     "counts": {"baseline": to_json(&k.counts.0), "current": to_json(&k.counts.1)},
                     "compared": k.compared,
                     "puzzles_changed": k.puzzles_changed,
                     "nodes_changed": k.nodes_changed,
                     "updates_changed": k.updates_changed,
+                    "mems_changed": k.mems_changed,
                     "outcome_changed": k.outcome_changed,
                     "only_in_baseline": k.only_in_baseline,
                     "only_in_current": k.only_in_current,

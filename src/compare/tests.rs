@@ -8,6 +8,7 @@ fn row(line: u64, ns: u64, nodes: u64) -> PuzzleRow {
         ns,
         nodes: Some(nodes),
         updates: Some(nodes * 10),
+        mems: None,
         solutions: 1,
         guesses: 0,
         status: Status::Unique,
@@ -98,6 +99,90 @@ fn updates_are_compared_only_when_both_sides_recorded_them() {
     let (k, _) = per_puzzle(&b, &c, 5);
     assert_eq!(k.updates, None);
     assert!(!k.changed());
+}
+
+/// Mems are a deterministic counter like updates: where both runs recorded
+/// them, a difference alone is an algorithm change (exit 1 unless allowed),
+/// named in the text, the Markdown and the JSON; where one run did not,
+/// they are not compared and the tables do not show them.
+#[test]
+fn a_mems_difference_is_an_algorithm_change() {
+    let with_mems = |rows: &[PuzzleRow], per_node: u64| -> Vec<PuzzleRow> {
+        rows.iter()
+            .map(|r| PuzzleRow {
+                mems: r.nodes.map(|n| n * per_node),
+                ..*r
+            })
+            .collect()
+    };
+    let plain = vec![row(1, 100, 5), row(2, 100, 6), row(3, 100, 7)];
+    let b = with_mems(&plain, 100);
+    let mut c = b.clone();
+    c[1].mems = Some(601);
+    let (k, _) = per_puzzle(&b, &c, 5);
+    assert_eq!(k.mems, Some((1800, 1801)));
+    assert_eq!(
+        (k.nodes_changed, k.updates_changed, k.mems_changed),
+        (0, 0, 1)
+    );
+    assert_eq!((k.puzzles_changed, k.examples.len()), (1, 1));
+    assert!(k.changed());
+
+    let options = Options::default();
+    let cmp = compare(&run(b.clone(), None), &run(c.clone(), None), &options).unwrap();
+    assert_eq!(cmp.algorithm_changes(), 1);
+    assert!(cmp.failed(), "an algorithm change fails the comparison");
+    let text = render::text(&cmp);
+    assert!(text.contains("mems before"), "{text}");
+    assert!(
+        text.contains("total mems 1,800 -> 1,801 (+1, +0.06%)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 of 3 puzzles changed (nodes 0, updates 0, mems 1, status or solutions 0)"),
+        "{text}"
+    );
+    assert!(text.contains("line 2: mems 600 -> 601"), "{text}");
+    assert!(render::markdown(&cmp).contains("| mems before | mems now |"));
+    let json = render::json(&cmp);
+    let counters = &json["results"][0]["counters"];
+    assert_eq!(counters["mems"]["baseline"], 1800);
+    assert_eq!(counters["mems_changed"], 1);
+    assert_eq!(
+        counters["examples"][0]["mems"],
+        serde_json::json!([600, 601])
+    );
+    let allowed = Options {
+        allow_algorithm_change: true,
+        ..Options::default()
+    };
+    assert!(!compare(&run(b.clone(), None), &run(c, None), &allowed)
+        .unwrap()
+        .failed());
+
+    // On totals alone (summary rows, no puzzles.csv) too.
+    let totals = |rows: &[PuzzleRow]| {
+        let mut r = run(Vec::new(), None);
+        r.groups[0].puzzles = None;
+        r.groups[0].summary = Some(SummaryRow::from_rows(rows, None));
+        r
+    };
+    let mut d = b.clone();
+    d[0].mems = Some(499);
+    let cmp = compare(&totals(&b), &totals(&d), &options).unwrap();
+    let k = &cmp.results[0].counters;
+    assert_eq!((k.scope, k.mems), (Scope::Totals, Some((1800, 1799))));
+    assert!(cmp.failed());
+
+    // Not recorded on one side: not compared, not shown.
+    let cmp = compare(&run(plain, None), &run(b.clone(), None), &options).unwrap();
+    assert_eq!(cmp.results[0].counters.mems, None);
+    assert!(!cmp.failed());
+    assert!(!render::text(&cmp).contains("mems"));
+    // Recorded and equal: shown, no change.
+    let cmp = compare(&run(b.clone(), None), &run(b, None), &options).unwrap();
+    assert!(!cmp.failed());
+    assert!(render::text(&cmp).contains("mems before"));
 }
 
 #[test]

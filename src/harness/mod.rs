@@ -217,6 +217,9 @@ pub struct Record {
     /// Dancing Links link updates, for solvers that count them
     /// ([`crate::solvers::Outcome::updates`]).
     pub updates: Option<u64>,
+    /// Memory accesses as Knuth's programs count them, for solvers that
+    /// count them ([`crate::solvers::Outcome::mems`]).
+    pub mems: Option<u64>,
     /// Why the solve failed, for the failure statuses (and `n/a` answered
     /// by a solver in its own process): the cause column of `puzzles.csv`.
     pub failure: Option<Failure>,

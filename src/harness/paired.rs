@@ -385,6 +385,7 @@ mod tests {
             nodes: None,
             guesses: 0,
             updates: None,
+            mems: None,
             failure: None,
             timing: Timing::Call,
         }

@@ -81,6 +81,12 @@ pub struct SolverStats {
     /// Total Dancing Links link updates, over the puzzles whose solver
     /// counts them (`None` when none does).
     pub total_updates: Option<u64>,
+    /// Total mems (memory accesses as Knuth's programs count them), over
+    /// the puzzles whose solver counts them (`None` when none does; left
+    /// out of `histograms.json` then, so that files of runs without them,
+    /// and older files, read the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_mems: Option<u64>,
     /// Puzzles solved without any branch point.
     pub no_guess: u64,
     /// Latencies (ns) of puzzles within budget, 3 significant figures.
@@ -148,6 +154,7 @@ impl SolverStats {
             total_nodes: None,
             total_guesses: 0,
             total_updates: None,
+            total_mems: None,
             no_guess: 0,
             histogram,
         }
@@ -175,6 +182,7 @@ impl SolverStats {
         self.total_nodes = None;
         self.total_guesses = 0;
         self.total_updates = None;
+        self.total_mems = None;
         self.no_guess = 0;
         self.histogram.reset();
     }
@@ -240,6 +248,9 @@ impl SolverStats {
         if let Some(u) = r.updates {
             *self.total_updates.get_or_insert(0) += u;
         }
+        if let Some(m) = r.mems {
+            *self.total_mems.get_or_insert(0) += m;
+        }
         self.no_guess += u64::from(r.guesses == 0);
         if timed {
             match r.timing {
@@ -282,6 +293,9 @@ impl SolverStats {
         self.total_guesses += o.total_guesses;
         if let Some(u) = o.total_updates {
             *self.total_updates.get_or_insert(0) += u;
+        }
+        if let Some(m) = o.total_mems {
+            *self.total_mems.get_or_insert(0) += m;
         }
         self.no_guess += o.no_guess;
         self.histogram

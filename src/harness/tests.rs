@@ -157,6 +157,7 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
         nodes: Some(1),
         guesses: 0,
         updates: None,
+        mems: None,
         failure: None,
         timing: crate::solvers::Timing::Call,
     };
@@ -374,6 +375,7 @@ fn record(solver: u16, solutions: u64, status: Status) -> Record {
         nodes: None,
         guesses: 0,
         updates: None,
+        mems: None,
         failure: None,
         timing: crate::solvers::Timing::Call,
     }

@@ -332,6 +332,7 @@ impl<P: Puzzle> Worker<P> {
                 nodes: None,
                 guesses: 0,
                 updates: None,
+                mems: None,
                 failure: None,
                 timing: Timing::Call,
             })
@@ -403,6 +404,7 @@ impl<P: Puzzle> Worker<P> {
                     r.nodes = out.nodes;
                     r.guesses = out.guesses;
                     r.updates = out.updates;
+                    r.mems = out.mems;
                 }
             }
         }

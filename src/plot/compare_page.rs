@@ -155,7 +155,7 @@ pub fn comparison(c: &Comparison) -> Result<String, PlotError> {
         let _ = writeln!(
             body,
             "<p class=\"problem\">{} corpus x solver pair(s) changed their deterministic counters \
-             (nodes, updates or outcomes): an algorithm change.</p>",
+             (nodes, updates, mems or outcomes): an algorithm change.</p>",
             c.algorithm_changes()
         );
     }

@@ -25,12 +25,16 @@
 //!   have none); then the failure counts, `latency_source`,
 //!   `mean_round_trip_ns`, and the paired speed against the reference
 //!   ([`crate::harness::Speed`]): `speed_vs`, `speed_low`, `speed_high`,
-//!   `speed_puzzles`, `speed_note`.
+//!   `speed_puzzles`, `speed_note`; `total_mems` (memory accesses as
+//!   Knuth's programs count them; empty for solvers that do not count
+//!   them).
 //! * `puzzles.csv` ([`puzzles_csv`]): one row per puzzle x solver: `corpus`,
 //!   `line` (1-based), `solver`, `ns` (solve time; minimum over passes),
 //!   `solutions` (capped by the mode's limit), `nodes`, `guesses`, `status`
 //!   (`unique`, `multiple`, `solved` in mode `first`, `none`, `budget`,
-//!   `invalid`), `updates` (link updates; empty for solvers without them).
+//!   `invalid`), `updates` (link updates; empty for solvers without them),
+//!   `round_trip_ns`, `cause`, `mems` (empty for solvers that do not count
+//!   them).
 //!   Streamed while the run goes; rows are in corpus order, or the seeded
 //!   shuffled order with `--shuffle`.
 //! * `<corpus>.<solver>.hgrm` ([`hgrm`]): HdrHistogram percentile

@@ -128,6 +128,10 @@ impl RecordSink for PuzzlesCsv {
                 // Words and numbers only: no quoting needed.
                 write!(f, "{failure}")?;
             }
+            f.write_all(b",")?;
+            if let Some(m) = r.mems {
+                f.write_all(buf.format(m).as_bytes())?;
+            }
             f.write_all(b"\n")?;
         }
         Ok(())
@@ -155,7 +159,7 @@ mod tests {
     fn rows_are_puzzle_records() {
         let dir = tempfile::tempdir().unwrap();
         let mut w = PuzzlesCsv::create(dir.path(), &["dlx", "odd,name"]).unwrap();
-        let record = |line, solver, status, nodes, updates| Record {
+        let record = |line, solver, status, nodes, updates, mems| Record {
             line,
             solver,
             status,
@@ -164,6 +168,7 @@ mod tests {
             nodes,
             guesses: 2,
             updates,
+            mems,
             failure: (status == Status::Crashed).then_some(crate::solvers::Failure::Signal(11)),
             timing: match line {
                 1 => crate::solvers::Timing::Call,
@@ -173,11 +178,11 @@ mod tests {
             },
         };
         let records = [
-            record(1, 0, Status::Unique, Some(10), Some(99)),
-            record(1, 1, Status::Budget, None, None),
-            record(2, 1, Status::NotApplicable, None, None),
-            record(3, 1, Status::Crashed, None, None),
-            record(4, 1, Status::Unique, None, None),
+            record(1, 0, Status::Unique, Some(10), Some(99), Some(4321)),
+            record(1, 1, Status::Budget, None, None, None),
+            record(2, 1, Status::NotApplicable, None, None, None),
+            record(3, 1, Status::Crashed, None, None, None),
+            record(4, 1, Status::Unique, None, Some(7), Some(70)),
         ];
         w.write_batch("c \"q\"", &records).unwrap();
         // Nothing under the final name before the corpus ends.
@@ -201,6 +206,7 @@ mod tests {
                     updates: r.updates,
                     round_trip_ns: r.timing.round_trip_ns(r.ns),
                     cause: r.failure.map(|f| f.cause()),
+                    mems: r.mems,
                 })
                 .unwrap();
         }
@@ -225,25 +231,26 @@ mod tests {
             nodes: Some(1),
             guesses: 0,
             updates: None,
+            mems: None,
             failure: None,
             timing: crate::solvers::Timing::Call,
         };
         let header = format!("{}\n", COLUMNS.join(","));
         w.write_batch("a", &[record(1), record(2)]).unwrap();
         w.end_corpus("a").unwrap();
-        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,\na,2,dlx,10,1,1,0,unique,,,\n");
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,,\na,2,dlx,10,1,1,0,unique,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.write_batch("b", &[record(1)]).unwrap();
         w.write_batch("b", &[record(2)]).unwrap();
         // b in flight: a only, complete.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.end_corpus("b").unwrap();
-        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,\nb,2,dlx,10,1,1,0,unique,,,\n");
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,,\nb,2,dlx,10,1,1,0,unique,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
         // c cut short by a stop: its rows come with finish.
         w.write_batch("c", &[record(1)]).unwrap();
         w.finish().unwrap();
-        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,\n");
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
         // No temporary file is left.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

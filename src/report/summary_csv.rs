@@ -104,6 +104,7 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                     Speed::Ratio(_) => None,
                     Speed::Missing(why) => Some(why.as_str().into()),
                 },
+                total_mems: s.total_mems,
             });
         }
     }

@@ -47,9 +47,12 @@ pub use summary::SummaryRow;
 /// of each data file (`file_sha256`, [`checksum`]); the failure statuses
 /// (crashed, timeout, protocol-error, skipped), their counts in
 /// `summary.csv` and `run.json`, and the `round_trip_ns` and `cause`
-/// columns of `puzzles.csv`. Every older version is still read (its files
-/// unverified: [`Checksums::NotRecorded`]).
-pub const SCHEMA_VERSION: u32 = 2;
+/// columns of `puzzles.csv`. 3: mems, for the solvers that count them:
+/// the `mems` column of `puzzles.csv`, `total_mems` in `summary.csv` and
+/// `histograms.json` (columns added last, as every later column is). Every
+/// older version is still read (versions before 2 unverified:
+/// [`Checksums::NotRecorded`]; before 3 without mems: not recorded).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the
 /// result files.

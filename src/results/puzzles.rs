@@ -43,6 +43,10 @@ pub struct PuzzleRecord {
     /// for a normal solve, or an older file.
     #[serde(default)]
     pub cause: Option<String>,
+    /// Mems: memory accesses as Knuth's programs count them (`None`: the
+    /// solver does not count them, or an older file).
+    #[serde(default)]
+    pub mems: Option<u64>,
 }
 
 fn status_out<S: Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {

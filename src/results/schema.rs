@@ -225,12 +225,16 @@ pub mod summary {
     pub const SPEED_PUZZLES: &str = "speed_puzzles";
     /// `reference`, or why there is no [`SPEED_VS`].
     pub const SPEED_NOTE: &str = "speed_note";
+    /// Total mems: memory accesses as Knuth's programs count them (empty
+    /// for solvers that do not count them).
+    pub const TOTAL_MEMS: &str = "total_mems";
 
     /// Every column, in the file's order. Columns added later
     /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
-    /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`]) come
-    /// last, so that readers of older files by position keep working.
-    pub const COLUMNS: [&str; 38] = [
+    /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`], then
+    /// [`TOTAL_MEMS`]) come last, so that readers of older files by
+    /// position keep working.
+    pub const COLUMNS: [&str; 39] = [
         CORPUS,
         SOLVER,
         PUZZLES,
@@ -269,6 +273,7 @@ pub mod summary {
         SPEED_HIGH,
         SPEED_PUZZLES,
         SPEED_NOTE,
+        TOTAL_MEMS,
     ];
 }
 
@@ -298,11 +303,14 @@ pub mod puzzles {
     /// Why a solve failed (`signal 11`, `exit 3`, `deadline`, `response`,
     /// `stopped`, ...: `crate::solvers::Failure::cause`); empty otherwise.
     pub const CAUSE: &str = "cause";
+    /// Mems: memory accesses as Knuth's programs count them (empty for
+    /// solvers that do not count them).
+    pub const MEMS: &str = "mems";
 
     /// Every column, in the file's order. Columns added later ([`UPDATES`],
-    /// then [`ROUND_TRIP_NS`] and [`CAUSE`]) come last, so that readers of
-    /// older files by position keep working.
-    pub const COLUMNS: [&str; 11] = [
+    /// then [`ROUND_TRIP_NS`] and [`CAUSE`], then [`MEMS`]) come last, so
+    /// that readers of older files by position keep working.
+    pub const COLUMNS: [&str; 12] = [
         CORPUS,
         LINE,
         SOLVER,
@@ -314,6 +322,7 @@ pub mod puzzles {
         UPDATES,
         ROUND_TRIP_NS,
         CAUSE,
+        MEMS,
     ];
 }
 
@@ -339,9 +348,9 @@ mod tests {
              guesses_per_puzzle,no_guess_pct,puzzles_per_s,speed_vs_reference,threads,mode,\
              budget_nodes,reference,total_updates,not_applicable,crashed,timeout,\
              protocol_error,skipped,latency_source,mean_round_trip_ns,speed_vs,speed_low,\
-             speed_high,speed_puzzles,speed_note"
+             speed_high,speed_puzzles,speed_note,total_mems"
         );
-        assert_eq!(summary::COLUMNS.last(), Some(&summary::SPEED_NOTE));
+        assert_eq!(summary::COLUMNS.last(), Some(&summary::TOTAL_MEMS));
     }
 
     #[test]
@@ -349,9 +358,9 @@ mod tests {
         assert_unique(&puzzles::COLUMNS);
         assert_eq!(
             puzzles::COLUMNS.join(","),
-            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause"
+            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems"
         );
-        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::CAUSE));
+        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::MEMS));
     }
 
     #[test]

@@ -128,6 +128,10 @@ pub struct SummaryRow {
     /// `ref invalid`, `disagrees`, `too few`, `no data`); empty otherwise.
     #[serde(default)]
     pub speed_note: Option<String>,
+    /// Total mems: memory accesses as Knuth's programs count them (`None`:
+    /// not recorded, or an older file).
+    #[serde(default)]
+    pub total_mems: Option<u64>,
 }
 
 impl SummaryRow {

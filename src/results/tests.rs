@@ -407,12 +407,93 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
 
     let text = std::fs::read_to_string(baseline().join(schema::PUZZLES_CSV)).unwrap();
     let mut r = csv::Reader::from_reader(text.as_bytes());
-    assert_eq!(
-        r.headers().unwrap().iter().collect::<Vec<_>>(),
-        schema::puzzles::COLUMNS
-    );
+    // The baseline is from before `mems`: its columns are the schema's
+    // first ones (up to `cause` at least), and the later ones read empty.
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let kept = header.len();
+    let cause = schema::puzzles::COLUMNS
+        .iter()
+        .position(|c| *c == schema::puzzles::CAUSE)
+        .unwrap();
+    assert!(kept > cause, "{header:?}");
+    assert_eq!(header, schema::puzzles::COLUMNS[..kept]);
     let rows: Vec<PuzzleRecord> = r.deserialize().take(1000).map(Result::unwrap).collect();
-    assert!(text.starts_with(&csv_text(&rows)));
+    if kept < schema::puzzles::COLUMNS.len() {
+        assert!(rows.iter().all(|r| r.mems.is_none()));
+    }
+    let back: String = csv_text(&rows)
+        .lines()
+        .map(|line| {
+            format!(
+                "{}\n",
+                line.split(',').take(kept).collect::<Vec<_>>().join(",")
+            )
+        })
+        .collect();
+    assert!(text.starts_with(&back));
+}
+
+/// `mems` is the last column of `puzzles.csv` and `total_mems` the last of
+/// `summary.csv`: each round-trips, empty when not recorded; in
+/// `histograms.json` the total is there when recorded and absent (as in
+/// files from before it) when not.
+#[test]
+fn mems_round_trip_in_every_file() {
+    let record = |solver: &str, mems| PuzzleRecord {
+        corpus: "c".into(),
+        line: 3,
+        solver: solver.into(),
+        ns: 100,
+        solutions: 1,
+        nodes: Some(9),
+        guesses: 0,
+        status: Status::Unique,
+        updates: Some(40),
+        round_trip_ns: None,
+        cause: None,
+        mems,
+    };
+    let rows = [record("dc", Some(5140)), record("dlx", None)];
+    let text = csv_text(&rows);
+    assert_eq!(
+        text,
+        format!(
+            "{}\nc,3,dc,100,1,9,0,unique,40,,,5140\nc,3,dlx,100,1,9,0,unique,40,,,\n",
+            schema::puzzles::COLUMNS.join(",")
+        )
+    );
+    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(back, rows);
+
+    let summary = |total_mems| SummaryRow {
+        corpus: "c".into(),
+        solver: "dc".into(),
+        total_mems,
+        ..SummaryRow::default()
+    };
+    for total in [Some(5140), None] {
+        let text = csv_text(&[summary(total)]);
+        let (header, row) = text.split_once('\n').unwrap();
+        assert_eq!(header, schema::summary::COLUMNS.join(","));
+        let last = row.trim_end().rsplit(',').next().unwrap();
+        assert_eq!(last, total.map_or(String::new(), |t| t.to_string()));
+        let back: Vec<SummaryRow> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(back[0].total_mems, total);
+    }
+
+    let mut s = stats();
+    let json = to_json(&HistogramEntry::of("c", &s)).unwrap();
+    assert!(!json.contains("total_mems"), "{json}");
+    s.total_mems = Some(5140);
+    let dir = written(&info(), Some(&s));
+    let back = ResultDir::open(dir.path()).unwrap().stats().unwrap();
+    assert_eq!(back[0].1.total_mems, Some(5140));
 }
 
 #[test]
@@ -436,8 +517,18 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
             updates: None,
             round_trip_ns: None,
             cause: None,
+            mems: None,
         }]
     );
+    // Nor does one from before `mems` (up to `cause`).
+    let before_mems =
+        "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause\n\
+                       c,3,dlx,100,1,9,0,unique,40,,\n";
+    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(before_mems.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!((rows[0].updates, rows[0].mems), (Some(40), None));
     let bad = old.replace("budget", "maybe");
     let e = csv::Reader::from_reader(bad.as_bytes())
         .deserialize::<PuzzleRecord>()

@@ -504,8 +504,8 @@ impl ForeignSolver {
     }
 
     /// The outcome of a call that returned `found` and `guesses`, with the
-    /// first solution decoded into `solution`. Nodes and updates are not
-    /// recorded: the interface does not report them.
+    /// first solution decoded into `solution`. Nodes, updates and mems are
+    /// not recorded: the interface does not report them.
     fn decode<P: Puzzle>(&self, puzzle: &P, found: u64, guesses: u64, solution: &mut P) -> Outcome {
         let output = self.buffers.answer();
         if found > 0 && !self.count_only && !solution.read_c81(puzzle, output) {
@@ -518,6 +518,7 @@ impl ForeignSolver {
             nodes: None,
             guesses,
             updates: None,
+            mems: None,
             budget_exceeded: false,
             failure: None,
             timing: crate::solvers::Timing::Call,

@@ -148,6 +148,10 @@ pub struct Outcome {
     pub guesses: u64,
     /// Dancing Links link updates, for solvers that have them.
     pub updates: Option<u64>,
+    /// Memory accesses counted as Knuth's programs count them ("mems"),
+    /// for solvers that count them ([`SearchStats::mems`]); `None`: not
+    /// counted, which is not zero.
+    pub mems: Option<u64>,
     /// The solve stopped at its [`Budget`]; `solutions` is then a lower bound.
     pub budget_exceeded: bool,
     /// The solve did not end normally (a solver in its own process that
@@ -427,14 +431,15 @@ impl std::fmt::Display for Status {
 }
 
 impl Default for Outcome {
-    /// Nothing found, at no cost: zero nodes (recorded), no updates, no
-    /// failure.
+    /// Nothing found, at no cost: zero nodes (recorded), no updates or
+    /// mems, no failure.
     fn default() -> Self {
         Outcome {
             solutions: 0,
             nodes: Some(0),
             guesses: 0,
             updates: None,
+            mems: None,
             budget_exceeded: false,
             failure: None,
             timing: Timing::Call,
@@ -444,13 +449,14 @@ impl Default for Outcome {
 
 impl From<SearchStats> for Outcome {
     /// What an exact-cover search found, as a solve's outcome (nodes and
-    /// link updates recorded).
+    /// link updates recorded, mems when the engine counts them).
     fn from(stats: SearchStats) -> Self {
         Outcome {
             solutions: stats.solutions,
             nodes: Some(stats.nodes),
             guesses: stats.guesses,
             updates: Some(stats.updates),
+            mems: stats.mems,
             budget_exceeded: stats.budget_exceeded,
             failure: None,
             timing: Timing::Call,

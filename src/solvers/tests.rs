@@ -36,10 +36,16 @@ fn exact_cover_stats_become_an_outcome() {
             nodes: Some(7),
             guesses: 3,
             updates: Some(40),
+            mems: Some(300),
             budget_exceeded: false,
             failure: None,
             timing: Timing::Call,
         }
     );
     assert_eq!(outcome.status(2), Status::Multiple);
+    let dlx = Outcome::from(SearchStats {
+        mems: None,
+        ..stats
+    });
+    assert_eq!((dlx.updates, dlx.mems), (Some(40), None));
 }

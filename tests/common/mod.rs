@@ -318,7 +318,7 @@ pub fn vouch(dir: &Path) {
 /// order: what must be equal between a merge of shards and the whole run
 /// (times are not).
 pub fn deterministic_puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
-    const KEEP: [&str; 8] = [
+    const KEEP: [&str; 9] = [
         "corpus",
         "line",
         "solver",
@@ -327,6 +327,7 @@ pub fn deterministic_puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
         "guesses",
         "status",
         "updates",
+        "mems",
     ];
     read_csv(&dir.join("puzzles.csv"))
         .into_iter()
@@ -337,7 +338,7 @@ pub fn deterministic_puzzle_rows(dir: &Path) -> Vec<Vec<String>> {
 /// The deterministic columns of a result directory's `summary.csv` (every
 /// count and counter; no time).
 pub fn deterministic_summary_rows(dir: &Path) -> Vec<Vec<String>> {
-    const KEEP: [&str; 14] = [
+    const KEEP: [&str; 15] = [
         "corpus",
         "solver",
         "puzzles",
@@ -352,6 +353,7 @@ pub fn deterministic_summary_rows(dir: &Path) -> Vec<Vec<String>> {
         "no_guess_pct",
         "total_updates",
         "not_applicable",
+        "total_mems",
     ];
     read_csv(&dir.join("summary.csv"))
         .into_iter()

@@ -12,6 +12,9 @@ Options:
   --exit-after N       exit (status 0) after answering N requests.
   --slow-start SECS    sleep before printing the header.
   --ns                 report the own solve time (ns=).
+  --mems K             report mems=K x (blank cells of the puzzle): a
+                       stand-in count, deterministic per puzzle (K differs:
+                       an algorithm change).
   --version V          print this protocol version in the header.
   --answers FILE       lines `PUZZLE SOLUTION` of puzzles with one solution:
                        answered from there (fast), others searched.
@@ -85,6 +88,7 @@ def main():
     exit_after = None
     slow = 0.0
     own_ns = False
+    mems_per_blank = None
     version = "1"
     answers = {}
     i = 0
@@ -106,6 +110,9 @@ def main():
         elif a == "--ns":
             own_ns = True
             i += 1
+        elif a == "--mems":
+            mems_per_blank = int(args[i + 1])
+            i += 2
         elif a == "--version":
             version = args[i + 1]
             i += 2
@@ -158,6 +165,9 @@ def main():
                 solution = "".join(map(str, first)) if count else "-"
             took = time.perf_counter_ns() - started
             extra = " ns=%d" % took if own_ns else ""
+            if mems_per_blank is not None:
+                blanks = sum(1 for ch in puzzle if ch in ".0")
+                extra += " mems=%d" % (mems_per_blank * blanks)
             out.write("%d %s guesses=%d%s\n" % (count, solution, guesses, extra))
         out.flush()
         answered += 1

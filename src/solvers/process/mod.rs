@@ -528,6 +528,7 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             nodes: answer.nodes,
             guesses: answer.guesses.unwrap_or(0),
             updates: None,
+            mems: answer.mems,
             budget_exceeded: false,
             failure: None,
             timing,

@@ -35,6 +35,8 @@ pub struct Answer {
     pub guesses: Option<u64>,
     /// `nodes=N`.
     pub nodes: Option<u64>,
+    /// `mems=N`: memory accesses, as Knuth's programs count them.
+    pub mems: Option<u64>,
     /// `ns=N`: the solver's own time of the solve.
     pub ns: Option<u64>,
 }
@@ -105,6 +107,9 @@ pub fn parse_header(line: &[u8]) -> Result<(), Malformed> {
 /// let Ok(Response::Answer(a)) = parse_response(line, 2) else { panic!() };
 /// assert_eq!((a.count, &line[a.solution.clone()]), (1, &b"534678912"[..]));
 /// assert_eq!((a.guesses, a.nodes, a.ns), (Some(3), None, Some(1200)));
+/// let Ok(Response::Answer(a)) = parse_response(b"1 534678912 nodes=9 mems=5140", 2) else { panic!() };
+/// assert_eq!((a.nodes, a.mems), (Some(9), Some(5140)));
+/// assert!(parse_response(b"1 534678912 mems=many", 2).is_err());
 /// assert_eq!(parse_response(b"n/a 9x9 only", 2), Ok(Response::NotApplicable));
 /// assert_eq!(parse_response(b"error overflow wrote 4096 bytes", 2), Ok(Response::Error(Failure::Overflow)));
 /// assert_eq!(parse_response(b"error segv", 2), Ok(Response::Error(Failure::Error)));
@@ -137,6 +142,7 @@ pub fn parse_response(line: &[u8], _limit: u64) -> Result<Response, Malformed> {
         solution,
         guesses: None,
         nodes: None,
+        mems: None,
         ns: None,
     };
     for r in w {
@@ -148,6 +154,7 @@ pub fn parse_response(line: &[u8], _limit: u64) -> Result<Response, Malformed> {
         let slot = match key {
             b"guesses" => &mut answer.guesses,
             b"nodes" => &mut answer.nodes,
+            b"mems" => &mut answer.mems,
             b"ns" => &mut answer.ns,
             _ => continue,
         };

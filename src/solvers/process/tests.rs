@@ -51,7 +51,7 @@ const SECOND: Budget = Budget {
 fn a_good_answer_is_read_with_its_keys_and_own_time() {
     let script = format!(
         "echo dlxbench-protocol 1 test; while read cmd limit puzzle; do \
-         echo \"1 {} guesses=4 nodes=9 ns=1234 colour=blue\"; done",
+         echo \"1 {} guesses=4 nodes=9 mems=5140 ns=1234 colour=blue\"; done",
         solution()
     );
     let mut s = solver(&script, ProcessOptions::default());
@@ -63,6 +63,7 @@ fn a_good_answer_is_read_with_its_keys_and_own_time() {
             (outcome.solutions, outcome.nodes, outcome.guesses),
             (1, Some(9), 4)
         );
+        assert_eq!((outcome.updates, outcome.mems), (None, Some(5140)));
         assert_eq!(outcome.status(2), Status::Unique);
         assert_eq!(took, Duration::from_nanos(1234));
         let Timing::Own { round_trip_ns } = outcome.timing else {
@@ -81,6 +82,7 @@ fn without_its_own_time_the_round_trip_is_the_time() {
     );
     let (outcome, took) = solve(s.as_mut(), SECOND);
     assert_eq!((outcome.solutions, outcome.timing), (0, Timing::RoundTrip));
+    assert_eq!(outcome.mems, None);
     assert_eq!(outcome.status(2), Status::NoSolution);
     assert!(took > Duration::ZERO && took < Duration::from_secs(1));
 }
