@@ -298,8 +298,8 @@ fn bench_runs_hanidoku_like_sudoku() {
         assert!(records.iter().all(|r| r["status"] == "unique"));
         let run = read_json(&out.join("run.json"));
         assert_eq!(run["kind"], "hanidoku");
-        // A one-chunk corpus: one worker x two solvers.
-        assert_eq!(run["states_created"], 2);
+        // A one-chunk corpus: one worker x three solvers.
+        assert_eq!(run["states_created"], 3);
         assert!(out.join("hani.dlx.hgrm").exists());
     }
     // A Sudoku corpus read as Hanidoku: every line is malformed, with the

@@ -287,6 +287,7 @@ fn same_tree(name: &str, stride: usize, nodes: u64) -> usize {
         let complete = |o: &dlxbench::solvers::Outcome| !o.budget_exceeded && o.solutions < 2;
         if complete(&a) || complete(&b) {
             assert_eq!(counts_of(&a), counts_of(&b), "{at}: dlx vs dc");
+            assert!(a.mems.is_none() && b.mems.is_some(), "{at}: dc counts mems");
             compared += 1;
         } else if !a.budget_exceeded && !b.budget_exceeded {
             assert_eq!(a.solutions, b.solutions, "{at}");
