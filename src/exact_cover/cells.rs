@@ -73,9 +73,6 @@ const MAX_CELLS: usize = (1 << 31) - 1;
 /// [`dc_width!`]).
 const MAX_UNIFORM_WIDTH: usize = 8;
 
-/// How many active items the choice reads between two tests for an item
-/// short enough to stop at.
-const CHUNK: usize = 8;
 
 /// `slice[index]` without the bounds check, for the search's hot path.
 ///
@@ -155,14 +152,9 @@ struct Cell {
     loc: u32,
 }
 
-/// An item: its first slot in `Dc::set` and the size of its set, side by
-/// side since every removal reads both.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-#[repr(C)]
-struct Item {
-    start: u32,
-    size: u32,
-}
+/// The flag of a covered primary item's size ([`Dc::size`]): larger than
+/// any size, so that the least entry is the open item with the fewest rows.
+const COVERED: u32 = 1 << 31;
 
 /// The cell `i` places right of cell `x` in its row, cyclically (the row
 /// is the `len` cells from `start`, and `0 < i < len`).
@@ -206,9 +198,9 @@ fn right(x: u32, i: u32, start: u32, len: u32) -> u32 {
 ///   index the search handles (a value of `set`, a cell of a row's span,
 ///   a level's chosen cell) is less than that.
 /// * **(I)** every `Cell::item`, every entry of `active` and of
-///   `level_item` is less than `items.len() == taken.len()`.
-/// * **(S)** item `k`'s slots are `items[k].start..` up to the next item's
-///   start (`cells` for the last); `items[k].size` and every `Cell::loc`
+///   `level_item` is less than `size.len() == start.len() == taken.len()`.
+/// * **(S)** item `k`'s slots are `start[k]..` up to the next item's
+///   start (`cells` for the last); `size[k]` and every `Cell::loc`
 ///   of its cells stay within that count, so `start + loc` and
 ///   `start + size - 1` (for a set that is not empty, the only ones a
 ///   removal touches) are slots of `set`.
@@ -235,10 +227,13 @@ pub struct Dc {
     cell_row: Vec<u32>,
     /// Per row `k`, its first cell; `opt_start[rows]` is the cell count.
     opt_start: Vec<u32>,
-    /// The item sets: item `i`'s slots start at `items[i].start`.
+    /// The item sets: item `i`'s slots start at `start[i]`.
     set: Vec<u32>,
-    /// Per item, its first slot and the size of its set.
-    items: Vec<Item>,
+    /// Per item, its first slot in `set`.
+    start: Vec<u32>,
+    /// Per item, the size of its set; a covered primary item's has the
+    /// [`COVERED`] flag, so that the choice reads this dense array alone.
+    size: Vec<u32>,
     /// The active primary items: `active[..n_active]`.
     active: Vec<u32>,
     /// Per primary item, its place in `active`.
@@ -279,15 +274,15 @@ pub struct Dc {
 impl PartialEq for Dc {
     fn eq(&self, other: &Self) -> bool {
         let sets = |dc: &Dc| -> Vec<Vec<u32>> {
-            (0..dc.items.len())
+            (0..dc.size.len())
                 .map(|i| {
                     if dc.taken[i] {
                         // Covered by a selection: its set is never read.
                         return Vec::new();
                     }
-                    let Item { start, size } = dc.items[i];
-                    let start = start as usize;
-                    let mut s = dc.set[start..start + size as usize].to_vec();
+                    let start = dc.start[i] as usize;
+                    let size = (dc.size[i] & !COVERED) as usize;
+                    let mut s = dc.set[start..start + size].to_vec();
                     s.sort_unstable();
                     s
                 })
@@ -362,11 +357,11 @@ impl Dc {
             Some(w) if (2..=MAX_UNIFORM_WIDTH).contains(&w) => w as u32,
             _ => 0,
         };
-        let mut items = Vec::with_capacity(n_items);
-        let mut start = 0;
+        let mut start = Vec::with_capacity(n_items);
+        let mut first = 0;
         for count in counts {
-            items.push(Item { start, size: 0 });
-            start += count;
+            start.push(first);
+            first += count;
         }
         let mut dc = Dc {
             primary: primary as u32,
@@ -376,7 +371,8 @@ impl Dc {
             cell_row,
             opt_start,
             set: vec![0; n_cells],
-            items,
+            start,
+            size: vec![0; n_items],
             active: (0..primary as u32).collect(),
             active_pos: (0..primary as u32).collect(),
             n_active: primary as u32,
@@ -410,8 +406,9 @@ impl Dc {
     /// search reads and writes ([`Dc::heap_bytes`] adds the scratch).
     pub fn arena_bytes(&self) -> usize {
         std::mem::size_of::<Cell>() * self.cells.len()
-            + std::mem::size_of::<Item>() * self.items.len()
-            + 4 * (self.cell_row.len()
+            + 4 * (self.start.len()
+                + self.size.len()
+                + self.cell_row.len()
                 + self.opt_start.len()
                 + self.set.len()
                 + self.active.len()
@@ -427,7 +424,8 @@ impl Dc {
             + bytes(&self.cell_row)
             + bytes(&self.opt_start)
             + bytes(&self.set)
-            + bytes(&self.items)
+            + bytes(&self.start)
+            + bytes(&self.size)
             + bytes(&self.active)
             + bytes(&self.active_pos)
             + bytes(&self.taken)
@@ -472,11 +470,11 @@ impl Dc {
     fn remove(&mut self, z: u32) {
         // (C): `z` is a cell; (I): its item is an item.
         let Cell { item: k, loc: p } = at!(self.cells, z);
-        let item = at_mut!(self.items, k);
-        // `z` is in its item's set, so the set is not empty.
-        let s = item.size - 1;
-        item.size = s;
-        let start = item.start;
+        // `z` is in its item's set, so the set is not empty, and the item
+        // is open (a covered item's rows are all hidden): no flag.
+        let s = at!(self.size, k) - 1;
+        *at_mut!(self.size, k) = s;
+        let start = at!(self.start, k);
         // (S): `p` and `s` are places in the set; (C) for `y`.
         let y = at!(self.set, start + s);
         *at_mut!(self.set, start + p) = y;
@@ -512,7 +510,7 @@ impl Dc {
             let z = right(x, i, start, len);
             // (C) and (I).
             let k = at!(self.cells, z).item;
-            at_mut!(self.items, k).size += 1;
+            *at_mut!(self.size, k) += 1;
         }
     }
 
@@ -520,8 +518,8 @@ impl Dc {
     /// items; returns the updates.
     #[inline(always)]
     fn cover<const W: u32>(&mut self, i: u32, mems: &mut u64) -> u64 {
-        // (I).
-        let Item { start, size: n } = at!(self.items, i);
+        // (I); `i` is open, its size not flagged.
+        let (start, n) = (at!(self.start, i), at!(self.size, i));
         // The place in the active list and the size; one per row read.
         *mems += 2 + u64::from(n);
         let mut removed = 0;
@@ -542,6 +540,7 @@ impl Dc {
             *at_mut!(self.active, last_pos) = i;
             *at_mut!(self.active_pos, i) = last_pos;
             self.n_active = last_pos;
+            *at_mut!(self.size, i) = n | COVERED;
             // The last active item read, two entries and two places
             // written.
             *mems += 5;
@@ -552,11 +551,12 @@ impl Dc {
     /// Undoes [`Dc::cover`].
     #[inline(always)]
     fn uncover<const W: u32>(&mut self, i: u32, mems: &mut u64) {
+        // (I).
+        let (start, n) = (at!(self.start, i), at!(self.size, i) & !COVERED);
         if i < self.primary {
             self.n_active += 1;
+            *at_mut!(self.size, i) = n;
         }
-        // (I).
-        let Item { start, size: n } = at!(self.items, i);
         *mems += 2 + u64::from(n);
         for t in (start..start + n).rev() {
             // (S) and (C).
@@ -596,64 +596,50 @@ impl Dc {
     /// The primary item to branch on, or [`NONE`] when every one is
     /// covered (see [`ColumnChoice`]).
     ///
-    /// Every choice but `FIRST` reads the active items in their list's
-    /// order and stops at the first one with at most `stop` rows (0, or 1
-    /// for `TUNED`); failing that it takes the fewest, ties broken by the
-    /// lowest index (`LOWEST`) or the first in the list. It reads them
-    /// [`CHUNK`] at a time, keeping the least `(size, tie)` key without a
-    /// branch, and tests the chunk once for an item to stop at (then finds
-    /// which): the same item and the same mems as reading one at a time.
+    /// `LOWEST` and `KNUTH` are defined by a walk through the active list
+    /// that stops at an item with no rows, else takes the fewest (ties: the
+    /// lowest index, or the first in the list), at 2 mems an item read.
+    /// Rather than walk the list (a dependent load per item), the choice
+    /// reads the dense array of sizes, where a covered item's flag makes
+    /// it larger than any open one: its least entry `m` is the fewest
+    /// rows; then the item to take is the first with `m` rows in item order
+    /// (`LOWEST`, `m > 0`) or in the list's order (the least `active_pos`
+    /// among them); the walk would have stopped there when `m == 0`, and
+    /// read the whole list otherwise: the same item and the same mems.
+    /// Both passes are branch-free loops the compiler vectorises.
     #[inline(always)]
     fn choose<const CHOICE: u8>(&self, mems: &mut u64) -> u32 {
         let n = self.n_active as usize;
         if n == 0 {
             return NONE;
         }
-        // (A): `n_active <= active.len()`.
-        debug_assert!(n <= self.active.len());
-        // SAFETY: `n <= self.active.len()` by invariant (A) of `Dc`.
-        let active = unsafe { self.active.get_unchecked(..n) };
         if CHOICE == FIRST {
             *mems += n as u64;
-            return *active.iter().min().expect("not empty");
+            return self.active[..n]
+                .iter()
+                .copied()
+                .min()
+                .expect("not empty");
         }
-        let stop = if CHOICE == TUNED { 1 } else { 0 };
-        // (I): active items are items.
-        let size = |i: u32| at!(self.items, i).size;
-        let key = |j: usize, i: u32| {
-            let tie = if CHOICE == LOWEST { i } else { j as u32 };
-            (u64::from(size(i)) << 32) | u64::from(tie)
-        };
-        let mut best = u64::MAX;
-        let mut base = 0;
-        let mut chunks = active.chunks_exact(CHUNK);
-        for chunk in &mut chunks {
-            let mut least = u64::MAX;
-            for (j, &i) in chunk.iter().enumerate() {
-                least = least.min(key(base + j, i));
-            }
-            if (least >> 32) as u32 <= stop {
-                let j = chunk.iter().position(|&i| size(i) <= stop).expect("found");
-                *mems += 2 * (base + j + 1) as u64;
-                return chunk[j];
-            }
-            best = best.min(least);
-            base += CHUNK;
+        let primary = self.primary as usize;
+        let sizes = &self.size[..primary];
+        let mut m = u32::MAX;
+        for &s in sizes {
+            m = m.min(s);
         }
-        let rest = chunks.remainder();
-        for (j, &i) in rest.iter().enumerate() {
-            if size(i) <= stop {
-                *mems += 2 * (base + j + 1) as u64;
-                return i;
-            }
-            best = best.min(key(base + j, i));
+        // `n > 0`: some item is open, so `m` is a size (no flag).
+        if CHOICE != KNUTH && m > 0 {
+            *mems += 2 * n as u64;
+            // (A): `m` is the size of some primary item.
+            return sizes.iter().position(|&s| s == m).expect("found") as u32;
         }
-        *mems += 2 * n as u64;
-        if CHOICE == LOWEST {
-            best as u32
-        } else {
-            active[best as u32 as usize]
+        let mut first = u32::MAX;
+        for (&s, &p) in sizes.iter().zip(&self.active_pos[..primary]) {
+            first = first.min(if s == m { p } else { u32::MAX });
         }
+        *mems += 2 * if m == 0 { first as u64 + 1 } else { n as u64 };
+        // (A): `first` is the place of an active item.
+        at!(self.active, first)
     }
 
     // --- public operations --------------------------------------------------
@@ -773,9 +759,7 @@ impl Dc {
         }
         // Each item's set: the cells of the rows left, in row order (cells
         // are numbered in row order).
-        for item in &mut self.items {
-            item.size = 0;
-        }
+        self.size.fill(0);
         let mut updates = 0u64;
         for row in 0..self.rows {
             let cells = self.opt_start[row]..self.opt_start[row + 1];
@@ -785,17 +769,19 @@ impl Dc {
             }
             for z in cells {
                 let cell = &mut self.cells[z as usize];
-                let item = &mut self.items[cell.item as usize];
-                self.set[(item.start + item.size) as usize] = z;
-                cell.loc = item.size;
-                item.size += 1;
+                let k = cell.item as usize;
+                let s = self.size[k];
+                self.set[(self.start[k] + s) as usize] = z;
+                cell.loc = s;
+                self.size[k] = s + 1;
             }
         }
-        // A taken item's set is never read again before the next rebuild;
-        // empty, it cannot be mistaken for an open one.
-        for (item, &taken) in self.items.iter_mut().zip(taken) {
+        // A taken item's set is never read again before the next rebuild:
+        // empty, and flagged if primary, it cannot be mistaken for an open
+        // one.
+        for (k, (size, &taken)) in self.size.iter_mut().zip(taken).enumerate() {
             if taken {
-                item.size = 0;
+                *size = if k < self.primary as usize { COVERED } else { 0 };
             }
         }
         // The active items: the open primary ones in item order, then the
@@ -866,7 +852,7 @@ impl Dc {
             self.pending -= 1;
             let level = self.pending;
             let i = self.level_item[level];
-            let x = self.set[(self.items[i as usize].start + self.level_pos[level]) as usize];
+            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
             self.uncommit::<0>(x, &mut mems);
             self.uncover::<0>(i, &mut mems);
         }
@@ -942,7 +928,7 @@ impl Dc {
                     continue;
                 }
                 // (I): a chosen item is an item.
-                let len = at!(self.items, i).size;
+                let len = at!(self.size, i);
                 if len == 0 {
                     descend = false;
                     continue;
@@ -972,15 +958,14 @@ impl Dc {
                 // (L), (I), (S) and (C).
                 let i = at!(self.level_item, level);
                 let t = at!(self.level_pos, level);
-                let item = at!(self.items, i);
-                let x = at!(self.set, item.start + t);
+                let x = at!(self.set, at!(self.start, i) + t);
                 if !std::mem::take(&mut solved) {
                     mems += 2;
                 }
                 self.uncommit::<W>(x, &mut mems);
                 // Checking for another row reads the size.
                 mems += 1;
-                (i, t + 1, item.size)
+                (i, t + 1, at!(self.size, i) & !COVERED)
             };
             // Try the row at place `t` of item `i`'s set; past the end
             // means exhausted.
@@ -1003,7 +988,7 @@ impl Dc {
             }
             // (L), then (S) and (C): `t < len` is a place in the set.
             *at_mut!(self.level_pos, level) = t;
-            let x = at!(self.set, at!(self.items, i).start + t);
+            let x = at!(self.set, at!(self.start, i) + t);
             mems += 2;
             updates += self.commit::<W>(x, &mut mems);
             level += 1;
@@ -1018,7 +1003,7 @@ impl Dc {
         while level > 0 {
             level -= 1;
             let i = self.level_item[level];
-            let x = self.set[(self.items[i as usize].start + self.level_pos[level]) as usize];
+            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
             self.uncommit::<W>(x, &mut unwind);
             self.uncover::<W>(i, &mut unwind);
         }
@@ -1037,7 +1022,7 @@ impl Dc {
         rows.extend(self.selected.iter().map(|&r| r as usize));
         for l in 0..level {
             let i = self.level_item[l] as usize;
-            let x = self.set[(self.items[i].start + self.level_pos[l]) as usize];
+            let x = self.set[(self.start[i] + self.level_pos[l]) as usize];
             rows.push(self.cell_row[x as usize] as usize);
         }
         let flow = visit(&rows);
