@@ -69,6 +69,105 @@ const KNUTH: u8 = 3;
 /// The largest problem the arena takes: cell and slot indices are `u32`.
 const MAX_CELLS: usize = (1 << 31) - 1;
 
+/// The widest uniform rows that get their own compiled walk (see
+/// [`dc_width!`]).
+const MAX_UNIFORM_WIDTH: usize = 8;
+
+
+/// `slice[index]` without the bounds check, for the search's hot path.
+///
+/// Every use is in range by one of the invariants listed on [`Dc`], which
+/// [`Dc::try_new`] establishes and every operation keeps; the call sites
+/// name the invariant they rely on. Debug builds check each index.
+macro_rules! at {
+    ($slice:expr, $index:expr) => {{
+        let index = $index as usize;
+        let slice = &$slice[..];
+        debug_assert!(index < slice.len(), "index {index} of {}", slice.len());
+        // SAFETY: `index < slice.len()` by the invariant the call site
+        // names (one of those documented on `Dc`); checked in debug builds.
+        unsafe { *slice.get_unchecked(index) }
+    }};
+}
+
+/// `&mut slice[index]` without the bounds check; see [`at!`].
+macro_rules! at_mut {
+    ($slice:expr, $index:expr) => {{
+        let index = $index as usize;
+        let slice = &mut $slice[..];
+        debug_assert!(index < slice.len(), "index {index} of {}", slice.len());
+        // SAFETY: `index < slice.len()` by the invariant the call site
+        // names (one of those documented on `Dc`); checked in debug builds.
+        unsafe { slice.get_unchecked_mut(index) }
+    }};
+}
+
+/// Runs `$body` with `$W` a constant: the rows' common width when it is
+/// 2 to [`MAX_UNIFORM_WIDTH`], else 0 (rows of any width).
+macro_rules! dc_width {
+    ($width:expr, $W:ident => $body:expr) => {
+        match $width {
+            2 => {
+                const $W: u32 = 2;
+                $body
+            }
+            3 => {
+                const $W: u32 = 3;
+                $body
+            }
+            4 => {
+                const $W: u32 = 4;
+                $body
+            }
+            5 => {
+                const $W: u32 = 5;
+                $body
+            }
+            6 => {
+                const $W: u32 = 6;
+                $body
+            }
+            7 => {
+                const $W: u32 = 7;
+                $body
+            }
+            8 => {
+                const $W: u32 = 8;
+                $body
+            }
+            _ => {
+                const $W: u32 = 0;
+                $body
+            }
+        }
+    };
+}
+
+/// A cell: its item and its place in the item's set (an offset from the
+/// item's first slot), side by side since every removal reads both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[repr(C)]
+struct Cell {
+    item: u32,
+    loc: u32,
+}
+
+/// The flag of a covered primary item's size ([`Dc::size`]): larger than
+/// any size, so that the least entry is the open item with the fewest rows.
+const COVERED: u32 = 1 << 31;
+
+/// The cell `i` places right of cell `x` in its row, cyclically (the row
+/// is the `len` cells from `start`, and `0 < i < len`).
+#[inline(always)]
+fn right(x: u32, i: u32, start: u32, len: u32) -> u32 {
+    let z = x + i;
+    if z >= start + len {
+        z - len
+    } else {
+        z
+    }
+}
+
 /// A dancing-cells arena built once from a [`Problem`] and reused.
 ///
 /// ```
@@ -86,26 +185,54 @@ const MAX_CELLS: usize = (1 << 31) - 1;
 /// dc.reset();
 /// assert_eq!(dc.count(SearchOptions::default()).solutions, 2);
 /// ```
+///
+/// # Invariants
+///
+/// The search indexes its arrays without bounds checks (debug builds
+/// check them) on the strength of these, which [`Dc::try_new`] establishes
+/// from the problem (whose rows are non-empty, with distinct columns in
+/// range) and every operation keeps, since the dance only swaps values
+/// within a set and moves sizes within their capacity:
+///
+/// * **(C)** `cells.len() == set.len() == cell_row.len()`, and every cell
+///   index the search handles (a value of `set`, a cell of a row's span,
+///   a level's chosen cell) is less than that.
+/// * **(I)** every `Cell::item`, every entry of `active` and of
+///   `level_item` is less than `size.len() == start.len() == taken.len()`.
+/// * **(S)** item `k`'s slots are `start[k]..` up to the next item's
+///   start (`cells` for the last); `size[k]` and every `Cell::loc`
+///   of its cells stay within that count, so `start + loc` and
+///   `start + size - 1` (for a set that is not empty, the only ones a
+///   removal touches) are slots of `set`.
+/// * **(A)** `active.len() == active_pos.len() == primary`,
+///   `n_active <= primary`, and their entries are less than `primary`.
+/// * **(L)** the search is at most `primary` levels deep (each level
+///   covers a distinct primary item); the level arrays have `primary + 1`
+///   entries.
+/// * **(R)** `opt_start.len() == rows + 1`, every `cell_row` entry is less
+///   than `rows`, and when `width > 0` row `k` is the cells
+///   `k * width..(k + 1) * width`.
 #[derive(Debug, Clone)]
 pub struct Dc {
     /// Number of primary items; items `0..primary` are primary.
     primary: u32,
     /// Number of rows.
     rows: usize,
-    /// Per cell: its item.
-    cell_item: Vec<u32>,
+    /// The common width of the rows, when every row has the same number of
+    /// cells, 2 to [`MAX_UNIFORM_WIDTH`]; else 0.
+    width: u32,
+    /// Per cell: its item and its place in its item's set.
+    cells: Vec<Cell>,
     /// Per cell: its row.
     cell_row: Vec<u32>,
-    /// Per cell: its place in its item's set (an offset from the item's
-    /// `set_start`).
-    cell_loc: Vec<u32>,
     /// Per row `k`, its first cell; `opt_start[rows]` is the cell count.
     opt_start: Vec<u32>,
-    /// The item sets, item `i` in `set_start[i]..set_start[i + 1]`.
+    /// The item sets: item `i`'s slots start at `start[i]`.
     set: Vec<u32>,
-    /// Per item, where its set starts; one more entry for the end.
-    set_start: Vec<u32>,
-    /// Per item, the size of its set.
+    /// Per item, its first slot in `set`.
+    start: Vec<u32>,
+    /// Per item, the size of its set; a covered primary item's has the
+    /// [`COVERED`] flag, so that the choice reads this dense array alone.
     size: Vec<u32>,
     /// The active primary items: `active[..n_active]`.
     active: Vec<u32>,
@@ -123,6 +250,10 @@ pub struct Dc {
     select_updates: u64,
     /// True once a selection clashed: no solution until reset.
     conflict: bool,
+    /// The sets are not in the order [`Dc::select_all`] builds them (a
+    /// search or a [`Dc::select`] permuted them): the next search rebuilds
+    /// them first.
+    dirty: bool,
     /// Per search level, the item covered.
     level_item: Vec<u32>,
     /// Per search level, the place in that item's set of the row tried.
@@ -149,8 +280,9 @@ impl PartialEq for Dc {
                         // Covered by a selection: its set is never read.
                         return Vec::new();
                     }
-                    let start = dc.set_start[i] as usize;
-                    let mut s = dc.set[start..start + dc.size[i] as usize].to_vec();
+                    let start = dc.start[i] as usize;
+                    let size = (dc.size[i] & !COVERED) as usize;
+                    let mut s = dc.set[start..start + size].to_vec();
                     s.sort_unstable();
                     s
                 })
@@ -161,7 +293,8 @@ impl PartialEq for Dc {
             a.sort_unstable();
             a
         };
-        self.cell_item == other.cell_item
+        let items = |dc: &Dc| dc.cells.iter().map(|c| c.item).collect::<Vec<_>>();
+        items(self) == items(other)
             && self.opt_start == other.opt_start
             && self.primary == other.primary
             && sets(self) == sets(other)
@@ -189,47 +322,66 @@ impl Dc {
 
     /// Builds the arena, or reports that the problem is too large.
     pub fn try_new(problem: &Problem) -> Result<Self, ProblemError> {
-        let cells = problem.entries();
-        if cells > MAX_CELLS {
-            return Err(ProblemError::TooLarge { nodes: cells });
+        let n_cells = problem.entries();
+        if n_cells > MAX_CELLS {
+            return Err(ProblemError::TooLarge { nodes: n_cells });
         }
-        let items = problem.columns();
+        let n_items = problem.columns();
         let primary = problem.primary();
         let rows = problem.rows();
-        let mut cell_item = Vec::with_capacity(cells);
-        let mut cell_row = Vec::with_capacity(cells);
+        let mut cells = Vec::with_capacity(n_cells);
+        let mut cell_row = Vec::with_capacity(n_cells);
         let mut opt_start = Vec::with_capacity(rows + 1);
-        let mut set_start = vec![0u32; items + 1];
+        let mut counts = vec![0u32; n_items];
+        let mut width = None;
         for k in 0..rows {
-            opt_start.push(cell_item.len() as u32);
-            for c in problem.row(k) {
-                cell_item.push(c as u32);
+            opt_start.push(cells.len() as u32);
+            let row = problem.row(k);
+            let len = row.len();
+            width = match width {
+                None => Some(len),
+                Some(w) if w == len => Some(w),
+                Some(_) => Some(0),
+            };
+            for c in row {
+                cells.push(Cell {
+                    item: c as u32,
+                    loc: 0,
+                });
                 cell_row.push(k as u32);
-                set_start[c + 1] += 1;
+                counts[c] += 1;
             }
         }
-        opt_start.push(cells as u32);
-        for i in 0..items {
-            set_start[i + 1] += set_start[i];
+        opt_start.push(n_cells as u32);
+        let width = match width {
+            Some(w) if (2..=MAX_UNIFORM_WIDTH).contains(&w) => w as u32,
+            _ => 0,
+        };
+        let mut start = Vec::with_capacity(n_items);
+        let mut first = 0;
+        for count in counts {
+            start.push(first);
+            first += count;
         }
         let mut dc = Dc {
             primary: primary as u32,
             rows,
-            cell_item,
+            width,
+            cells,
             cell_row,
-            cell_loc: vec![0; cells],
             opt_start,
-            set: vec![0; cells],
-            set_start,
-            size: vec![0; items],
+            set: vec![0; n_cells],
+            start,
+            size: vec![0; n_items],
             active: (0..primary as u32).collect(),
             active_pos: (0..primary as u32).collect(),
             n_active: primary as u32,
-            taken: vec![false; items],
+            taken: vec![false; n_items],
             removed: vec![false; rows],
             selected: Vec::with_capacity(primary),
             select_updates: 0,
             conflict: false,
+            dirty: true,
             level_item: vec![0; primary + 1],
             level_pos: vec![0; primary + 1],
             alternatives: vec![false; primary + 1],
@@ -247,21 +399,20 @@ impl Dc {
 
     /// Number of cells (1s of the matrix).
     pub fn cells(&self) -> usize {
-        self.cell_item.len()
+        self.cells.len()
     }
 
     /// Bytes held by the cells, the sets and the items' arrays: what the
     /// search reads and writes ([`Dc::heap_bytes`] adds the scratch).
     pub fn arena_bytes(&self) -> usize {
-        4 * (self.cell_item.len()
-            + self.cell_row.len()
-            + self.cell_loc.len()
-            + self.opt_start.len()
-            + self.set.len()
-            + self.set_start.len()
-            + self.size.len()
-            + self.active.len()
-            + self.active_pos.len())
+        std::mem::size_of::<Cell>() * self.cells.len()
+            + 4 * (self.start.len()
+                + self.size.len()
+                + self.cell_row.len()
+                + self.opt_start.len()
+                + self.set.len()
+                + self.active.len()
+                + self.active_pos.len())
     }
 
     /// Every heap byte this arena holds.
@@ -269,12 +420,11 @@ impl Dc {
         fn bytes<T>(v: &Vec<T>) -> usize {
             v.capacity() * std::mem::size_of::<T>()
         }
-        bytes(&self.cell_item)
+        bytes(&self.cells)
             + bytes(&self.cell_row)
-            + bytes(&self.cell_loc)
             + bytes(&self.opt_start)
             + bytes(&self.set)
-            + bytes(&self.set_start)
+            + bytes(&self.start)
             + bytes(&self.size)
             + bytes(&self.active)
             + bytes(&self.active_pos)
@@ -299,75 +449,98 @@ impl Dc {
 
     // --- the dance ----------------------------------------------------------
 
-    /// Takes cell `z` out of its item's set: swaps it with the set's last
-    /// cell and shrinks the set.
+    /// The row of cell `x`: its first cell and its number of cells. `W` is
+    /// the rows' common width, or 0 to look the row up.
     #[inline(always)]
-    fn remove(&mut self, z: u32, mems: &mut u64) {
-        let k = self.cell_item[z as usize] as usize;
-        let p = self.cell_loc[z as usize];
-        let start = self.set_start[k] as usize;
-        let s = self.size[k] - 1;
-        let y = self.set[start + s as usize];
-        self.set[start + p as usize] = y;
-        self.cell_loc[y as usize] = p;
-        self.set[start + s as usize] = z;
-        self.cell_loc[z as usize] = s;
-        self.size[k] = s;
-        // SSXC0: z's item and place (one word), the size read and
-        // written, the last cell read, two slots and two places written.
-        *mems += 8;
+    fn span<const W: u32>(&self, x: u32) -> (u32, u32) {
+        if W > 0 {
+            // (R): uniform rows of `W` cells.
+            (x - x % W, W)
+        } else {
+            // (C) and (R).
+            let row = at!(self.cell_row, x);
+            let start = at!(self.opt_start, row);
+            (start, at!(self.opt_start, row + 1) - start)
+        }
+    }
+
+    /// Takes cell `z` out of its item's set: swaps it with the set's last
+    /// cell and shrinks the set. (Its mems are counted by the caller.)
+    #[inline(always)]
+    fn remove(&mut self, z: u32) {
+        // (C): `z` is a cell; (I): its item is an item.
+        let Cell { item: k, loc: p } = at!(self.cells, z);
+        // `z` is in its item's set, so the set is not empty, and the item
+        // is open (a covered item's rows are all hidden): no flag.
+        let s = at!(self.size, k) - 1;
+        *at_mut!(self.size, k) = s;
+        let start = at!(self.start, k);
+        // (S): `p` and `s` are places in the set; (C) for `y`.
+        let y = at!(self.set, start + s);
+        *at_mut!(self.set, start + p) = y;
+        at_mut!(self.cells, y).loc = p;
+        *at_mut!(self.set, start + s) = z;
+        at_mut!(self.cells, z).loc = s;
     }
 
     /// Takes the other cells of `x`'s row out of their items' sets, left
     /// to right cyclically from `x`; returns how many.
     #[inline(always)]
-    fn hide(&mut self, x: u32, mems: &mut u64) -> u64 {
-        let row = self.cell_row[x as usize] as usize;
-        let (start, end) = (self.opt_start[row], self.opt_start[row + 1]);
-        // SSXC0 walks the row cyclically and meets its spacer once.
-        *mems += 1;
-        for z in (x + 1..end).chain(start..x) {
-            self.remove(z, mems);
+    fn hide<const W: u32>(&mut self, x: u32, mems: &mut u64) -> u64 {
+        let (start, len) = self.span::<W>(x);
+        // SSXC0 walks the row cyclically and meets its spacer once; each
+        // removal costs 8: z's item and place (one word), the size read
+        // and written, the last cell read, two slots and two places
+        // written.
+        *mems += 1 + 8 * u64::from(len - 1);
+        for i in 1..len {
+            self.remove(right(x, i, start, len));
         }
-        u64::from(end - start - 1)
+        u64::from(len - 1)
     }
 
     /// Undoes [`Dc::hide`], right to left.
     #[inline(always)]
-    fn unhide(&mut self, x: u32, mems: &mut u64) {
-        let row = self.cell_row[x as usize] as usize;
-        let (start, end) = (self.opt_start[row], self.opt_start[row + 1]);
-        *mems += 1;
-        for z in (start..x).rev().chain((x + 1..end).rev()) {
-            let k = self.cell_item[z as usize] as usize;
-            self.size[k] += 1;
-            // The cell's item, the size read and written.
-            *mems += 3;
+    fn unhide<const W: u32>(&mut self, x: u32, mems: &mut u64) {
+        let (start, len) = self.span::<W>(x);
+        // The spacer, and for each cell its item, the size read and
+        // written.
+        *mems += 1 + 3 * u64::from(len - 1);
+        for i in (1..len).rev() {
+            let z = right(x, i, start, len);
+            // (C) and (I).
+            let k = at!(self.cells, z).item;
+            *at_mut!(self.size, k) += 1;
         }
     }
 
     /// Hides every row of item `i`'s set and takes `i` out of the active
     /// items; returns the updates.
     #[inline(always)]
-    fn cover(&mut self, i: u32, mems: &mut u64) -> u64 {
-        let start = self.set_start[i as usize];
-        let n = self.size[i as usize];
-        *mems += 2;
+    fn cover<const W: u32>(&mut self, i: u32, mems: &mut u64) -> u64 {
+        // (I); `i` is open, its size not flagged.
+        let (start, n) = (at!(self.start, i), at!(self.size, i));
+        // The place in the active list and the size; one per row read.
+        *mems += 2 + u64::from(n);
         let mut removed = 0;
+        // Hiding a row of `i` takes cells out of other items only (a row
+        // meets an item once): the set of `i` stays as it is.
         for t in start..start + n {
-            let x = self.set[t as usize];
-            *mems += 1;
-            removed += self.hide(x, mems);
+            // (S): a slot of the set; (C) for its cell.
+            let x = at!(self.set, t);
+            removed += self.hide::<W>(x, mems);
         }
         if i < self.primary {
-            let p = self.active_pos[i as usize];
+            // (A): `i` is primary and active, so `n_active >= 1`.
+            let p = at!(self.active_pos, i);
             let last_pos = self.n_active - 1;
-            let last = self.active[last_pos as usize];
-            self.active[p as usize] = last;
-            self.active_pos[last as usize] = p;
-            self.active[last_pos as usize] = i;
-            self.active_pos[i as usize] = last_pos;
+            let last = at!(self.active, last_pos);
+            *at_mut!(self.active, p) = last;
+            *at_mut!(self.active_pos, last) = p;
+            *at_mut!(self.active, last_pos) = i;
+            *at_mut!(self.active_pos, i) = last_pos;
             self.n_active = last_pos;
+            *at_mut!(self.size, i) = n | COVERED;
             // The last active item read, two entries and two places
             // written.
             *mems += 5;
@@ -377,98 +550,96 @@ impl Dc {
 
     /// Undoes [`Dc::cover`].
     #[inline(always)]
-    fn uncover(&mut self, i: u32, mems: &mut u64) {
+    fn uncover<const W: u32>(&mut self, i: u32, mems: &mut u64) {
+        // (I).
+        let (start, n) = (at!(self.start, i), at!(self.size, i) & !COVERED);
         if i < self.primary {
             self.n_active += 1;
+            *at_mut!(self.size, i) = n;
         }
-        let start = self.set_start[i as usize];
-        let n = self.size[i as usize];
-        *mems += 2;
+        *mems += 2 + u64::from(n);
         for t in (start..start + n).rev() {
-            let x = self.set[t as usize];
-            *mems += 1;
-            self.unhide(x, mems);
+            // (S) and (C).
+            let x = at!(self.set, t);
+            self.unhide::<W>(x, mems);
         }
     }
 
     /// Covers the items of `x`'s row other than `x`'s own, left to right
     /// cyclically from `x`; returns the updates.
     #[inline(always)]
-    fn commit(&mut self, x: u32, mems: &mut u64) -> u64 {
-        let row = self.cell_row[x as usize] as usize;
-        let (start, end) = (self.opt_start[row], self.opt_start[row + 1]);
-        *mems += 1;
+    fn commit<const W: u32>(&mut self, x: u32, mems: &mut u64) -> u64 {
+        let (start, len) = self.span::<W>(x);
+        // The spacer, and each cell's item.
+        *mems += u64::from(len);
         let mut removed = 0;
-        for z in (x + 1..end).chain(start..x) {
-            let k = self.cell_item[z as usize];
-            *mems += 1;
-            removed += self.cover(k, mems);
+        for i in 1..len {
+            // (C): a cell of the row; (I): its item.
+            let k = at!(self.cells, right(x, i, start, len)).item;
+            removed += self.cover::<W>(k, mems);
         }
         removed
     }
 
     /// Undoes [`Dc::commit`], right to left.
     #[inline(always)]
-    fn uncommit(&mut self, x: u32, mems: &mut u64) {
-        let row = self.cell_row[x as usize] as usize;
-        let (start, end) = (self.opt_start[row], self.opt_start[row + 1]);
-        *mems += 1;
-        for z in (start..x).rev().chain((x + 1..end).rev()) {
-            let k = self.cell_item[z as usize];
-            *mems += 1;
-            self.uncover(k, mems);
+    fn uncommit<const W: u32>(&mut self, x: u32, mems: &mut u64) {
+        let (start, len) = self.span::<W>(x);
+        *mems += u64::from(len);
+        for i in (1..len).rev() {
+            // (C) and (I).
+            let k = at!(self.cells, right(x, i, start, len)).item;
+            self.uncover::<W>(k, mems);
         }
     }
 
     /// The primary item to branch on, or [`NONE`] when every one is
     /// covered (see [`ColumnChoice`]).
+    ///
+    /// `LOWEST` and `KNUTH` are defined by a walk through the active list
+    /// that stops at an item with no rows, else takes the fewest (ties: the
+    /// lowest index, or the first in the list), at 2 mems an item read.
+    /// Rather than walk the list (a dependent load per item), the choice
+    /// reads the dense array of sizes, where a covered item's flag makes
+    /// it larger than any open one: its least entry `m` is the fewest
+    /// rows; then the item to take is the first with `m` rows in item order
+    /// (`LOWEST`, `m > 0`) or in the list's order (the least `active_pos`
+    /// among them); the walk would have stopped there when `m == 0`, and
+    /// read the whole list otherwise: the same item and the same mems.
+    /// Both passes are branch-free loops the compiler vectorises.
     #[inline(always)]
     fn choose<const CHOICE: u8>(&self, mems: &mut u64) -> u32 {
-        let active = &self.active[..self.n_active as usize];
-        if active.is_empty() {
+        let n = self.n_active as usize;
+        if n == 0 {
             return NONE;
         }
-        match CHOICE {
-            FIRST => {
-                *mems += active.len() as u64;
-                *active.iter().min().expect("not empty")
-            }
-            LOWEST => {
-                let mut best = NONE;
-                let mut best_size = u32::MAX;
-                for &i in active {
-                    let s = self.size[i as usize];
-                    *mems += 2;
-                    if s < best_size || (s == best_size && i < best) {
-                        best = i;
-                        best_size = s;
-                        if s == 0 {
-                            break;
-                        }
-                    }
-                }
-                best
-            }
-            _ => {
-                // The first of the fewest in the active set's order,
-                // stopping at an empty item (Knuth) or at one row (TUNED).
-                let stop = if CHOICE == KNUTH { 0 } else { 1 };
-                let mut best = NONE;
-                let mut best_size = u32::MAX;
-                for &i in active {
-                    let s = self.size[i as usize];
-                    *mems += 2;
-                    if s < best_size {
-                        best = i;
-                        best_size = s;
-                        if s <= stop {
-                            break;
-                        }
-                    }
-                }
-                best
-            }
+        if CHOICE == FIRST {
+            *mems += n as u64;
+            return self.active[..n]
+                .iter()
+                .copied()
+                .min()
+                .expect("not empty");
         }
+        let primary = self.primary as usize;
+        let sizes = &self.size[..primary];
+        let mut m = u32::MAX;
+        for &s in sizes {
+            m = m.min(s);
+        }
+        // `n > 0`: some item is open, so `m` is a size (no flag).
+        if CHOICE != KNUTH && m > 0 {
+            *mems += 2 * n as u64;
+            // (A): `m` is the size of some primary item.
+            return sizes.iter().position(|&s| s == m).expect("found") as u32;
+        }
+        let mut first = u32::MAX;
+        for (&s, &p) in sizes.iter().zip(&self.active_pos[..primary]) {
+            first = first.min(if s == m { p } else { u32::MAX });
+        }
+        *mems += 2 * if m == 0 { first as u64 + 1 } else { n as u64 };
+        // (A): `first` is the place of an active item.
+        at!(self.active, first)
     }
 
     // --- public operations --------------------------------------------------
@@ -486,18 +657,21 @@ impl Dc {
         let cells = self.row_cells(row);
         if cells
             .clone()
-            .any(|z| self.taken[self.cell_item[z as usize] as usize])
+            .any(|z| self.taken[self.cells[z as usize].item as usize])
         {
             self.conflict = true;
             return false;
         }
         let mut mems = 0;
         for z in cells {
-            let k = self.cell_item[z as usize];
+            let k = self.cells[z as usize].item;
             self.taken[k as usize] = true;
-            self.select_updates += self.cover(k, &mut mems);
+            self.select_updates += self.cover::<0>(k, &mut mems);
         }
         self.selected.push(row as u32);
+        // The covers permuted the sets: the next search starts from the
+        // order `select_all` would build.
+        self.dirty = true;
         true
     }
 
@@ -545,7 +719,6 @@ impl Dc {
         for &row in rows {
             assert!(row < self.rows, "row {row} out of range");
         }
-        self.pending = 0;
         self.taken.fill(false);
         self.selected.clear();
         let mut conflict = false;
@@ -553,26 +726,39 @@ impl Dc {
             let cells = self.row_cells(row);
             if cells
                 .clone()
-                .any(|z| self.taken[self.cell_item[z as usize] as usize])
+                .any(|z| self.taken[self.cells[z as usize].item as usize])
             {
                 conflict = true;
                 continue;
             }
             for z in cells {
-                self.taken[self.cell_item[z as usize] as usize] = true;
+                self.taken[self.cells[z as usize].item as usize] = true;
             }
             self.selected.push(row as u32);
         }
+        self.rebuild();
+        self.conflict = conflict;
+        !conflict
+    }
+
+    /// Rebuilds the sets, the active items and the selection's updates
+    /// from `taken` alone: each open item's set holds the cells of the
+    /// rows that meet no taken item, in row order; the active items are
+    /// the open primary ones in item order, then the taken ones. Whatever
+    /// a search or a deferred search left is replaced, not undone.
+    fn rebuild(&mut self) {
+        self.pending = 0;
+        let taken = &self.taken;
         // The rows that meet a taken item are removed: every cell, in row
         // order, marks its row.
         self.removed.fill(false);
-        for (z, &k) in self.cell_item.iter().enumerate() {
-            if self.taken[k as usize] {
-                self.removed[self.cell_row[z] as usize] = true;
+        for (c, &row) in self.cells.iter().zip(&self.cell_row) {
+            if taken[c.item as usize] {
+                self.removed[row as usize] = true;
             }
         }
         // Each item's set: the cells of the rows left, in row order (cells
-        // are numbered in row order). Sizes are counted first.
+        // are numbered in row order).
         self.size.fill(0);
         let mut updates = 0u64;
         for row in 0..self.rows {
@@ -582,25 +768,27 @@ impl Dc {
                 continue;
             }
             for z in cells {
-                let k = self.cell_item[z as usize] as usize;
+                let cell = &mut self.cells[z as usize];
+                let k = cell.item as usize;
                 let s = self.size[k];
-                self.set[(self.set_start[k] + s) as usize] = z;
-                self.cell_loc[z as usize] = s;
+                self.set[(self.start[k] + s) as usize] = z;
+                cell.loc = s;
                 self.size[k] = s + 1;
             }
         }
-        // A taken item's set is never read again before the next rebuild;
-        // empty, it cannot be mistaken for an open one.
-        for (size, &taken) in self.size.iter_mut().zip(&self.taken) {
+        // A taken item's set is never read again before the next rebuild:
+        // empty, and flagged if primary, it cannot be mistaken for an open
+        // one.
+        for (k, (size, &taken)) in self.size.iter_mut().zip(taken).enumerate() {
             if taken {
-                *size = 0;
+                *size = if k < self.primary as usize { COVERED } else { 0 };
             }
         }
         // The active items: the open primary ones in item order, then the
         // taken ones.
         let mut open = 0;
         for i in 0..self.primary {
-            if !self.taken[i as usize] {
+            if !taken[i as usize] {
                 self.active[open as usize] = i;
                 self.active_pos[i as usize] = open;
                 open += 1;
@@ -609,15 +797,14 @@ impl Dc {
         self.n_active = open;
         let mut p = open;
         for i in 0..self.primary {
-            if self.taken[i as usize] {
+            if taken[i as usize] {
                 self.active[p as usize] = i;
                 self.active_pos[i as usize] = p;
                 p += 1;
             }
         }
         self.select_updates = updates;
-        self.conflict = conflict;
-        !conflict
+        self.dirty = false;
     }
 
     /// Undoes every selection (and what a [`Dc::search_deferred`] left):
@@ -636,7 +823,8 @@ impl Dc {
     /// (selected rows first, then the search's choices). The visitor may
     /// stop the search early with `ControlFlow::Break`. The arena holds the
     /// same rows in every item when this returns (selections kept), in an
-    /// order the search may have changed.
+    /// order the search may have changed; the next search puts them back
+    /// in the order [`Dc::select_all`] builds before it starts.
     pub fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
@@ -664,9 +852,9 @@ impl Dc {
             self.pending -= 1;
             let level = self.pending;
             let i = self.level_item[level];
-            let x = self.set[(self.set_start[i as usize] + self.level_pos[level]) as usize];
-            self.uncommit(x, &mut mems);
-            self.uncover(i, &mut mems);
+            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
+            self.uncommit::<0>(x, &mut mems);
+            self.uncover::<0>(i, &mut mems);
         }
     }
 
@@ -678,15 +866,23 @@ impl Dc {
     where
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
-        self.settle();
+        if self.dirty {
+            // A search permuted the sets (and may have left a path
+            // covered): start from the selection's sets in row order, so
+            // that every search makes the same tree.
+            self.rebuild();
+        }
         let mut stats = SearchStats::default();
         if !self.conflict && options.limit > 0 {
-            stats = match options.choice {
-                ColumnChoice::MinimumRemaining => self.run::<TUNED, DEFER, F>(options, &mut visit),
-                ColumnChoice::First => self.run::<FIRST, DEFER, F>(options, &mut visit),
-                ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, F>(options, &mut visit),
-                ColumnChoice::Knuth => self.run::<KNUTH, DEFER, F>(options, &mut visit),
-            };
+            self.dirty = true;
+            stats = dc_width!(self.width, W => match options.choice {
+                ColumnChoice::MinimumRemaining => {
+                    self.run::<TUNED, DEFER, W, F>(options, &mut visit)
+                }
+                ColumnChoice::First => self.run::<FIRST, DEFER, W, F>(options, &mut visit),
+                ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W, F>(options, &mut visit),
+                ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W, F>(options, &mut visit),
+            });
         } else {
             stats.mems = Some(0);
         }
@@ -696,8 +892,9 @@ impl Dc {
 
     /// Algorithm X, iterative: `level` rows are committed at every point of
     /// the loop; `level_item[l]` is the item covered at level `l` and
-    /// `level_pos[l]` the place in its set of the row tried.
-    fn run<const CHOICE: u8, const DEFER: bool, F>(
+    /// `level_pos[l]` the place in its set of the row tried. `W` is the
+    /// rows' common width, or 0.
+    fn run<const CHOICE: u8, const DEFER: bool, const W: u32, F>(
         &mut self,
         options: SearchOptions,
         visit: &mut F,
@@ -718,7 +915,7 @@ impl Dc {
         // without rereading its choice.
         let mut solved = false;
         loop {
-            let (i, t) = if descend {
+            let (i, t, len) = if descend {
                 let i = self.choose::<CHOICE>(&mut mems);
                 if i == NONE {
                     stats.solutions += 1;
@@ -730,24 +927,26 @@ impl Dc {
                     descend = false;
                     continue;
                 }
-                let len = self.size[i as usize];
+                // (I): a chosen item is an item.
+                let len = at!(self.size, i);
                 if len == 0 {
                     descend = false;
                     continue;
                 }
                 stats.guesses += u64::from(len > 1);
-                updates += self.cover(i, &mut mems);
-                self.level_item[level] = i;
+                updates += self.cover::<W>(i, &mut mems);
+                // (L): at most `primary` levels.
+                *at_mut!(self.level_item, level) = i;
                 // SSXC0 takes the first row without a size check.
-                mems -= 1;
-                (i, 0)
+                (i, 0, len)
             } else {
                 if level == 0 {
                     break;
                 }
                 level -= 1;
                 if DEFER {
-                    let alternative = self.alternatives[level];
+                    // (L).
+                    let alternative = at!(self.alternatives, level);
                     open -= usize::from(alternative);
                     if open == 0 && !alternative {
                         // Nothing left to try at any level: the rest would
@@ -756,39 +955,42 @@ impl Dc {
                         break;
                     }
                 }
-                let i = self.level_item[level];
-                let t = self.level_pos[level];
-                let x = self.set[(self.set_start[i as usize] + t) as usize];
+                // (L), (I), (S) and (C).
+                let i = at!(self.level_item, level);
+                let t = at!(self.level_pos, level);
+                let x = at!(self.set, at!(self.start, i) + t);
                 if !std::mem::take(&mut solved) {
                     mems += 2;
                 }
-                self.uncommit(x, &mut mems);
-                (i, t + 1)
+                self.uncommit::<W>(x, &mut mems);
+                // Checking for another row reads the size.
+                mems += 1;
+                (i, t + 1, at!(self.size, i) & !COVERED)
             };
             // Try the row at place `t` of item `i`'s set; past the end
             // means exhausted.
-            let len = self.size[i as usize];
-            mems += 1;
             if t >= len {
-                self.uncover(i, &mut mems);
+                self.uncover::<W>(i, &mut mems);
                 descend = false;
                 continue;
             }
             if meter.exhausted(stats.nodes) {
-                self.uncover(i, &mut mems);
+                self.uncover::<W>(i, &mut mems);
                 stats.budget_exceeded = true;
                 break;
             }
             stats.nodes += 1;
             if DEFER {
                 let alternative = t + 1 < len;
-                self.alternatives[level] = alternative;
+                // (L).
+                *at_mut!(self.alternatives, level) = alternative;
                 open += usize::from(alternative);
             }
-            self.level_pos[level] = t;
-            let x = self.set[(self.set_start[i as usize] + t) as usize];
+            // (L), then (S) and (C): `t < len` is a place in the set.
+            *at_mut!(self.level_pos, level) = t;
+            let x = at!(self.set, at!(self.start, i) + t);
             mems += 2;
-            updates += self.commit(x, &mut mems);
+            updates += self.commit::<W>(x, &mut mems);
             level += 1;
             descend = true;
         }
@@ -801,9 +1003,9 @@ impl Dc {
         while level > 0 {
             level -= 1;
             let i = self.level_item[level];
-            let x = self.set[(self.set_start[i as usize] + self.level_pos[level]) as usize];
-            self.uncommit(x, &mut unwind);
-            self.uncover(i, &mut unwind);
+            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
+            self.uncommit::<W>(x, &mut unwind);
+            self.uncover::<W>(i, &mut unwind);
         }
         stats.updates = updates;
         stats.mems = Some(mems);
@@ -820,7 +1022,7 @@ impl Dc {
         rows.extend(self.selected.iter().map(|&r| r as usize));
         for l in 0..level {
             let i = self.level_item[l] as usize;
-            let x = self.set[(self.set_start[i] + self.level_pos[l]) as usize];
+            let x = self.set[(self.start[i] + self.level_pos[l]) as usize];
             rows.push(self.cell_row[x as usize] as usize);
         }
         let flow = visit(&rows);
