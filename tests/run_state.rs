@@ -504,7 +504,8 @@ fn a_complete_run_s_report_shows_no_state() {
 }
 
 /// `plot` re-drawing a directory written before the state keys (the
-/// committed baseline, made interrupted as such a run wrote it: no
+/// baseline of 2026-11-26 in tests/data, made interrupted as such a run
+/// wrote it: no
 /// `state`, `"interrupted": true`, its last corpus not `complete`) shows
 /// the state as those keys say it.
 #[test]
@@ -512,7 +513,7 @@ fn plot_shows_the_state_of_a_directory_from_before_the_state_keys() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("old");
     std::fs::create_dir(&out).unwrap();
-    for entry in std::fs::read_dir(repo_path("results/baseline")).unwrap() {
+    for entry in std::fs::read_dir(repo_path("tests/data/unversioned-run")).unwrap() {
         let entry = entry.unwrap();
         std::fs::copy(entry.path(), out.join(entry.file_name())).unwrap();
     }

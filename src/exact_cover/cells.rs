@@ -73,7 +73,6 @@ const MAX_CELLS: usize = (1 << 31) - 1;
 /// [`dc_width!`]).
 const MAX_UNIFORM_WIDTH: usize = 8;
 
-
 /// `slice[index]` without the bounds check, for the search's hot path.
 ///
 /// Every use is in range by one of the invariants listed on [`Dc`], which
@@ -615,11 +614,7 @@ impl Dc {
         }
         if CHOICE == FIRST {
             *mems += n as u64;
-            return self.active[..n]
-                .iter()
-                .copied()
-                .min()
-                .expect("not empty");
+            return self.active[..n].iter().copied().min().expect("not empty");
         }
         let primary = self.primary as usize;
         let sizes = &self.size[..primary];
@@ -781,7 +776,11 @@ impl Dc {
         // one.
         for (k, (size, &taken)) in self.size.iter_mut().zip(taken).enumerate() {
             if taken {
-                *size = if k < self.primary as usize { COVERED } else { 0 };
+                *size = if k < self.primary as usize {
+                    COVERED
+                } else {
+                    0
+                };
             }
         }
         // The active items: the open primary ones in item order, then the

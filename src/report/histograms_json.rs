@@ -96,7 +96,7 @@ mod tests {
         let baseline = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baseline");
         let path = baseline.join(schema::HISTOGRAMS_JSON);
         let entries = read(&path).unwrap();
-        assert_eq!(entries.len(), 15);
+        assert_eq!(entries.len(), 18);
         assert_eq!(
             (entries[0].corpus.as_str(), entries[0].stats.name.as_str()),
             ("gen_9x9_1000", "dlx")

@@ -9,6 +9,13 @@ fn baseline() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("results/baseline")
 }
 
+/// A run written before `run.json` had a schema version: the committed
+/// baseline of 2026-11-26 (5 solvers, 3 corpora), its `puzzles.csv` cut to
+/// the first 1,000 rows.
+fn old_run() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/unversioned-run")
+}
+
 /// A `run.json` with every field set.
 fn info() -> RunInfo {
     RunInfo {
@@ -349,18 +356,49 @@ fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
     String::from_utf8(w.into_inner().unwrap()).unwrap()
 }
 
-/// The committed baseline reads, and its files are what these types
-/// write, byte for byte: no key, column or number format changed.
+/// The committed baseline is a run of this version: its checksums verify
+/// and every file is what these types write, byte for byte.
 #[test]
 fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
     let dir = ResultDir::open(&baseline()).unwrap();
+    assert_eq!(dir.run.schema_version, Some(super::SCHEMA_VERSION));
+    assert_eq!(dir.checksums, Checksums::Verified);
+    assert_eq!(dir.run.facts.threads, Some(2));
+    let solvers = dir.config().unwrap().solvers.len();
+    assert_eq!(dir.stats().unwrap().len(), 3 * solvers);
+
+    let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
+    let back = serde_json::to_value(&dir.run).unwrap();
+    assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
+    let text = std::fs::read_to_string(baseline().join(schema::HISTOGRAMS_JSON)).unwrap();
+    assert_eq!(to_json(&dir.histograms().unwrap()).unwrap(), text);
+    let text = std::fs::read_to_string(baseline().join(schema::SUMMARY_CSV)).unwrap();
+    let rows: Vec<SummaryRow> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(csv_text(&rows), text);
+    let text = std::fs::read_to_string(baseline().join(schema::PUZZLES_CSV)).unwrap();
+    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(csv_text(&rows), text);
+}
+
+/// A run from before the schema version reads, and its files are what
+/// these types write, byte for byte, but for the keys and columns added
+/// since: no key, column or number format changed.
+#[test]
+fn an_unversioned_run_reads_and_writes_back_byte_for_byte() {
+    let dir = ResultDir::open(&old_run()).unwrap();
     assert_eq!(dir.run.schema_version, None);
     assert_eq!(dir.run.facts.binary_sha256, None);
     assert_eq!(dir.run.facts.threads, Some(2));
     assert_eq!(dir.config().unwrap().solvers.len(), 5);
     assert_eq!(dir.stats().unwrap().len(), 15);
 
-    let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
+    let text = std::fs::read_to_string(old_run().join(schema::RUN_JSON)).unwrap();
     let mut back = serde_json::to_value(&dir.run).unwrap();
     // The keys this version adds.
     let object = back.as_object_mut().unwrap();
@@ -372,10 +410,10 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
     }
     assert_eq!(serde_json::to_string_pretty(&back).unwrap(), text);
 
-    let text = std::fs::read_to_string(baseline().join(schema::HISTOGRAMS_JSON)).unwrap();
+    let text = std::fs::read_to_string(old_run().join(schema::HISTOGRAMS_JSON)).unwrap();
     assert_eq!(to_json(&dir.histograms().unwrap()).unwrap(), text);
 
-    let text = std::fs::read_to_string(baseline().join(schema::SUMMARY_CSV)).unwrap();
+    let text = std::fs::read_to_string(old_run().join(schema::SUMMARY_CSV)).unwrap();
     let rows: Vec<SummaryRow> = csv::Reader::from_reader(text.as_bytes())
         .deserialize()
         .collect::<Result<_, _>>()
@@ -405,7 +443,7 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
         schema::summary::COLUMNS[..33].join(",")
     );
 
-    let text = std::fs::read_to_string(baseline().join(schema::PUZZLES_CSV)).unwrap();
+    let text = std::fs::read_to_string(old_run().join(schema::PUZZLES_CSV)).unwrap();
     let mut r = csv::Reader::from_reader(text.as_bytes());
     // The baseline is from before `mems`: its columns are the schema's
     // first ones (up to `cause` at least), and the later ones read empty.
@@ -635,9 +673,9 @@ fn checksums_are_verified_by_the_reader() {
         ResultDir::open(dir.path()).unwrap().checksums,
         Checksums::NotRecorded
     );
-    // The committed baseline is such a run.
+    // The baseline of 2026-11-26 is such a run.
     assert_eq!(
-        ResultDir::open(&baseline()).unwrap().checksums,
+        ResultDir::open(&old_run()).unwrap().checksums,
         Checksums::NotRecorded
     );
 
