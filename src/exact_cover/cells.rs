@@ -350,8 +350,6 @@ pub struct Dc {
     avx2: bool,
     /// Per item, covered by a selection (outside any search).
     taken: Vec<bool>,
-    /// Per row, scratch for [`Dc::select_all`]: the row meets a taken item.
-    removed: Vec<bool>,
     /// Rows selected since the last reset, in order.
     selected: Vec<u32>,
     /// Updates made by selections since the last reset.
@@ -486,7 +484,6 @@ impl Dc {
             n_active: primary as u32,
             avx2: detect_avx2(),
             taken: vec![false; n_items],
-            removed: vec![false; rows],
             selected: Vec::with_capacity(primary),
             select_updates: 0,
             conflict: false,
@@ -538,7 +535,6 @@ impl Dc {
             + bytes(&self.active)
             + bytes(&self.active_pos)
             + bytes(&self.taken)
-            + bytes(&self.removed)
             + bytes(&self.selected)
             + bytes(&self.level_item)
             + bytes(&self.level_pos)
@@ -795,11 +791,11 @@ impl Dc {
     /// earlier one is skipped, as [`Dc::select`] does, and every search
     /// then finds no solution until the next `select_all` or `reset`).
     ///
-    /// Rather than covering the rows' items cell by cell, it marks the rows
-    /// that meet them as removed and rebuilds every other item's set from
-    /// the rows left, in row order: the same sets as the covers would leave,
-    /// in a fixed order, with the same [`SearchStats::updates`]. Its cost is
-    /// one pass over the cells.
+    /// Rather than covering the rows' items cell by cell, it marks their
+    /// items taken and rebuilds every other item's set from the rows that
+    /// meet no taken item, in row order: the same sets as the covers would
+    /// leave, in a fixed order, with the same [`SearchStats::updates`]. Its
+    /// cost is one pass over the rows.
     ///
     /// # Panics
     /// If a row is out of range.
@@ -853,26 +849,20 @@ impl Dc {
     fn rebuild(&mut self) {
         self.pending = 0;
         let taken = &self.taken;
-        // The rows that meet a taken item are removed: every cell, in row
-        // order, marks its row.
-        self.removed.fill(false);
-        for (c, &row) in self.cells.iter().zip(&self.cell_row) {
-            if taken[c.item as usize] {
-                self.removed[row as usize] = true;
-            }
-        }
-        // Each item's set: the cells of the rows left, in row order (cells
-        // are numbered in row order).
+        // Each item's set: the cells of the rows that meet no taken item,
+        // in row order (cells are numbered in row order), in one pass over
+        // the rows; a row that meets one counts the updates hiding it
+        // would have made.
         self.size.fill(0);
         let mut updates = 0u64;
         for row in 0..self.rows {
-            let cells = self.opt_start[row]..self.opt_start[row + 1];
-            if self.removed[row] {
-                updates += u64::from(cells.end - cells.start) - 1;
+            let (first, end) = (self.opt_start[row], self.opt_start[row + 1]);
+            let cells = &mut self.cells[first as usize..end as usize];
+            if cells.iter().any(|c| taken[c.item as usize]) {
+                updates += u64::from(end - first) - 1;
                 continue;
             }
-            for z in cells {
-                let cell = &mut self.cells[z as usize];
+            for (z, cell) in (first..end).zip(cells) {
                 let k = cell.item as usize;
                 let s = self.size[k];
                 self.set[(self.start[k] + s) as usize] = z;
