@@ -29,8 +29,9 @@ pub enum ColumnChoice {
     /// heuristic"): an open primary column with the fewest rows, ties
     /// broken as the engine finds fastest. [`Dlx`](super::Dlx): forced
     /// columns first and a weighted tie-break (its module docs);
-    /// [`Dc`](super::Dc): the first in its list of active items, as
-    /// [`ColumnChoice::Knuth`], except that it stops at a column of one row.
+    /// [`Dc`](super::Dc): ties to the lowest index, as
+    /// [`ColumnChoice::LowestIndex`] (see its module docs for the
+    /// alternatives measured).
     #[default]
     MinimumRemaining,
     /// The first open primary column in column order, for comparison.

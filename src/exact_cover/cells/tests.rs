@@ -358,3 +358,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_choice_passes_agree_with_and_without_avx2() {
+    let mut state = 12_345u64;
+    let mut next = || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) as u32
+    };
+    for len in [1usize, 3, 7, 8, 9, 31, 64, 65, 324] {
+        for _ in 0..100 {
+            let sizes: Vec<u32> = (0..len)
+                .map(|_| match next() % 4 {
+                    0 => super::COVERED | (next() % 5),
+                    _ => next() % 6,
+                })
+                .collect();
+            let places: Vec<u32> = (0..len).map(|_| next() % 400).collect();
+            let m = super::least_plain(&sizes);
+            for avx2 in [false, super::detect_avx2()] {
+                assert_eq!(super::least(avx2, &sizes), m);
+                assert_eq!(
+                    super::first_place(avx2, &sizes, &places, m),
+                    super::first_place_plain(&sizes, &places, m)
+                );
+            }
+        }
+    }
+}
