@@ -61,13 +61,17 @@
 //! 17-clue puzzles, which need little search.
 //!
 //! The default choice ([`ColumnChoice::MinimumRemaining`]) is the fewest
-//! rows with ties to the lowest index, stopping at an item with none: the
-//! tree of [`ColumnChoice::LowestIndex`]. Stopping at the first item with
-//! one row instead, as this engine did before, reads fewer items but takes
-//! a forced move where a dead end is waiting: on top1465 that made 927
-//! nodes a puzzle in the list's order and 822 with ties to the lowest
-//! index, against 647; once the choice reads the dense array, stopping
-//! early saves nothing.
+//! rows, stopping at an item with none, and at a branch point `Dlx`'s
+//! tie-break: among the first 16 tied items in index order, the
+//! one whose furthest-reaching row reaches furthest (`Dc::widest`).
+//! Ties to the lowest index alone (the tree of
+//! [`ColumnChoice::LowestIndex`]) made twelve times `Dlx`'s nodes on 25x25
+//! puzzles with many solutions. Stopping at the first item with one row
+//! instead, as this engine did at first, reads fewer items but takes a
+//! forced move where a dead end is waiting: on top1465 that made 927 nodes
+//! a puzzle in the list's order and 822 with ties to the lowest index,
+//! against 647; once the choice reads the dense array, stopping early
+//! saves nothing.
 //!
 //! Hiding a row takes its cells out of their items' sets (except the one
 //! being covered); covering an item hides each row of its set and takes it
@@ -196,6 +200,10 @@ struct Cell {
     item: u32,
     loc: u32,
 }
+
+/// How many tied items the default choice weighs at a branch point (as
+/// `Dlx`'s does: the rest are not worth their reads).
+const TIE_LIMIT: u32 = 16;
 
 /// The flag of a covered primary item's size ([`Dc::size`]): larger than
 /// any size, so that the least entry is the open item with the fewest rows.
@@ -720,8 +728,13 @@ impl Dc {
     /// among them); the walk would have stopped there when `m == 0`, and
     /// read the whole list otherwise: the same item and the same mems.
     /// Both passes are branch-free loops the compiler vectorises.
+    ///
+    /// `TUNED` is `LOWEST` up to the tie-break at a branch point (`m > 1`),
+    /// which is `Dlx`'s: among the first [`TIE_LIMIT`] items with `m` rows
+    /// in item order, the one with the row that reaches furthest
+    /// ([`Dc::reach`]); its reads are counted as mems too.
     #[inline(always)]
-    fn choose<const CHOICE: u8>(&self, mems: &mut u64) -> u32 {
+    fn choose<const CHOICE: u8, const W: u32>(&self, mems: &mut u64) -> u32 {
         let n = self.n_active as usize;
         if n == 0 {
             return NONE;
@@ -735,6 +748,10 @@ impl Dc {
         let positions = &self.active_pos[..primary];
         let m = least(self.avx2, sizes);
         // `n > 0`: some item is open, so `m` is a size (no flag).
+        if CHOICE == TUNED && m > 1 {
+            *mems += 2 * n as u64;
+            return self.widest::<W>(m, mems);
+        }
         if CHOICE != KNUTH && m > 0 {
             *mems += 2 * n as u64;
             // (A): `m` is the size of some primary item.
@@ -744,6 +761,58 @@ impl Dc {
         *mems += 2 * if m == 0 { first as u64 + 1 } else { n as u64 };
         // (A): `first` is the place of an active item.
         at!(self.active, first)
+    }
+
+    /// Among the first [`TIE_LIMIT`] open primary items with `m` rows, in
+    /// item order, the one whose furthest-reaching row reaches furthest
+    /// (the first such): `Dlx`'s tie-break, on the same state. `m > 1` is
+    /// the size of some open primary item.
+    #[inline(always)]
+    fn widest<const W: u32>(&self, m: u32, mems: &mut u64) -> u32 {
+        let mut best = NONE;
+        let mut best_reach = 0;
+        let mut left = TIE_LIMIT;
+        for (i, &s) in self.size[..self.primary as usize].iter().enumerate() {
+            if s != m {
+                continue;
+            }
+            let reach = self.reach::<W>(i as u32, mems);
+            if best == NONE || reach > best_reach {
+                best = i as u32;
+                best_reach = reach;
+            }
+            left -= 1;
+            if left == 0 {
+                break;
+            }
+        }
+        best
+    }
+
+    /// How far the furthest-reaching row of open item `i` reaches: the most,
+    /// over its rows, of the summed sizes of the row's other items (a
+    /// covered item's without its flag), roughly what choosing the row
+    /// rules out. One mem for each row read, two for each other cell (its
+    /// item and that item's size).
+    #[inline(always)]
+    fn reach<const W: u32>(&self, i: u32, mems: &mut u64) -> u32 {
+        // (I): `i` is an item; its size is not flagged (open).
+        let (start, n) = (at!(self.start, i), at!(self.size, i));
+        let mut reach = 0;
+        for t in start..start + n {
+            // (S), then (C).
+            let x = at!(self.set, t);
+            let (first, len) = self.span::<W>(x);
+            *mems += 1 + 2 * u64::from(len - 1);
+            let mut row = 0u32;
+            for j in 1..len {
+                // (C) and (I).
+                let k = at!(self.cells, right(x, j, first, len)).item;
+                row += at!(self.size, k) & !COVERED;
+            }
+            reach = reach.max(row);
+        }
+        reach
     }
 
     // --- public operations --------------------------------------------------
@@ -1018,7 +1087,7 @@ impl Dc {
         let mut solved = false;
         loop {
             let (i, t, len) = if descend {
-                let i = self.choose::<CHOICE>(&mut mems);
+                let i = self.choose::<CHOICE, W>(&mut mems);
                 if i == NONE {
                     stats.solutions += 1;
                     let stop = self.report(level, visit).is_break();

@@ -29,9 +29,10 @@ pub enum ColumnChoice {
     /// heuristic"): an open primary column with the fewest rows, ties
     /// broken as the engine finds fastest. [`Dlx`](super::Dlx): forced
     /// columns first and a weighted tie-break (its module docs);
-    /// [`Dc`](super::Dc): ties to the lowest index, as
-    /// [`ColumnChoice::LowestIndex`] (see its module docs for the
-    /// alternatives measured).
+    /// [`Dc`](super::Dc): the lowest index among the fewest, except at a
+    /// branch point (two rows or more), where it breaks ties as `Dlx`
+    /// does, by the row that reaches furthest (see its module docs for
+    /// the alternatives measured).
     #[default]
     MinimumRemaining,
     /// The first open primary column in column order, for comparison.

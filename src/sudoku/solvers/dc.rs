@@ -5,8 +5,9 @@
 //!
 //! Under the lowest-index column choice the two explore the same tree,
 //! node for node; under their default choices (minimum remaining values,
-//! ties broken as each engine finds fastest) their trees differ a little,
-//! so compare their nodes under `ColumnChoice::LowestIndex`.
+//! ties at a branch point broken by reach in both, forced columns taken
+//! newest first by `dlx` and lowest first by `dc`) their trees differ a
+//! little, so compare their nodes under `ColumnChoice::LowestIndex`.
 
 use crate::exact_cover::Dc;
 use crate::solvers::{Budget, SolverInfo};
