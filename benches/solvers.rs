@@ -22,7 +22,9 @@
 //! and of the 16x16 group (seconds per uniqueness proof); the `dlx` crate
 //! runs on 9x9 only. `dlx-undo` is the `dlx` solver placing clues by
 //! Knuth's undo rather than by relinking the lists
-//! (`sudoku::solvers::dlx::Placement`).
+//! (`sudoku::solvers::dlx::Placement`). `dlx-lowest` and `dc-lowest` are
+//! `dlx` and `dc` under the lowest-index column choice, in which both
+//! engines explore the same tree: the two data structures alone.
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
@@ -40,9 +42,11 @@ use criterion::measurement::WallTime;
 use criterion::{
     criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
 };
+use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx};
 use dlxbench::solvers::{Budget, Solver};
 use dlxbench::sudoku::solvers;
 use dlxbench::sudoku::solvers::dlx::{DlxSolver, Placement};
+use dlxbench::sudoku::solvers::engine::CoverSolver;
 use dlxbench::sudoku::{self, Grid, ParseOptions};
 
 /// Node budget for `naive` (placements tried per puzzle).
@@ -237,6 +241,23 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
             // relinking (see `sudoku::solvers::dlx::Placement`).
             let undo = DlxSolver::new().with_placement(Placement::Undo);
             bench_solver(&mut group, "dlx-undo", Box::new(undo), &puzzles, budget);
+        }
+        if info.name == "dc" {
+            // Both engines in the same search tree (the lowest-index
+            // choice): their data structures alone.
+            let same: [(&str, Box<dyn Solver<Grid>>); 2] = [
+                (
+                    "dlx-lowest",
+                    Box::new(CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex)),
+                ),
+                (
+                    "dc-lowest",
+                    Box::new(CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex)),
+                ),
+            ];
+            for (label, solver) in same {
+                bench_solver(&mut group, label, solver, &puzzles, budget);
+            }
         }
     }
     group.finish();

@@ -270,6 +270,45 @@ fn first_place(avx2: bool, sizes: &[u32], places: &[u32], m: u32) -> u32 {
     first_place_plain(sizes, places, m)
 }
 
+/// The index of the first entry of `sizes` equal to `m`, or `sizes.len()`:
+/// one branch for each 16 entries (a mask the compiler vectorises), not
+/// one for each entry.
+#[inline(always)]
+fn first_index_plain(sizes: &[u32], m: u32) -> usize {
+    let mut base = 0;
+    for chunk in sizes.chunks(16) {
+        let mut mask = 0u32;
+        for (i, &s) in chunk.iter().enumerate() {
+            mask |= u32::from(s == m) << i;
+        }
+        if mask != 0 {
+            return base + mask.trailing_zeros() as usize;
+        }
+        base += chunk.len();
+    }
+    sizes.len()
+}
+
+/// [`first_index_plain`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn first_index_avx2(sizes: &[u32], m: u32) -> usize {
+    first_index_plain(sizes, m)
+}
+
+/// The index of the first entry of `sizes` equal to `m`, with AVX2 when
+/// `avx2`.
+#[inline(always)]
+fn first_index(avx2: bool, sizes: &[u32], m: u32) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: as in `least`.
+        return unsafe { first_index_avx2(sizes, m) };
+    }
+    let _ = avx2;
+    first_index_plain(sizes, m)
+}
+
 /// Whether the processor runs AVX2.
 fn detect_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -754,8 +793,9 @@ impl Dc {
         }
         if CHOICE != KNUTH && m > 0 {
             *mems += 2 * n as u64;
-            // (A): `m` is the size of some primary item.
-            return sizes.iter().position(|&s| s == m).expect("found") as u32;
+            // (A): `m` is the size of some primary item, so the index is
+            // one's.
+            return first_index(self.avx2, sizes, m) as u32;
         }
         let first = first_place(self.avx2, sizes, positions, m);
         *mems += 2 * if m == 0 { first as u64 + 1 } else { n as u64 };
