@@ -4,7 +4,7 @@
 //! sparse-set data structures instead of the dancing links structures";
 //! the sparse set is Briggs and Torczon's (ACM LOPLAS 2, 1993). This is an
 //! independent implementation of that idea on this crate's [`Problem`],
-//! with the same API as [`Dlx`](super::Dlx) ([`Engine`]).
+//! with the same API as [`Dlx`](super::Dlx) ([`Engine`](super::Engine)).
 //!
 //! # Layout
 //!
@@ -104,7 +104,7 @@ use std::ops::ControlFlow;
 
 use crate::budget::Meter;
 
-use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats};
+use super::engine::{ColumnChoice, EngineKind, SearchOptions, SearchStats};
 use super::{Problem, ProblemError};
 
 /// Returned by the choice when every primary item is covered.
@@ -1242,59 +1242,7 @@ impl Dc {
     }
 }
 
-impl Engine for Dc {
-    const KIND: EngineKind = EngineKind::Dc;
-
-    fn try_new(problem: &Problem) -> Result<Self, ProblemError> {
-        Dc::try_new(problem)
-    }
-
-    fn rows(&self) -> usize {
-        Dc::rows(self)
-    }
-
-    fn heap_bytes(&self) -> usize {
-        Dc::heap_bytes(self)
-    }
-
-    fn select(&mut self, row: usize) -> bool {
-        Dc::select(self, row)
-    }
-
-    fn select_rows(&mut self, rows: &[usize]) -> bool {
-        Dc::select_rows(self, rows)
-    }
-
-    fn select_all(&mut self, rows: &[usize]) -> bool {
-        Dc::select_all(self, rows)
-    }
-
-    fn reset(&mut self) {
-        Dc::reset(self)
-    }
-
-    fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        Dc::search(self, options, visit)
-    }
-
-    fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        Dc::search_deferred(self, options, visit)
-    }
-
-    fn settle(&mut self) {
-        Dc::settle(self)
-    }
-
-    fn count(&mut self, options: SearchOptions) -> SearchStats {
-        Dc::count(self, options)
-    }
-}
+super::engine::delegate_engine!(Dc, EngineKind::Dc);
 
 #[cfg(test)]
 mod tests;

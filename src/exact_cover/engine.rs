@@ -189,6 +189,73 @@ pub trait Engine: Sized {
     }
 }
 
+/// Implements [`Engine`] for `$engine` by its inherent methods of the same
+/// names (each engine's own, documented there): one impl for every engine.
+macro_rules! delegate_engine {
+    ($engine:ident, $kind:expr) => {
+        impl $crate::exact_cover::engine::Engine for $engine {
+            const KIND: $crate::exact_cover::engine::EngineKind = $kind;
+
+            fn try_new(
+                problem: &$crate::exact_cover::Problem,
+            ) -> Result<Self, $crate::exact_cover::ProblemError> {
+                $engine::try_new(problem)
+            }
+
+            fn rows(&self) -> usize {
+                $engine::rows(self)
+            }
+
+            fn heap_bytes(&self) -> usize {
+                $engine::heap_bytes(self)
+            }
+
+            fn select(&mut self, row: usize) -> bool {
+                $engine::select(self, row)
+            }
+
+            fn select_rows(&mut self, rows: &[usize]) -> bool {
+                $engine::select_rows(self, rows)
+            }
+
+            fn select_all(&mut self, rows: &[usize]) -> bool {
+                $engine::select_all(self, rows)
+            }
+
+            fn reset(&mut self) {
+                $engine::reset(self)
+            }
+
+            fn search<F>(
+                &mut self,
+                options: $crate::exact_cover::engine::SearchOptions,
+                visit: F,
+            ) -> $crate::exact_cover::engine::SearchStats
+            where
+                F: FnMut(&[usize]) -> std::ops::ControlFlow<()>,
+            {
+                $engine::search(self, options, visit)
+            }
+
+            fn search_deferred<F>(
+                &mut self,
+                options: $crate::exact_cover::engine::SearchOptions,
+                visit: F,
+            ) -> $crate::exact_cover::engine::SearchStats
+            where
+                F: FnMut(&[usize]) -> std::ops::ControlFlow<()>,
+            {
+                $engine::search_deferred(self, options, visit)
+            }
+
+            fn settle(&mut self) {
+                $engine::settle(self)
+            }
+        }
+    };
+}
+pub(super) use delegate_engine;
+
 /// The exact-cover engines, by name.
 ///
 /// ```
