@@ -160,6 +160,29 @@ pub struct SolverLibArgs {
     /// result directory.
     #[arg(long = "solver-cmd", value_name = "NAME=COMMAND")]
     pub cmds: Vec<CommandSpec>,
+    /// Requests written at once to a solver in its own process that takes batches (every
+    /// isolated --solver-lib host; a --solver-cmd solver that announces `+batch` in its header):
+    /// a block's puzzles go down the pipe together and it answers them one by one, each timed on
+    /// its own, instead of a round trip per puzzle. 1: one request at a time.
+    #[arg(long, value_name = "N", default_value_t = process::MAX_BATCH,
+          value_parser = clap::builder::ValueParser::new(batch_size))]
+    pub batch: usize,
+    /// Replace each --solver-lib host process after it served this many blocks (a fresh host,
+    /// warmed up, for the next one), so that one process's memory layout and cache placement are
+    /// spread over the run's blocks, where the speed interval sees them. 0: keep each host for
+    /// the run.
+    #[arg(long, value_name = "BLOCKS", default_value_t = process::RENEW_AFTER_BLOCKS)]
+    pub renew_hosts: u32,
+}
+
+/// `--batch N`: at least 1.
+fn batch_size(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "`{text}`: expected a number of requests, at least 1"
+        )),
+    }
 }
 
 impl SolverLibArgs {
@@ -179,6 +202,7 @@ impl SolverLibArgs {
         let mut set = SolverSet::<P>::builtin();
         let options = ProcessOptions {
             stop: Some(live::stop_flag()),
+            batch: self.batch.max(1),
             ..ProcessOptions::default()
         };
         for spec in &self.libs {
@@ -190,7 +214,16 @@ impl SolverLibArgs {
                 true => {
                     foreign::load::<P>(&spec).with_context(|| format!("--solver-lib {spec}"))?
                 }
-                false => self.isolated::<P>(&spec, options)?,
+                false => {
+                    let renew_after = (self.renew_hosts > 0).then_some(self.renew_hosts);
+                    self.isolated::<P>(
+                        &spec,
+                        ProcessOptions {
+                            renew_after,
+                            ..options
+                        },
+                    )?
+                }
             };
             set.add(entry).map_err(|e| {
                 anyhow::anyhow!("--solver-lib {spec}: {e}; give it another name with =NAME")

@@ -15,7 +15,7 @@ use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Budget, Failure, Outcome, Solver, Status, Timing};
+use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Status, Timing};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -106,6 +106,9 @@ pub(super) struct Worker<P: Puzzle> {
     /// (no copy between parsing and solving).
     parsed: Vec<Parsed>,
     grids: Vec<P>,
+    /// Per puzzle of the block being handed to a solver whole, whether it
+    /// accepts it (reused).
+    accepted: Vec<bool>,
     /// Reused when records are not sent anywhere.
     records: Vec<Record>,
     stats: Vec<SolverStats>,
@@ -136,6 +139,7 @@ impl<P: Puzzle> Worker<P> {
             lines: Vec::new(),
             parsed: Vec::new(),
             grids: Vec::new(),
+            accepted: Vec::new(),
             records: Vec::new(),
             stats: lineup
                 .solvers
@@ -354,6 +358,45 @@ impl<P: Puzzle> Worker<P> {
                     }
                 }
                 self.last_solver = Some(i);
+                let checks = Checks {
+                    limit: config.limit,
+                    budget: config.budgets[i],
+                    solutions: solver.returns_solutions(),
+                    applies_budget: solver.applies_budget(),
+                    pass,
+                };
+                if solver.solves_blocks() {
+                    // A solver in its own process: the whole block at once
+                    // (batched, when it takes batches); each puzzle's
+                    // outcome recorded as it ends, as below.
+                    self.accepted.clear();
+                    for j in step.puzzles.clone() {
+                        let offset = self.parsed[j].offset;
+                        let grid = prepare(config, &self.grids[j], &mut self.image, offset);
+                        let accepted = solver.accepts(grid);
+                        self.accepted.push(accepted);
+                        if !accepted {
+                            let r = &mut records[j * solver_count + i];
+                            r.status = Status::NotApplicable;
+                            r.ns = 0;
+                        }
+                    }
+                    let mut block = BlockView {
+                        config,
+                        grids: &self.grids,
+                        parsed: &self.parsed,
+                        image: &mut self.image,
+                        imaged: None,
+                        first: step.puzzles.start,
+                        accepted: &self.accepted,
+                        records: &mut records,
+                        solver_count,
+                        solver: i,
+                        checks,
+                    };
+                    solver.solve_block(&mut block, config.limit, checks.budget, &mut self.solution);
+                    continue;
+                }
                 for j in step.puzzles {
                     let offset = self.parsed[j].offset;
                     let grid = prepare(config, &self.grids[j], &mut self.image, offset);
@@ -371,40 +414,7 @@ impl<P: Puzzle> Worker<P> {
                         config.budgets[i],
                         &mut self.solution,
                     );
-                    let ns = took.as_nanos() as u64;
-                    if pass > 0 {
-                        // A later pass's failure keeps the first pass's time.
-                        if out.failure.is_none() && r.ns > ns {
-                            r.ns = ns;
-                            r.timing = out.timing;
-                        }
-                        continue;
-                    }
-                    r.ns = ns;
-                    r.timing = out.timing;
-                    r.failure = out.failure;
-                    // Validation, outside the timed region.
-                    let status = out.status(config.limit);
-                    if status.is_untimed() {
-                        r.status = status;
-                        r.solutions = 0;
-                        r.nodes = None;
-                        continue;
-                    }
-                    let (solution, checks) = (&self.solution, solver.returns_solutions());
-                    r.status = classify(
-                        &out,
-                        took,
-                        config.limit,
-                        config.budgets[i],
-                        solver.applies_budget(),
-                        || !checks || P::is_solution_of(solution, grid),
-                    );
-                    r.solutions = out.solutions;
-                    r.nodes = out.nodes;
-                    r.guesses = out.guesses;
-                    r.updates = out.updates;
-                    r.mems = out.mems;
+                    record(r, &out, took, &checks, &self.solution, grid);
                 }
             }
         }
@@ -450,6 +460,140 @@ impl<P: Puzzle> Worker<P> {
             records,
             name,
         ));
+    }
+}
+
+/// What a solve's record is checked against: the run's limit and the
+/// solver's budget and ways, and the pass.
+#[derive(Clone, Copy)]
+struct Checks {
+    limit: u64,
+    budget: Budget,
+    /// The solver returns solutions (they are validated).
+    solutions: bool,
+    applies_budget: bool,
+    pass: u32,
+}
+
+/// Records in `r` the solve of `grid` that found `out` (its solution in
+/// `solution`) in `took`: in the first pass its time, status (validated,
+/// outside the timed region) and counts; in a later pass only a shorter
+/// time (a later pass's failure keeps the first pass's time).
+#[inline]
+fn record<P: Puzzle>(
+    r: &mut Record,
+    out: &Outcome,
+    took: Duration,
+    checks: &Checks,
+    solution: &P,
+    grid: &P,
+) {
+    let ns = took.as_nanos() as u64;
+    if checks.pass > 0 {
+        if out.failure.is_none() && r.ns > ns {
+            r.ns = ns;
+            r.timing = out.timing;
+        }
+        return;
+    }
+    r.ns = ns;
+    r.timing = out.timing;
+    r.failure = out.failure;
+    // Validation, outside the timed region.
+    let status = out.status(checks.limit);
+    if status.is_untimed() {
+        r.status = status;
+        r.solutions = 0;
+        r.nodes = None;
+        return;
+    }
+    r.status = classify(
+        out,
+        took,
+        checks.limit,
+        checks.budget,
+        checks.applies_budget,
+        || !checks.solutions || P::is_solution_of(solution, grid),
+    );
+    r.solutions = out.solutions;
+    r.nodes = out.nodes;
+    r.guesses = out.guesses;
+    r.updates = out.updates;
+    r.mems = out.mems;
+}
+
+/// One solver's step of a chunk, as a [`Block`] handed to
+/// [`crate::solvers::Solver::solve_block`]: the step's puzzles (their
+/// images, with `permute`), and their records.
+struct BlockView<'a, P: Puzzle> {
+    config: &'a Config,
+    grids: &'a [P],
+    parsed: &'a [Parsed],
+    image: &'a mut P,
+    /// The chunk index whose image `image` holds.
+    imaged: Option<usize>,
+    /// The step's first puzzle (a chunk index).
+    first: usize,
+    /// Per puzzle of the step, whether the solver accepts it.
+    accepted: &'a [bool],
+    records: &'a mut [Record],
+    solver_count: usize,
+    solver: usize,
+    checks: Checks,
+}
+
+impl<P: Puzzle> BlockView<'_, P> {
+    /// The puzzle to solve at chunk index `j` (its image is made once).
+    fn grid(
+        config: &Config,
+        grids: &[P],
+        parsed: &[Parsed],
+        image: &mut P,
+        imaged: &mut Option<usize>,
+        j: usize,
+    ) -> bool {
+        if config.permute.is_some() && *imaged != Some(j) {
+            prepare(config, &grids[j], image, parsed[j].offset);
+            *imaged = Some(j);
+        }
+        config.permute.is_some()
+    }
+}
+
+impl<P: Puzzle> Block<P> for BlockView<'_, P> {
+    fn len(&self) -> usize {
+        self.accepted.len()
+    }
+
+    fn puzzle(&mut self, index: usize) -> Option<&P> {
+        if !self.accepted[index] {
+            return None;
+        }
+        let j = self.first + index;
+        let imaged = Self::grid(
+            self.config,
+            self.grids,
+            self.parsed,
+            self.image,
+            &mut self.imaged,
+            j,
+        );
+        Some(if imaged { &*self.image } else { &self.grids[j] })
+    }
+
+    fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, solution: &P) {
+        let j = self.first + index;
+        let imaged = Self::grid(
+            self.config,
+            self.grids,
+            self.parsed,
+            self.image,
+            &mut self.imaged,
+            j,
+        );
+        let grid = if imaged { &*self.image } else { &self.grids[j] };
+        let r = &mut self.records[j * self.solver_count + self.solver];
+        record(r, outcome, took, &self.checks, solution, grid);
     }
 }
 

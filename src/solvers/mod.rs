@@ -541,6 +541,73 @@ pub trait Solver<P>: Send {
     /// process that was stopped after failing too often in a row is tried
     /// again. Does nothing by default.
     fn start_corpus(&mut self) {}
+
+    /// True for a solver that gains from being handed a whole block of
+    /// puzzles at once ([`Solver::solve_block`]): one in its own process,
+    /// which can have them all in its pipe instead of paying a round trip
+    /// per puzzle. The harness then calls `solve_block` for each of its
+    /// blocks; for the others (false, the default: every built-in solver)
+    /// it calls [`Solver::solve_timed`] puzzle by puzzle, as always.
+    fn solves_blocks(&self) -> bool {
+        false
+    }
+
+    /// Solves the puzzles of `block` in order, each counting solutions up
+    /// to `limit` within `budget`, and tells the block each one's outcome
+    /// and time ([`Block::done`], with the solution in `solution`) as it
+    /// ends. Every puzzle [`Block::puzzle`] gives is solved and reported
+    /// exactly once, with its own time, as [`Solver::solve_timed`] would
+    /// have timed it alone; validation is the block's, outside the timed
+    /// region. By default [`solve_each`]: `solve_timed` puzzle by puzzle.
+    fn solve_block(
+        &mut self,
+        block: &mut dyn Block<P>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        solve_each(self, block, limit, budget, solution);
+    }
+}
+
+/// A block of puzzles handed to [`Solver::solve_block`]: the puzzles, and
+/// where each one's outcome goes.
+pub trait Block<P> {
+    /// Puzzles in the block (some may be left out: [`Block::puzzle`]).
+    fn len(&self) -> usize;
+
+    /// True when the block has no puzzles.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The puzzle at `index` (below [`Block::len`]), or `None` when the
+    /// solver is not to solve it (it does not [accept](Solver::accepts)
+    /// it). May be asked for more than once.
+    fn puzzle(&mut self, index: usize) -> Option<&P>;
+
+    /// The solve of the puzzle at `index` ended: what it found, how long
+    /// it took (as [`Solver::solve_timed`] returns it), and its solution
+    /// (when it found one).
+    fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, solution: &P);
+}
+
+/// [`Solver::solve_block`] one puzzle at a time: [`Solver::solve_timed`]
+/// for each puzzle the block gives, in order.
+pub fn solve_each<P, S: Solver<P> + ?Sized>(
+    solver: &mut S,
+    block: &mut dyn Block<P>,
+    limit: u64,
+    budget: Budget,
+    solution: &mut P,
+) {
+    for index in 0..block.len() {
+        let Some(puzzle) = block.puzzle(index) else {
+            continue;
+        };
+        let (outcome, took) = solver.solve_timed(puzzle, limit, budget, solution);
+        block.done(index, &outcome, took, solution);
+    }
 }
 
 /// A registry entry: a name, a one-line description and a constructor (for

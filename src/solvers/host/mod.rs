@@ -285,6 +285,20 @@ impl<P: Puzzle> Solver<P> for Isolated<P> {
     fn start_corpus(&mut self) {
         self.inner.start_corpus();
     }
+
+    fn solves_blocks(&self) -> bool {
+        self.inner.solves_blocks()
+    }
+
+    fn solve_block(
+        &mut self,
+        block: &mut dyn super::Block<P>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        self.inner.solve_block(block, limit, budget, solution);
+    }
 }
 
 /// Why [`HostCommand::check`] failed.
@@ -425,7 +439,8 @@ pub fn serve<P: Puzzle>(
     };
     writeln!(
         output,
-        "dlxbench-protocol {PROTOCOL_VERSION} dlxbench-solver-host {}",
+        "dlxbench-protocol {PROTOCOL_VERSION} {} dlxbench-solver-host {}",
+        process::BATCH_WORD,
         spec.name
     )?;
     output.flush()?;

@@ -206,6 +206,12 @@ impl Child {
         }
     }
 
+    /// Closes the process's input (it is to exit on its own), keeping the
+    /// process to [`Child::close`] later.
+    pub(super) fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
     /// Kills the process and its group now.
     pub(super) fn kill(self) {
         self.kill_group_and_reap();

@@ -48,6 +48,7 @@
 //! assert_eq!(entry.default_budget(), Budget::UNLIMITED.with_time(Budget::SAFETY_TIME));
 //! ```
 
+mod batch;
 mod child;
 mod response;
 
@@ -63,6 +64,7 @@ use super::layout::Randomised;
 use super::{Budget, Failure, LogFile, Outcome, Solver, SolverEntry, Timing};
 use crate::puzzle::Puzzle;
 
+pub use batch::{announces_batch, BATCH_WORD, MAX_BATCH, MAX_BATCH_BYTES, RENEW_AFTER_BLOCKS};
 use child::{Child, ReadError};
 pub use response::{parse_header, parse_response, Answer, Malformed, Response};
 
@@ -220,15 +222,28 @@ pub struct ProcessOptions {
     /// cause `interrupted`) and no more requests are sent: give the flag a
     /// run stops on (the command line's Ctrl-C flag).
     pub stop: Option<&'static AtomicBool>,
+    /// The most requests written at once to a solver that announces
+    /// batches ([`BATCH_WORD`]; 1: one at a time, as to any other). By
+    /// default [`MAX_BATCH`]. See [`batch`].
+    pub batch: usize,
+    /// Replace each process after it served this many blocks of the
+    /// schedule (`None`, the default: keep it for the run): each process
+    /// is one draw of the per-process effects (memory layout, placement in
+    /// the caches), so a run that replaces them spreads those effects over
+    /// its blocks, where the table's interval sees them. See [`batch`].
+    pub renew_after: Option<u32>,
 }
 
 impl Default for ProcessOptions {
-    /// [`START_TIMEOUT`], [`MAX_FAILURES_IN_A_ROW`], no stop flag.
+    /// [`START_TIMEOUT`], [`MAX_FAILURES_IN_A_ROW`], no stop flag,
+    /// batches of up to [`MAX_BATCH`], processes kept for the run.
     fn default() -> Self {
         ProcessOptions {
             start_timeout: START_TIMEOUT,
             max_failures_in_a_row: MAX_FAILURES_IN_A_ROW,
             stop: None,
+            batch: MAX_BATCH,
+            renew_after: None,
         }
     }
 }
@@ -341,6 +356,17 @@ pub struct ProcessSolver<P> {
     failures: u32,
     /// Stopped for the rest of the corpus.
     stopped: bool,
+    /// The running process announced batches ([`BATCH_WORD`]).
+    batching: bool,
+    /// The puzzles of the batch in flight (indices into the block).
+    pending: Vec<usize>,
+    /// Blocks served by the running process ([`ProcessOptions::renew_after`]).
+    blocks: u32,
+    /// The process last replaced, exiting.
+    retiring: batch::Retiring,
+    /// The process was replaced after its blocks; the next one is not
+    /// started yet.
+    renewed: bool,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -363,6 +389,11 @@ impl<P: Puzzle> ProcessSolver<P> {
             request: Vec::with_capacity(256),
             failures: 0,
             stopped: false,
+            batching: false,
+            pending: Vec::with_capacity(MAX_BATCH),
+            blocks: 0,
+            retiring: batch::Retiring::default(),
+            renewed: false,
             _puzzle: PhantomData,
         }
     }
@@ -410,8 +441,10 @@ impl<P: Puzzle> ProcessSolver<P> {
         let deadline = std::time::Instant::now() + shared.options.start_timeout;
         let header = child.read_line(Some(deadline), shared.options.stop);
         let failure = match header {
-            Ok(range) => match parse_header(child.line(range)) {
+            Ok(range) => match parse_header(child.line(range.clone())) {
                 Ok(()) => {
+                    self.batching = announces_batch(child.line(range));
+                    self.blocks = 0;
                     self.child = Some(child);
                     return Ok(());
                 }
@@ -543,6 +576,22 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
     fn start_corpus(&mut self) {
         self.stopped = false;
         self.failures = 0;
+    }
+
+    fn solves_blocks(&self) -> bool {
+        true
+    }
+
+    /// Batches ([`batch`]) when the process announced them; one request at
+    /// a time otherwise.
+    fn solve_block(
+        &mut self,
+        block: &mut dyn super::Block<P>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        self.solve_block_batched(block, limit, budget, solution);
     }
 }
 

@@ -1,0 +1,612 @@
+//! Batches: a block of requests in the pipe at once, for a solver that
+//! announces it can take them (the word [`BATCH_WORD`] after the version
+//! in its header: `dlxbench-protocol 1 +batch my-solver 0.3`).
+//!
+//! Without it the harness writes one `solve` request, waits for its
+//! answer, writes the next: a round trip per puzzle, in which the solver
+//! waits for the harness and the harness for the solver (two wake-ups, the
+//! pipe both ways), several times the solve itself for a fast solver. With
+//! it, the harness writes up to [`ProcessOptions::batch`] requests of the
+//! block the schedule hands it ([`Solver::solve_block`]) at once, at most
+//! [`MAX_BATCH_BYTES`] of them (so that they always fit in the pipe and the
+//! write never waits for the solver), then reads the answers as they come,
+//! one line per request, in order. Each request is an ordinary protocol 1
+//! `solve` line and each answer an ordinary response: a solver that reads
+//! line by line and flushes each answer (as every solver must) takes a
+//! batch by announcing it, and nothing else changes. The solver solves
+//! the block back to back, as a solver in the harness's own process does,
+//! and its own time (`ns=`) of each solve is the time recorded.
+//!
+//! Every request is still owed its own answer, and the harness reads them
+//! one by one, so a batch fails exactly as single requests do, puzzle by
+//! puzzle:
+//!
+//! * the deadline of each puzzle (its time budget) runs from the answer
+//!   before it (from the write, for the first): a solver stuck on one
+//!   puzzle is killed, that puzzle is the one `timeout`, and the rest of the
+//!   batch is sent again to a fresh process;
+//! * a crash, an `error` answer or a protocol error fails the puzzle whose
+//!   answer was due (the answers already read tell which one), and the rest
+//!   of the batch goes to a fresh process;
+//! * an `n/a` answer is that puzzle's, and the batch goes on.
+//!
+//! The round trip recorded beside a batched answer is the time from the
+//! answer before it (or from the write) to this one: the batch's round trips
+//! add up to its wall-clock time.
+//!
+//! Per-process effects. A solver process keeps one memory layout (the
+//! kernel's address randomisation draws it once, at `exec`) and its place
+//! in the caches for as long as it runs; every time it records comes from
+//! that one draw, which the table's interval (a bootstrap over blocks) cannot
+//! see. A solver entry can ask for its processes to be replaced every
+//! [`ProcessOptions::renew_after`] blocks ([`RENEW_AFTER_BLOCKS`] for an
+//! isolated C library: [`crate::solvers::host`]): the old process's input is
+//! closed and it exits on its own, unwaited for (it is reaped at the next
+//! replacement, or at the end); a fresh one starts at the next request, a
+//! fresh draw.
+
+use std::time::Duration;
+
+use super::child::{Child, ReadError};
+use super::{failed, parse_response, ProcessSolver, Response};
+use crate::puzzle::Puzzle;
+use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Timing};
+
+#[cfg(doc)]
+use super::ProcessOptions;
+
+/// The word in a solver's header (after the version) that announces it
+/// takes batches.
+pub const BATCH_WORD: &str = "+batch";
+
+/// The default most requests in one batch ([`ProcessOptions::batch`]): the
+/// schedule's default block.
+pub const MAX_BATCH: usize = 64;
+
+/// The most bytes of requests written in one batch (a request is not cut:
+/// the one that crosses it is the last). Well under the smallest pipe
+/// capacity Linux gives (64 KiB unless memory is short), so that the write
+/// never waits for the solver to read.
+pub const MAX_BATCH_BYTES: usize = 16 * 1024;
+
+/// The default [`ProcessOptions::renew_after`] of an isolated C library's
+/// hosts: a fresh host every this many blocks.
+pub const RENEW_AFTER_BLOCKS: u32 = 16;
+
+/// Whether a header line announces batches: a word [`BATCH_WORD`] after
+/// the version.
+///
+/// ```
+/// use dlxbench::solvers::process::announces_batch;
+///
+/// assert!(announces_batch(b"dlxbench-protocol 1 +batch my-solver 0.3"));
+/// assert!(announces_batch(b"dlxbench-protocol 1 my-solver +batch\r"));
+/// assert!(!announces_batch(b"dlxbench-protocol 1 my-solver"));
+/// assert!(!announces_batch(b"dlxbench-protocol 1 +batched"));
+/// assert!(!announces_batch(b"+batch 1"));
+/// ```
+pub fn announces_batch(header: &[u8]) -> bool {
+    let header = header.strip_suffix(b"\r").unwrap_or(header);
+    header
+        .split(|&b| b == b' ' || b == b'\t')
+        .filter(|w| !w.is_empty())
+        .skip(2)
+        .any(|w| w == BATCH_WORD.as_bytes())
+}
+
+/// A process being replaced: its input closed, left to exit on its own,
+/// reaped (its group killed, if anything of it is left) when the next one
+/// retires or this is dropped.
+#[derive(Default)]
+pub(super) struct Retiring(Option<Child>);
+
+impl Retiring {
+    /// Retires `child`, reaping the one retired before.
+    fn retire(&mut self, mut child: Child) {
+        child.close_input();
+        if let Some(old) = self.0.replace(child) {
+            old.close();
+        }
+    }
+}
+
+impl Drop for Retiring {
+    fn drop(&mut self) {
+        if let Some(old) = self.0.take() {
+            old.close();
+        }
+    }
+}
+
+impl<P: Puzzle> ProcessSolver<P> {
+    /// [`Solver::solve_block`]: batches while the process announced them,
+    /// one request at a time otherwise (and for the request that starts a
+    /// process, and after a stop).
+    pub(super) fn solve_block_batched(
+        &mut self,
+        block: &mut dyn Block<P>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        let n = block.len();
+        if std::mem::take(&mut self.renewed) && self.child.is_none() {
+            self.warm_up(block, limit, budget, solution);
+        }
+        let mut i = 0;
+        while i < n {
+            let ready = !self.stopped && !self.stop_requested();
+            if ready && self.child.is_none() && self.shared.options.batch > 1 {
+                // Started here, so that a solver that takes batches gets
+                // its first one at once.
+                if let Err(failure) = self.start() {
+                    if block.puzzle(i).is_some() {
+                        let (outcome, took) = self.fail(failure);
+                        block.done(i, &outcome, took, solution);
+                    }
+                    i += 1;
+                    continue;
+                }
+            }
+            let batching = ready
+                && self.batching
+                && self.shared.options.batch > 1
+                && self.child.is_some()
+                && !self.child.as_ref().is_some_and(Child::has_leftover);
+            if batching {
+                i = self.batch(block, i, limit, budget, solution);
+                continue;
+            }
+            // One at a time: reports a stray line, a stop or a stopped
+            // solver as a single request does.
+            if let Some(puzzle) = block.puzzle(i) {
+                let (outcome, took) = self.solve_timed(puzzle, limit, budget, solution);
+                block.done(i, &outcome, took, solution);
+            }
+            i += 1;
+        }
+        self.renew_if_due();
+    }
+
+    /// A fresh process after a replacement, before the block's timed
+    /// solves: one untimed solve of the block's last puzzle, as the
+    /// harness warms up a solver at a block that follows another's
+    /// ([`crate::harness::Step::warm_up`]), so that no timed solve is a
+    /// fresh process's first.
+    fn warm_up(&mut self, block: &mut dyn Block<P>, limit: u64, budget: Budget, solution: &mut P) {
+        for index in (0..block.len()).rev() {
+            if let Some(puzzle) = block.puzzle(index) {
+                let _ = self.solve_timed(puzzle, limit, budget, solution);
+                return;
+            }
+        }
+    }
+
+    /// Counts a block served; when the process has served
+    /// [`ProcessOptions::renew_after`] of them, retires it: the next
+    /// request starts a fresh one.
+    fn renew_if_due(&mut self) {
+        let Some(every) = self.shared.options.renew_after else {
+            return;
+        };
+        if self.child.is_none() {
+            return;
+        }
+        self.blocks += 1;
+        if self.blocks >= every.max(1) {
+            if let Some(child) = self.child.take() {
+                self.retiring.retire(child);
+                self.renewed = true;
+            }
+        }
+    }
+
+    /// Writes the requests of the puzzles from `from` on (up to the batch's
+    /// limits) at once and reads their answers; the index of the first
+    /// puzzle not done (a failure leaves the rest of the batch to a fresh
+    /// process).
+    fn batch(
+        &mut self,
+        block: &mut dyn Block<P>,
+        from: usize,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> usize {
+        let n = block.len();
+        let most = self.shared.options.batch;
+        self.request.clear();
+        self.pending.clear();
+        let mut digits = itoa::Buffer::new();
+        let limit_text = digits.format(limit);
+        let mut i = from;
+        while i < n && self.pending.len() < most && self.request.len() < MAX_BATCH_BYTES {
+            let Some(puzzle) = block.puzzle(i) else {
+                i += 1;
+                continue;
+            };
+            let mark = self.request.len();
+            self.request.extend_from_slice(b"solve ");
+            self.request.extend_from_slice(limit_text.as_bytes());
+            self.request.push(b' ');
+            if !puzzle.write_protocol(&mut self.request) {
+                self.request.truncate(mark);
+                block.done(i, &failed(Failure::Declined), Duration::ZERO, solution);
+                i += 1;
+                continue;
+            }
+            self.request.push(b'\n');
+            self.pending.push(i);
+            i += 1;
+        }
+        let Some(&first) = self.pending.first() else {
+            return i;
+        };
+        let stop = self.shared.options.stop;
+        let child = self.child.as_mut().expect("batching with a process");
+        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+        let mut since = crate::clock::Instant::now();
+        if let Err(e) = child.write_all(&self.request, deadline, stop) {
+            let (outcome, took) = self.read_failed(e);
+            block.done(first, &outcome, took, solution);
+            return first + 1;
+        }
+        for k in 0..self.pending.len() {
+            let index = self.pending[k];
+            let child = self.child.as_mut().expect("running");
+            // Each puzzle's deadline runs from the answer before it.
+            let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+            let read = child.read_line(deadline, stop);
+            let now = crate::clock::Instant::now();
+            let round_trip = now.duration_since(since);
+            since = now;
+            let (outcome, took) = match read {
+                Ok(range) => {
+                    let puzzle = block.puzzle(index).expect("a puzzle sent");
+                    self.answer(range, puzzle, limit, solution, round_trip)
+                }
+                Err(e) => self.read_failed(e),
+            };
+            block.done(index, &outcome, took, solution);
+            if self.child.is_none() {
+                // Failed: the rest of the batch goes to a fresh process.
+                return index + 1;
+            }
+        }
+        i
+    }
+
+    /// The failure of a read or write that did not complete.
+    fn read_failed(&mut self, error: ReadError) -> (Outcome, Duration) {
+        match error {
+            ReadError::Ended => self.ended(),
+            ReadError::Timeout => self.fail(Failure::Deadline),
+            ReadError::Interrupted => self.fail(Failure::Interrupted),
+            ReadError::TooLong => self.fail(Failure::Response),
+        }
+    }
+
+    /// Reads the response line at `range` to a request for `puzzle`, whose
+    /// round trip was `round_trip`, as [`Solver::solve_timed`] reads a
+    /// single request's.
+    fn answer(
+        &mut self,
+        range: std::ops::Range<usize>,
+        puzzle: &P,
+        limit: u64,
+        solution: &mut P,
+        round_trip: Duration,
+    ) -> (Outcome, Duration) {
+        let child = self.child.as_ref().expect("running");
+        let line = child.line(range);
+        let response = match parse_response(line, limit) {
+            Ok(r) => r,
+            Err(_) => return self.fail(Failure::Response),
+        };
+        let answer = match response {
+            Response::NotApplicable => {
+                self.failures = 0;
+                return (failed(Failure::Declined), Duration::ZERO);
+            }
+            Response::Error(failure) => return self.fail(failure),
+            Response::Answer(answer) => answer,
+        };
+        if answer.count > 0 && !self.shared.count_only {
+            let text = &line[answer.solution.clone()];
+            if !solution.read_protocol(puzzle, text) {
+                return self.fail(Failure::Response);
+            }
+        }
+        self.failures = 0;
+        let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
+        let (took, timing) = match answer.ns {
+            Some(ns) => (Duration::from_nanos(ns), Timing::Own { round_trip_ns }),
+            None => (round_trip, Timing::RoundTrip),
+        };
+        let outcome = Outcome {
+            solutions: answer.count,
+            nodes: answer.nodes,
+            guesses: answer.guesses.unwrap_or(0),
+            updates: None,
+            mems: answer.mems,
+            budget_exceeded: false,
+            failure: None,
+            timing,
+        };
+        (outcome, took)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::super::{entry, CommandSpec, ProcessOptions};
+    use crate::puzzle::Puzzle;
+    use crate::solvers::{Block, Budget, Failure, Outcome, Solver};
+    use crate::sudoku::{self, Grid, ParseOptions};
+
+    /// Puzzles whose first cell is `1`..`9` (the rest blank): a script
+    /// can tell them apart by their first character.
+    fn puzzles(n: usize) -> Vec<Grid> {
+        (0..n)
+            .map(|k| {
+                let text = format!("{}{}", k % 9 + 1, ".".repeat(80));
+                let mut g = Grid::blank();
+                sudoku::parse_line_into(text.as_bytes(), ParseOptions::default(), &mut g).unwrap();
+                g
+            })
+            .collect()
+    }
+
+    /// A block that records what each puzzle got.
+    struct Recorded {
+        puzzles: Vec<Grid>,
+        done: Vec<Option<(Outcome, Duration)>>,
+    }
+
+    impl Recorded {
+        fn new(n: usize) -> Self {
+            Recorded {
+                puzzles: puzzles(n),
+                done: vec![None; n],
+            }
+        }
+
+        fn failures(&self) -> Vec<Option<Failure>> {
+            self.done.iter().map(|d| d.unwrap().0.failure).collect()
+        }
+
+        /// Each answered puzzle's `guesses=` (the script's tag for it).
+        fn guesses(&self) -> Vec<u64> {
+            self.done.iter().map(|d| d.unwrap().0.guesses).collect()
+        }
+    }
+
+    impl Block<Grid> for Recorded {
+        fn len(&self) -> usize {
+            self.puzzles.len()
+        }
+
+        fn puzzle(&mut self, index: usize) -> Option<&Grid> {
+            Some(&self.puzzles[index])
+        }
+
+        fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, _: &Grid) {
+            assert!(self.done[index].is_none(), "puzzle {index} reported twice");
+            self.done[index] = Some((*outcome, took));
+        }
+    }
+
+    const SECOND: Budget = Budget {
+        max_nodes: u64::MAX,
+        max_time: Some(Duration::from_secs(1)),
+    };
+
+    fn bash(script: &str, options: ProcessOptions) -> Box<dyn Solver<Grid>> {
+        let spec = CommandSpec::new("t", "bash", ["-c", script]);
+        entry::<Grid>(&spec, options).make()
+    }
+
+    /// Answers `0 - guesses=D ns=1000` where D is the puzzle's first
+    /// digit; `before` runs first for each request (`$n` counts this
+    /// process's requests from 1).
+    fn tagging(header: &str, before: &str) -> String {
+        format!(
+            "echo {header}; n=0; while read cmd limit p; do n=$((n+1)); {before} \
+             echo \"0 - guesses=${{p:0:1}} ns=1000\"; done"
+        )
+    }
+
+    fn tags(n: usize) -> Vec<u64> {
+        (0..n).map(|k| (k % 9 + 1) as u64).collect()
+    }
+
+    #[test]
+    fn a_solver_that_announces_batches_gets_a_block_in_the_pipe_at_once() {
+        // Reads three requests before answering any: one request at a time
+        // would wait for ever (until the deadline).
+        let script = "echo dlxbench-protocol 1 +batch; \
+             while read a; do read b; read c; for r in \"$a\" \"$b\" \"$c\"; do \
+             set -- $r; echo \"0 - guesses=${3:0:1} ns=1000\"; done; done";
+        let mut s = bash(script, ProcessOptions::default());
+        for _ in 0..2 {
+            let mut block = Recorded::new(12);
+            s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+            assert_eq!(block.failures(), vec![None; 12]);
+            assert_eq!(block.guesses(), tags(12));
+            for d in &block.done {
+                assert_eq!(d.unwrap().1, Duration::from_nanos(1000), "its own time");
+            }
+        }
+    }
+
+    #[test]
+    fn a_protocol_1_solver_without_the_word_gets_one_request_at_a_time() {
+        // Answers `error pipelined` when a second request is already
+        // waiting while it answers one.
+        let script = |header: &str| {
+            format!(
+                "echo {header}; while read cmd limit p; do sleep 0.01; \
+                 if read -t 0; then echo 'error pipelined'; \
+                 else echo \"0 - guesses=${{p:0:1}} ns=1000\"; fi; done"
+            )
+        };
+        let mut s = bash(
+            &script("dlxbench-protocol 1 plain"),
+            ProcessOptions::default(),
+        );
+        let mut block = Recorded::new(10);
+        s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+        assert_eq!(block.failures(), vec![None; 10]);
+        assert_eq!(block.guesses(), tags(10));
+        // The same script announcing batches sees them (the test can fail).
+        let mut s = bash(
+            &script("dlxbench-protocol 1 +batch"),
+            ProcessOptions {
+                max_failures_in_a_row: 0,
+                ..ProcessOptions::default()
+            },
+        );
+        let mut block = Recorded::new(10);
+        s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+        assert!(block.failures().contains(&Some(Failure::Error)));
+    }
+
+    #[test]
+    fn batched_and_one_at_a_time_give_the_same_answers() {
+        let script = tagging("dlxbench-protocol 1 +batch", "");
+        let run = |batch: usize| {
+            let mut s = bash(
+                &script,
+                ProcessOptions {
+                    batch,
+                    ..ProcessOptions::default()
+                },
+            );
+            let mut all = Vec::new();
+            for _ in 0..3 {
+                let mut block = Recorded::new(70);
+                s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+                all.extend(block.done.iter().map(|d| {
+                    let (o, t) = d.unwrap();
+                    (o.failure, o.solutions, o.guesses, t)
+                }));
+            }
+            all
+        };
+        let batched = run(64);
+        assert_eq!(batched, run(1));
+        assert_eq!(batched.len(), 210);
+        assert!(batched.iter().all(|a| a.0.is_none()));
+    }
+
+    /// A script whose first process fails on its `at`th request by
+    /// `how`; the processes after it answer every request.
+    fn failing_once(dir: &std::path::Path, at: usize, how: &str) -> String {
+        let mark = dir.join("failed");
+        tagging(
+            "dlxbench-protocol 1 +batch",
+            &format!(
+                "if [ $n -eq {at} ] && [ ! -e {m} ]; then touch {m}; {how}; fi;",
+                m = mark.display()
+            ),
+        )
+    }
+
+    /// Runs a block of 20 through `script`: what each puzzle got.
+    fn block_of_20(script: &str, budget: Budget) -> Recorded {
+        let mut s = bash(script, ProcessOptions::default());
+        let mut block = Recorded::new(20);
+        s.solve_block(&mut block, 2, budget, &mut Grid::blank());
+        block
+    }
+
+    #[test]
+    fn a_crash_mid_block_costs_exactly_the_puzzle_in_flight() {
+        for (how, failure) in [
+            ("exit 3", Failure::Exit(3)),
+            ("kill -SEGV $$", Failure::Signal(11)),
+            ("echo 'error overflow wrote past'", Failure::Overflow),
+            ("echo 'not an answer'", Failure::Response),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            // The 7th request: puzzle 6.
+            let block = block_of_20(&failing_once(dir.path(), 7, how), SECOND);
+            let mut expected = vec![None; 20];
+            expected[6] = Some(failure);
+            assert_eq!(block.failures(), expected, "{how}");
+            // Every other answer is its own puzzle's.
+            for (k, d) in block.done.iter().enumerate() {
+                if k != 6 {
+                    assert_eq!(d.unwrap().0.guesses, tags(20)[k], "{how}: puzzle {k}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_puzzle_past_its_deadline_is_the_failed_one_and_the_rest_goes_to_a_fresh_process() {
+        let dir = tempfile::tempdir().unwrap();
+        let budget = Budget::UNLIMITED.with_time(Duration::from_millis(300));
+        // Each answer takes 100 ms: the block takes longer than one
+        // puzzle's budget, which counts from the answer before.
+        let slow = tagging("dlxbench-protocol 1 +batch", "sleep 0.1;");
+        let t = Instant::now();
+        let block = block_of_20(&slow, budget);
+        assert_eq!(block.failures(), vec![None; 20]);
+        assert!(t.elapsed() > Duration::from_millis(1900));
+        let hangs = failing_once(dir.path(), 5, "sleep 30");
+        let t = Instant::now();
+        let block = block_of_20(&hangs, budget);
+        let mut expected = vec![None; 20];
+        expected[4] = Some(Failure::Deadline);
+        assert_eq!(block.failures(), expected);
+        assert_eq!(block.guesses()[5..], tags(20)[5..]);
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn processes_are_replaced_after_their_blocks_and_warmed_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("requests");
+        // Each request logs the process's id and the puzzle's first digit.
+        let script = tagging(
+            "dlxbench-protocol 1 +batch",
+            &format!("echo $$ ${{p:0:1}} >> {};", log.display()),
+        );
+        let mut s = bash(
+            &script,
+            ProcessOptions {
+                renew_after: Some(2),
+                ..ProcessOptions::default()
+            },
+        );
+        for _ in 0..5 {
+            let mut block = Recorded::new(4);
+            s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+            assert_eq!(block.failures(), vec![None; 4]);
+            assert_eq!(block.guesses(), tags(4));
+        }
+        drop(s);
+        let text = std::fs::read_to_string(&log).unwrap();
+        let lines: Vec<(&str, &str)> = text.lines().map(|l| l.split_once(' ').unwrap()).collect();
+        let mut pids: Vec<&str> = lines.iter().map(|l| l.0).collect();
+        pids.dedup();
+        // Blocks 1-2, 3-4, 5: three processes; the second and third begin
+        // with an untimed solve of their first block's last puzzle (4).
+        assert_eq!(pids.len(), 3, "{text}");
+        let digits: Vec<&str> = lines.iter().map(|l| l.1).collect();
+        let block = ["1", "2", "3", "4"];
+        let expected: Vec<&str> =
+            [&block[..], &block, &["4"], &block, &block, &["4"], &block].concat();
+        assert_eq!(digits, expected);
+        // No process is left behind.
+        for pid in pids {
+            assert!(
+                !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+                "{pid} still runs"
+            );
+        }
+    }
+}
