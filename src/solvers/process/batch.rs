@@ -40,10 +40,12 @@
 //! that one draw, which the table's interval (a bootstrap over blocks) cannot
 //! see. A solver entry can ask for its processes to be replaced every
 //! [`ProcessOptions::renew_after`] blocks ([`RENEW_AFTER_BLOCKS`] for an
-//! isolated C library: [`crate::solvers::host`]): the old process's input is
+//! isolated C library: [`crate::solvers::host`]), and no sooner than
+//! [`ProcessOptions::renew_cost_factor`] ([`RENEW_COST_FACTOR`]) times its
+//! own start-up: the old process's input is
 //! closed and it exits on its own, unwaited for (it is reaped at the next
-//! replacement, or at the end); a fresh one starts at the next request, a
-//! fresh draw.
+//! replacement, or at the end); a fresh one starts at the next block, a
+//! fresh draw, and solves that block's last puzzle once, untimed, first.
 
 use std::time::Duration;
 
@@ -70,8 +72,17 @@ pub const MAX_BATCH: usize = 64;
 pub const MAX_BATCH_BYTES: usize = 16 * 1024;
 
 /// The default [`ProcessOptions::renew_after`] of an isolated C library's
-/// hosts: a fresh host every this many blocks.
+/// hosts: a fresh host every this many blocks, at the most often.
 pub const RENEW_AFTER_BLOCKS: u32 = 16;
+
+/// The default [`ProcessOptions::renew_cost_factor`]: a process is
+/// replaced ([`ProcessOptions::renew_after`]) only once it
+/// has run for this many times its own start-up (from starting the command
+/// to reading its header): replacements then cost at most 1/this of the
+/// wall clock (2%). A host's start-up measured 6-12 ms on the 2-core
+/// machine of the benchmarks (most of it the program's and the library's
+/// loading), a block of 64 puzzles of `dlx` about 1 ms.
+pub const RENEW_COST_FACTOR: u32 = 50;
 
 /// Whether a header line announces batches: a word [`BATCH_WORD`] after
 /// the version.
@@ -133,22 +144,40 @@ impl<P: Puzzle> ProcessSolver<P> {
         if std::mem::take(&mut self.renewed) && self.child.is_none() {
             self.warm_up(block, limit, budget, solution);
         }
-        let mut i = 0;
-        while i < n {
-            let ready = !self.stopped && !self.stop_requested();
-            if ready && self.child.is_none() && self.shared.options.batch > 1 {
-                // Started here, so that a solver that takes batches gets
-                // its first one at once.
-                if let Err(failure) = self.start() {
-                    if block.puzzle(i).is_some() {
-                        let (outcome, took) = self.fail(failure);
-                        block.done(i, &outcome, took, solution);
-                    }
-                    i += 1;
-                    continue;
-                }
+        let Some(first) = (0..n).find(|&i| block.puzzle(i).is_some()) else {
+            return;
+        };
+        if self.child.is_none() && !self.stopped && !self.stop_requested() {
+            // Started here, timed (what a replacement costs), so that a
+            // solver that takes batches gets its first one at once.
+            let started = std::time::Instant::now();
+            let result = self.start();
+            self.life = Some((started, started.elapsed()));
+            if let Err(failure) = result {
+                let (outcome, took) = self.fail(failure);
+                block.done(first, &outcome, took, solution);
+                return self.solve_rest(block, first + 1, limit, budget, solution);
             }
-            let batching = ready
+        }
+        self.solve_rest(block, 0, limit, budget, solution);
+        self.renew_if_due();
+    }
+
+    /// The puzzles of `block` from `from` on: batches while the process
+    /// takes them, one request at a time otherwise.
+    fn solve_rest(
+        &mut self,
+        block: &mut dyn Block<P>,
+        from: usize,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        let n = block.len();
+        let mut i = from;
+        while i < n {
+            let batching = !self.stopped
+                && !self.stop_requested()
                 && self.batching
                 && self.shared.options.batch > 1
                 && self.child.is_some()
@@ -165,7 +194,6 @@ impl<P: Puzzle> ProcessSolver<P> {
             }
             i += 1;
         }
-        self.renew_if_due();
     }
 
     /// A fresh process after a replacement, before the block's timed
@@ -176,15 +204,21 @@ impl<P: Puzzle> ProcessSolver<P> {
     fn warm_up(&mut self, block: &mut dyn Block<P>, limit: u64, budget: Budget, solution: &mut P) {
         for index in (0..block.len()).rev() {
             if let Some(puzzle) = block.puzzle(index) {
-                let _ = self.solve_timed(puzzle, limit, budget, solution);
+                // The start-up timed: what a replacement costs.
+                let started = std::time::Instant::now();
+                if self.start().is_ok() {
+                    self.life = Some((started, started.elapsed()));
+                    let _ = self.solve_timed(puzzle, limit, budget, solution);
+                }
                 return;
             }
         }
     }
 
     /// Counts a block served; when the process has served
-    /// [`ProcessOptions::renew_after`] of them, retires it: the next
-    /// request starts a fresh one.
+    /// [`ProcessOptions::renew_after`] of them and has run for at least
+    /// [`RENEW_COST_FACTOR`] times its start-up, retires it: the next block
+    /// starts a fresh one.
     fn renew_if_due(&mut self) {
         let Some(every) = self.shared.options.renew_after else {
             return;
@@ -193,7 +227,11 @@ impl<P: Puzzle> ProcessSolver<P> {
             return;
         }
         self.blocks += 1;
-        if self.blocks >= every.max(1) {
+        let factor = self.shared.options.renew_cost_factor;
+        let paid_for = self
+            .life
+            .is_none_or(|(started, start_up)| started.elapsed() >= start_up.saturating_mul(factor));
+        if self.blocks >= every.max(1) && paid_for {
             if let Some(child) = self.child.take() {
                 self.retiring.retire(child);
                 self.renewed = true;
@@ -579,6 +617,7 @@ mod tests {
             &script,
             ProcessOptions {
                 renew_after: Some(2),
+                renew_cost_factor: 0,
                 ..ProcessOptions::default()
             },
         );

@@ -64,7 +64,9 @@ use super::layout::Randomised;
 use super::{Budget, Failure, LogFile, Outcome, Solver, SolverEntry, Timing};
 use crate::puzzle::Puzzle;
 
-pub use batch::{announces_batch, BATCH_WORD, MAX_BATCH, MAX_BATCH_BYTES, RENEW_AFTER_BLOCKS};
+pub use batch::{
+    announces_batch, BATCH_WORD, MAX_BATCH, MAX_BATCH_BYTES, RENEW_AFTER_BLOCKS, RENEW_COST_FACTOR,
+};
 use child::{Child, ReadError};
 pub use response::{parse_header, parse_response, Answer, Malformed, Response};
 
@@ -232,6 +234,11 @@ pub struct ProcessOptions {
     /// the caches), so a run that replaces them spreads those effects over
     /// its blocks, where the table's interval sees them. See [`batch`].
     pub renew_after: Option<u32>,
+    /// ... and only once it has run for this many times its own start-up
+    /// (from starting the command to reading its header), so that the
+    /// replacements cost at most 1/this of the wall clock. By default
+    /// [`RENEW_COST_FACTOR`].
+    pub renew_cost_factor: u32,
 }
 
 impl Default for ProcessOptions {
@@ -244,6 +251,7 @@ impl Default for ProcessOptions {
             stop: None,
             batch: MAX_BATCH,
             renew_after: None,
+            renew_cost_factor: RENEW_COST_FACTOR,
         }
     }
 }
@@ -367,6 +375,9 @@ pub struct ProcessSolver<P> {
     /// The process was replaced after its blocks; the next one is not
     /// started yet.
     renewed: bool,
+    /// When the running process was started by a block, and how long it
+    /// took to print its header.
+    life: Option<(std::time::Instant, Duration)>,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -394,6 +405,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             blocks: 0,
             retiring: batch::Retiring::default(),
             renewed: false,
+            life: None,
             _puzzle: PhantomData,
         }
     }
