@@ -159,8 +159,4 @@ fn batched_and_one_request_at_a_time_give_the_same_counts_and_guesses() {
     let (single, code, stderr) = bench(dir.path(), &lib, &["--batch", "1"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert_eq!(columns(&batched), columns(&single));
-    // Renewed hosts every block: the same again.
-    let (renewed, code, stderr) = bench(dir.path(), &lib, &["--renew-hosts", "1"]);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert_eq!(columns(&batched), columns(&renewed));
 }
