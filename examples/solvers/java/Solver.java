@@ -29,7 +29,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 public final class Solver {
-    static final String HEADER = "dlxbench-protocol 1 java-example";
+    static final String HEADER = "dlxbench-protocol 1 +batch java-example";
     static final String SYMBOLS = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     static final int MAX_SIDE = 61;
 

@@ -21,7 +21,7 @@
 
 const readline = require('readline');
 
-const HEADER = 'dlxbench-protocol 1 javascript-example';
+const HEADER = 'dlxbench-protocol 1 +batch javascript-example';
 const SYMBOLS = '.123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const MAX_SIDE = 30;
 

@@ -21,7 +21,7 @@ r the largest divisor of n whose square is at most n; r, c >= 2. Standard librar
 import sys
 import time
 
-HEADER = "dlxbench-protocol 1 python-example"
+HEADER = "dlxbench-protocol 1 +batch python-example"
 SYMBOLS = ".123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 VALUE_OF = {symbol: value for value, symbol in enumerate(SYMBOLS)}
 VALUE_OF["0"] = 0
