@@ -84,6 +84,16 @@ pub const RENEW_AFTER_BLOCKS: u32 = 16;
 /// loading), a block of 64 puzzles of `dlx` about 1 ms.
 pub const RENEW_COST_FACTOR: u32 = 50;
 
+/// The share of a batch's expected time the harness sleeps before it
+/// reads the answers ([`ProcessSolver`]'s pace).
+pub const NAP_SHARE: f64 = 0.75;
+
+/// The longest such sleep.
+pub const MAX_NAP: Duration = Duration::from_millis(20);
+
+/// A shorter sleep is not taken (the timer's own slack is 50 µs).
+pub const MIN_NAP: Duration = Duration::from_micros(200);
+
 /// Whether a header line announces batches: a word [`BATCH_WORD`] after
 /// the version.
 ///
@@ -284,11 +294,13 @@ impl<P: Puzzle> ProcessSolver<P> {
         let child = self.child.as_mut().expect("batching with a process");
         let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
         let mut since = crate::clock::Instant::now();
+        let written = since;
         if let Err(e) = child.write_all(&self.request, deadline, stop) {
             let (outcome, took) = self.read_failed(e);
             block.done(first, &outcome, took, solution);
             return first + 1;
         }
+        self.nap(self.pending.len());
         for k in 0..self.pending.len() {
             let index = self.pending[k];
             let child = self.child.as_mut().expect("running");
@@ -311,7 +323,28 @@ impl<P: Puzzle> ProcessSolver<P> {
                 return index + 1;
             }
         }
+        let per_answer = since.duration_since(written) / self.pending.len() as u32;
+        self.pace = Some(per_answer);
         i
+    }
+
+    /// Sleeps through most of the time `answers` answers should take (at
+    /// the pace of the last batch, [`NAP_SHARE`] of it, at most
+    /// [`MAX_NAP`]), so that the harness reads them a few at a time instead
+    /// of waking for each: a wake-up per answer costs the harness's core a
+    /// context switch per puzzle, which on a machine with few cores is
+    /// taken from the solvers. The answers wait in the pipe; their order
+    /// and what each puzzle got do not change, and a deadline is at most
+    /// this late.
+    fn nap(&self, answers: usize) {
+        let Some(pace) = self.pace else {
+            return;
+        };
+        let expected = pace.saturating_mul(u32::try_from(answers).unwrap_or(u32::MAX));
+        let nap = expected.mul_f64(NAP_SHARE).min(MAX_NAP);
+        if nap >= MIN_NAP {
+            std::thread::sleep(nap);
+        }
     }
 
     /// The failure of a read or write that did not complete.

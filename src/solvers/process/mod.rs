@@ -378,6 +378,8 @@ pub struct ProcessSolver<P> {
     /// When the running process was started by a block, and how long it
     /// took to print its header.
     life: Option<(std::time::Instant, Duration)>,
+    /// The time per answer of the last batch that completed.
+    pace: Option<Duration>,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -406,6 +408,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             retiring: batch::Retiring::default(),
             renewed: false,
             life: None,
+            pace: None,
             _puzzle: PhantomData,
         }
     }
