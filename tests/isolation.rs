@@ -101,6 +101,10 @@ fn bench(dir: &Path, lib: &Path, symbol: &str, corpus: &Path, args: &[&str]) -> 
             "--no-plots",
             "--block",
             "1",
+            // The libraries count their calls per process: keep each host
+            // (a fresh one would count from 0 again, warm-up included).
+            "--renew-hosts",
+            "0",
             "--solvers",
             &format!("dlx,{symbol}"),
         ])
@@ -300,6 +304,7 @@ fn ctrl_c_during_a_hung_call_stops_the_run_at_once_keeping_what_finished() {
     let out = dir.path().join("out");
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("dlxbench"))
         .args(["bench", "-q", "--no-plots", "--block", "1", "-j1"])
+        .args(["--renew-hosts", "0"])
         .args(["--solvers", "dlx,failing"])
         .arg(format!("--solver-lib={}:failing", lib.display()))
         .arg("--out")
