@@ -239,6 +239,20 @@ impl<P: Puzzle> Worker<P> {
                 }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                 self.last_solver = Some(i);
+                if out
+                    .failure
+                    .is_some_and(|f| f.status() != Status::NotApplicable)
+                {
+                    let detail = solver.take_detail();
+                    self.failures.push(warm_up_failed(
+                        &mut self.stats[i],
+                        job.lineup.solvers[i].name(),
+                        line.number,
+                        out,
+                        detail,
+                    ));
+                    continue;
+                }
                 if out.failure.is_none()
                     && out.solutions > 0
                     && solver.returns_solutions()
@@ -337,6 +351,9 @@ impl<P: Puzzle> Worker<P> {
                 timing: Timing::Call,
             })
         }));
+        // What the harness saw of this chunk's failures (rare: allocated
+        // only when one happens).
+        let mut details: Vec<((u64, u16), String)> = Vec::new();
         for pass in 0..config.passes.max(1) {
             for step in config
                 .schedule
@@ -350,7 +367,21 @@ impl<P: Puzzle> Worker<P> {
                     if solver.accepts(grid) {
                         // Untimed: its timed solve comes later in the block.
                         let budget = config.budgets[i];
-                        black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                        let out =
+                            black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                        if out
+                            .failure
+                            .is_some_and(|f| f.status() != Status::NotApplicable)
+                        {
+                            let detail = solver.take_detail();
+                            self.failures.push(warm_up_failed(
+                                &mut self.stats[i],
+                                job.lineup.solvers[i].name(),
+                                self.parsed[j].number,
+                                out,
+                                detail,
+                            ));
+                        }
                     }
                 }
                 self.last_solver = Some(i);
@@ -374,6 +405,7 @@ impl<P: Puzzle> Worker<P> {
                     let ns = took.as_nanos() as u64;
                     if pass > 0 {
                         // A later pass's failure keeps the first pass's time.
+                        let _ = solver.take_detail();
                         if out.failure.is_none() && r.ns > ns {
                             r.ns = ns;
                             r.timing = out.timing;
@@ -383,6 +415,11 @@ impl<P: Puzzle> Worker<P> {
                     r.ns = ns;
                     r.timing = out.timing;
                     r.failure = out.failure;
+                    if out.failure.is_some() {
+                        if let Some(d) = solver.take_detail() {
+                            details.push(((r.line, r.solver), d));
+                        }
+                    }
                     // Validation, outside the timed region.
                     let status = out.status(config.limit);
                     if status.is_untimed() {
@@ -427,6 +464,11 @@ impl<P: Puzzle> Worker<P> {
                     solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
                     status: r.status,
                     failure: r.failure,
+                    warm_up: false,
+                    detail: details
+                        .iter()
+                        .position(|(k, _)| *k == (r.line, r.solver))
+                        .map(|at| details.swap_remove(at).1),
                 });
             }
         }
@@ -479,6 +521,31 @@ pub(super) fn classify(
         return Status::Invalid;
     }
     out.status(limit)
+}
+
+/// A failed warm-up solve of the solver `name` on line `line`: counted in
+/// its statistics ([`SolverStats::warm_up_failed`]), and its note, as it
+/// has no record of its own.
+fn warm_up_failed(
+    stats: &mut SolverStats,
+    name: &str,
+    line: u64,
+    out: Outcome,
+    detail: Option<String>,
+) -> FailureNote {
+    let failure = out.failure.expect("a failure");
+    // Over budget (`deadline`) is no failure here either; it is noted.
+    if failure.status().is_failure() {
+        stats.warm_up_failed += 1;
+    }
+    FailureNote {
+        line,
+        solver: name.to_string(),
+        status: failure.status(),
+        failure: Some(failure),
+        warm_up: true,
+        detail,
+    }
 }
 
 /// The start of a malformed line, for the report (at most 100 characters).

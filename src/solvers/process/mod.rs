@@ -50,6 +50,7 @@
 
 mod child;
 mod response;
+mod stderr;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -63,7 +64,7 @@ use super::layout::Randomised;
 use super::{Budget, Failure, LogFile, Outcome, Solver, SolverEntry, Timing};
 use crate::puzzle::Puzzle;
 
-use child::{Child, ReadError};
+use child::{Child, ReadError, SpawnError};
 pub use response::{parse_header, parse_response, Answer, Malformed, Response};
 
 /// The protocol version this harness speaks: the header line a solver
@@ -85,9 +86,44 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// The longest wait between two looks at the stop flag during a call.
 pub const POLL_SLICE: Duration = Duration::from_millis(50);
 
-/// The longest response line read, in bytes (a 61x61 Sudoku's solution is
-/// 3,721): a longer one is a protocol error.
-pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
+/// The room a response line has beyond its request's length (the solution
+/// is as long as the puzzle word): the count and up to this many bytes of
+/// keys. A longer line is a protocol error (`too-long`), found without
+/// reading further.
+pub const RESPONSE_KEYS_ALLOWANCE: usize = 1024;
+
+/// The longest header line read, in bytes.
+pub const MAX_HEADER_BYTES: usize = 4096;
+
+/// The longest response to `request` (a request line, its `\n`
+/// included): the puzzle word's length (a solution is no longer) plus
+/// [`RESPONSE_KEYS_ALLOWANCE`]. For a 9x9 Sudoku, 1,115 bytes; for 61x61,
+/// 4,755.
+pub fn max_response_bytes(request: &[u8]) -> usize {
+    request.len() + RESPONSE_KEYS_ALLOWANCE
+}
+
+/// How much of an offending line a message quotes: its first 120 bytes,
+/// escaped.
+const QUOTE_BYTES: usize = 120;
+
+/// `bytes` for a message: escaped (control and non-ASCII bytes as `\n`,
+/// `\xNN`), cut at [`QUOTE_BYTES`] with the length said.
+///
+/// ```
+/// use dlxbench::solvers::process::quote;
+///
+/// assert_eq!(quote(b"debug: x=1\n"), "`debug: x=1\\n`");
+/// assert_eq!(quote(&[b'a'; 500]).len(), 122 + " (500 bytes)".len());
+/// ```
+pub fn quote(bytes: &[u8]) -> String {
+    let cut = &bytes[..bytes.len().min(QUOTE_BYTES)];
+    let mut q = format!("`{}`", cut.escape_ascii());
+    if cut.len() < bytes.len() {
+        q.push_str(&format!(" ({} bytes)", bytes.len()));
+    }
+    q
+}
 
 /// A solver command: its name in the run and what to run.
 ///
@@ -220,6 +256,10 @@ pub struct ProcessOptions {
     /// cause `interrupted`) and no more requests are sent: give the flag a
     /// run stops on (the command line's Ctrl-C flag).
     pub stop: Option<&'static AtomicBool>,
+    /// Record the round trip as every puzzle's latency, even where the
+    /// solver reports its own time (`--latency round-trip`); the own time
+    /// is still checked against it.
+    pub round_trip_latency: bool,
 }
 
 impl Default for ProcessOptions {
@@ -229,6 +269,7 @@ impl Default for ProcessOptions {
             start_timeout: START_TIMEOUT,
             max_failures_in_a_row: MAX_FAILURES_IN_A_ROW,
             stop: None,
+            round_trip_latency: false,
         }
     }
 }
@@ -319,6 +360,36 @@ pub(crate) fn entry_placed<P: Puzzle>(
     .with_log_file(log)
 }
 
+/// Why [`check`] refused a command: what was seen, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckError(pub String);
+
+/// Starts `spec` once and reads its header (within
+/// [`ProcessOptions::start_timeout`]), then closes it: a program that
+/// cannot be found or executed, one that exits or prints another first
+/// line, is refused with what was seen ("not found", "permission denied",
+/// the line quoted) before any run.
+pub fn check(spec: &CommandSpec, options: ProcessOptions) -> Result<(), CheckError> {
+    let shared = Shared {
+        spec: spec.clone(),
+        options,
+        log: LogFile::new(log_file_name(&spec.name)),
+        count_only: false,
+        env: None,
+    };
+    match start(&shared) {
+        Ok(child) => {
+            child.close();
+            Ok(())
+        }
+        Err((failure, detail)) => Err(CheckError(format!(
+            "{} ({failure}): {detail}",
+            failure.status()
+        ))),
+    }
+}
+
 /// What every worker's solver of one entry shares.
 #[derive(Debug)]
 struct Shared {
@@ -341,6 +412,11 @@ pub struct ProcessSolver<P> {
     failures: u32,
     /// Stopped for the rest of the corpus.
     stopped: bool,
+    /// What the last failure saw ([`Solver::take_detail`]).
+    detail: Option<String>,
+    /// The last response line (reused buffer): an answer repeated when
+    /// it does not fit the next puzzle is a stray line.
+    last_response: Vec<u8>,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -363,6 +439,8 @@ impl<P: Puzzle> ProcessSolver<P> {
             request: Vec::with_capacity(256),
             failures: 0,
             stopped: false,
+            detail: None,
+            last_response: Vec::with_capacity(256),
             _puzzle: PhantomData,
         }
     }
@@ -374,12 +452,28 @@ impl<P: Puzzle> ProcessSolver<P> {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// [`ProcessSolver::fail`], with what the harness saw (`detail`: a
+    /// quoted line, an OS error), kept for [`Solver::take_detail`] and
+    /// written to the solver's log.
+    fn fail_with(&mut self, failure: Failure, detail: String) -> (Outcome, Duration) {
+        if let Some(child) = self.child.as_mut() {
+            child.note(&format!(
+                "\n[dlxbench: {} ({failure}) on request {}: {detail}]\n",
+                failure.status(),
+                quote(self.request.strip_suffix(b"\n").unwrap_or(&self.request)),
+            ));
+        }
+        self.detail = Some(detail);
+        self.fail(failure)
+    }
+
     /// An outcome of `failure`, which counts towards the limit in a row
     /// unless it is an interruption; the process is killed.
     fn fail(&mut self, failure: Failure) -> (Outcome, Duration) {
         if let Some(child) = self.child.take() {
             child.kill();
         }
+        self.last_response.clear();
         if failure != Failure::Interrupted {
             self.failures += 1;
             let limit = self.shared.options.max_failures_in_a_row;
@@ -399,34 +493,71 @@ impl<P: Puzzle> ProcessSolver<P> {
         self.fail(failure)
     }
 
-    /// Starts the command and reads its header.
-    fn start(&mut self) -> Result<(), Failure> {
-        let shared = &self.shared;
-        let mut child = Child::spawn(
-            &shared.spec,
-            shared.log.path().as_deref(),
-            shared.env.as_ref(),
-        )?;
-        let deadline = std::time::Instant::now() + shared.options.start_timeout;
-        let header = child.read_line(Some(deadline), shared.options.stop);
-        let failure = match header {
-            Ok(range) => match parse_header(child.line(range)) {
-                Ok(()) => {
-                    self.child = Some(child);
-                    return Ok(());
-                }
-                Err(_) => Failure::Header,
-            },
-            Err(ReadError::Timeout) => Failure::StartUp,
-            Err(ReadError::Interrupted) => Failure::Interrupted,
-            Err(ReadError::TooLong) => Failure::Header,
-            Err(ReadError::Ended) => {
-                return Err(child.reap());
-            }
-        };
-        child.kill();
-        Err(failure)
+    /// Output of the running process that no request asked for, quoted.
+    fn unsolicited(&mut self) -> Option<String> {
+        let child = self.child.as_mut()?;
+        child.has_unsolicited().then(|| quote(child.leftover()))
     }
+
+    /// Starts the command and reads its header; on failure, what was seen.
+    fn start(&mut self) -> Result<(), (Failure, String)> {
+        self.child = Some(start(&self.shared)?);
+        Ok(())
+    }
+}
+
+/// Starts `shared`'s command and reads its header; on failure, what was
+/// seen.
+fn start(shared: &Shared) -> Result<Child, (Failure, String)> {
+    let mut child = Child::spawn(&shared.spec, &shared.log, shared.env.as_ref())
+        .map_err(|SpawnError(e)| (Failure::Spawn, spawn_message(&shared.spec, &e)))?;
+    let deadline = std::time::Instant::now() + shared.options.start_timeout;
+    let header = child.read_line(MAX_HEADER_BYTES, Some(deadline), shared.options.stop);
+    let failure = match header {
+        Ok(range) => match parse_header(child.line(range.clone())) {
+            Ok(()) => return Ok(child),
+            Err(_) => (
+                Failure::Header,
+                format!(
+                    "the first line is {}, not `dlxbench-protocol {PROTOCOL_VERSION} ...`",
+                    quote(child.line(range))
+                ),
+            ),
+        },
+        Err(ReadError::Timeout) => (
+            Failure::StartUp,
+            format!(
+                "no header line within {:?} of starting",
+                shared.options.start_timeout
+            ),
+        ),
+        Err(ReadError::Interrupted) => (Failure::Interrupted, "interrupted".into()),
+        Err(ReadError::TooLong) => (
+            Failure::Header,
+            format!("a first line longer than {MAX_HEADER_BYTES} bytes"),
+        ),
+        Err(ReadError::Ended) => {
+            let failure = child.reap();
+            return Err((failure, format!("it ended before its header ({failure})")));
+        }
+    };
+    child.kill();
+    Err(failure)
+}
+
+/// The message for a command that could not be started: the OS's reason
+/// in words ("not found", "permission denied") and the command as given.
+fn spawn_message(spec: &CommandSpec, e: &std::io::Error) -> String {
+    let reason = match e.kind() {
+        std::io::ErrorKind::NotFound => "not found".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    format!(
+        "cannot start `{}` ({}: {reason})",
+        spec.text,
+        spec.program.to_string_lossy()
+    )
 }
 
 /// An outcome that is `failure`.
@@ -470,58 +601,106 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
         }
         self.request.push(b'\n');
         if self.child.is_none() {
-            if let Err(failure) = self.start() {
+            if let Err((failure, detail)) = self.start() {
+                self.detail = Some(detail);
                 return self.fail(failure);
             }
         }
-        let stop = self.shared.options.stop;
-        if self.child.as_ref().is_some_and(Child::has_leftover) {
-            // More than one line for the last request: out of protocol.
-            return self.fail(Failure::Response);
+        if let Some(stray) = self.unsolicited() {
+            // Output that came after the last answer, before this request:
+            // out of protocol. Failing this puzzle (the process is
+            // restarted) keeps it from being read as this puzzle's answer.
+            return self.fail_with(
+                Failure::Stray,
+                format!("{stray} came after the previous answer, before this request"),
+            );
         }
+        let stop = self.shared.options.stop;
+        let max = max_response_bytes(&self.request);
         let child = self.child.as_mut().expect("started");
         let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
         let started = crate::clock::Instant::now();
-        match child.write_all(&self.request, deadline, stop) {
-            Ok(()) => {}
-            Err(ReadError::Ended) => return self.ended(),
-            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
-            Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
-            Err(ReadError::TooLong) => return self.fail(Failure::Response),
-        }
-        let read = child.read_line(deadline, stop);
+        let sent = child.write_all(&self.request, deadline, stop);
+        let read = sent.and_then(|()| child.read_line(max, deadline, stop));
         let round_trip = started.elapsed();
         let range = match read {
             Ok(range) => range,
             Err(ReadError::Ended) => return self.ended(),
-            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
+            Err(ReadError::Timeout) => {
+                // Over its budget: the elapsed time is what it cost.
+                let (outcome, _) = self.fail(Failure::Deadline);
+                return (outcome, round_trip);
+            }
             Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
-            Err(ReadError::TooLong) => return self.fail(Failure::Response),
+            Err(ReadError::TooLong) => {
+                let detail = format!(
+                    "a response line longer than {max} bytes (the longest legal one for this \
+                     request) starting {}",
+                    quote(child.leftover())
+                );
+                return self.fail_with(Failure::TooLong, detail);
+            }
         };
-        let line = child.line(range);
+        let line = child.line(range.clone());
         let response = match parse_response(line, limit) {
             Ok(r) => r,
-            Err(_) => return self.fail(Failure::Response),
+            Err(_) => {
+                let detail = format!("{} is not a response", quote(line));
+                return self.fail_with(Failure::Response, detail);
+            }
         };
         let answer = match response {
-            Response::NotApplicable => {
-                self.failures = 0;
-                return (failed(Failure::Declined), Duration::ZERO);
+            Response::NotApplicable => None,
+            Response::Error(failure) => {
+                let detail = format!("answered {}", quote(line));
+                return self.fail_with(failure, detail);
             }
-            Response::Error(failure) => return self.fail(failure),
-            Response::Answer(answer) => answer,
+            Response::Answer(answer) => Some(answer),
         };
-        if answer.count > 0 && !self.shared.count_only {
-            let text = &line[answer.solution.clone()];
-            if !solution.read_protocol(puzzle, text) {
-                return self.fail(Failure::Response);
+        if let Some(a) = answer.as_ref().filter(|a| a.count > 0) {
+            let text = &line[a.solution.clone()];
+            if !self.shared.count_only && !solution.read_protocol(puzzle, text) {
+                let detail = format!("{} is no solution of the puzzle's size", quote(text));
+                return self.fail_with(Failure::Response, detail);
+            }
+            // The last answer again, late, where this puzzle's was due (a
+            // solver that answered twice): not this puzzle's answer.
+            if line == self.last_response.as_slice()
+                && !self.shared.count_only
+                && !P::is_solution_of(solution, puzzle)
+            {
+                let detail = format!(
+                    "{} repeats the previous answer and does not solve this puzzle",
+                    quote(line)
+                );
+                return self.fail_with(Failure::Stray, detail);
             }
         }
-        self.failures = 0;
+        self.last_response.clear();
+        self.last_response.extend_from_slice(line);
+        if let Some(stray) = self.unsolicited() {
+            // More than one line for this request.
+            let detail = format!("{stray} followed the answer");
+            return self.fail_with(Failure::Stray, detail);
+        }
+        let Some(answer) = answer else {
+            self.failures = 0;
+            return (failed(Failure::Declined), Duration::ZERO);
+        };
         let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
+        if let Some(ns) = answer.ns.filter(|&ns| ns > round_trip_ns) {
+            let detail = format!(
+                "its own time ns={ns} is longer than the round trip the harness measured \
+                 around it ({round_trip_ns} ns)"
+            );
+            return self.fail_with(Failure::Clock, detail);
+        }
+        self.failures = 0;
         let (took, timing) = match answer.ns {
-            Some(ns) => (Duration::from_nanos(ns), Timing::Own { round_trip_ns }),
-            None => (round_trip, Timing::RoundTrip),
+            Some(ns) if !self.shared.options.round_trip_latency => {
+                (Duration::from_nanos(ns), Timing::Own { round_trip_ns })
+            }
+            _ => (round_trip, Timing::RoundTrip),
         };
         let outcome = Outcome {
             solutions: answer.count,
@@ -534,6 +713,10 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             timing,
         };
         (outcome, took)
+    }
+
+    fn take_detail(&mut self) -> Option<String> {
+        self.detail.take()
     }
 
     fn returns_solutions(&self) -> bool {
