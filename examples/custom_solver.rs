@@ -165,6 +165,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         binary_sha256: report::run_json::binary_sha256(),
         progress: None,
         round_trip_floor: None,
+        logs: Vec::new(),
     };
     std::fs::create_dir_all(&out_dir)?;
     report::write_all(&result, &config, &meta, &out_dir)?;

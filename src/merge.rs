@@ -505,6 +505,7 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         binary_sha256: report::run_json::binary_sha256(),
         // Measured on each part's machine: in the parts' own run.json.
         round_trip_floor: None,
+        logs: Vec::new(),
         ..RunMeta::of_dir(&first.result, &config)
     };
     written.extend(

@@ -54,6 +54,7 @@ fn a_solver_added_at_run_time_runs_through_bench() {
         binary_sha256: None,
         progress: None,
         round_trip_floor: None,
+        logs: Vec::new(),
     };
     report::write_all(&result, &config, &meta, dir.path()).unwrap();
     let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();

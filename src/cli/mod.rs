@@ -153,13 +153,20 @@ pub struct SolverLibArgs {
     /// when plain, through `sh -c` when it has quotes, variables, redirections or pipes; in a
     /// process group of its own) is started once per worker and kept running; it speaks the dlxbench
     /// solver protocol on its standard input and output (docs/solver-protocol.md). Repeatable.
-    /// Each call is bounded by the solver's time budget (--budget-time, default 10s): past it,
-    /// or when it crashes or answers out of protocol, the puzzle is recorded as timeout,
-    /// crashed or protocol-error and a fresh process starts; after 3 failures in a row it is
-    /// stopped for the rest of the corpus. Its standard error goes to solver-NAME.log in the
-    /// result directory.
+    /// Each call is bounded by the solver's time budget (--budget-time, default 10s): past it
+    /// the puzzle is over budget and a fresh process starts; when it crashes or answers out of
+    /// protocol, the puzzle is recorded as crashed or protocol-error and a fresh process
+    /// starts; after 3 failures in a row it is stopped for the rest of the corpus. Each
+    /// COMMAND is started once before the run and must print its header. Its standard error
+    /// goes to solver-NAME.log in the result directory (capped: docs/solver-protocol.md).
     #[arg(long = "solver-cmd", value_name = "NAME=COMMAND")]
     pub cmds: Vec<CommandSpec>,
+    /// What a solver in its own process is timed by: `own` (its own reported time, ns=, where
+    /// it gives one and it is checked against the round trips; the round trip otherwise) or
+    /// `round-trip` (the harness's round trip for every process solver, own times ignored;
+    /// requests then go one at a time, as a batch has no round trip per puzzle).
+    #[arg(long, value_name = "SOURCE", default_value = "own", value_parser = ["own", "round-trip"])]
+    pub latency: String,
     /// Requests written at once to a solver in its own process that takes batches (every
     /// isolated --solver-lib host; a --solver-cmd solver that announces `+batch` in its header):
     /// a block's puzzles go down the pipe together and it answers them one by one, each timed on
@@ -204,6 +211,7 @@ impl SolverLibArgs {
         let options = ProcessOptions {
             stop: Some(live::stop_flag()),
             batch: self.batch.max(1),
+            round_trip_latency: self.latency == "round-trip",
             ..ProcessOptions::default()
         };
         for spec in &self.libs {
@@ -231,6 +239,9 @@ impl SolverLibArgs {
             })?;
         }
         for spec in &self.cmds {
+            // Started once first: a mistyped program or a wrong header is
+            // refused before the run.
+            process::check(spec, options).with_context(|| format!("--solver-cmd {spec}"))?;
             set.add(process::entry::<P>(spec, options))
                 .map_err(|e| anyhow::anyhow!("--solver-cmd {spec}: {e}; give it another NAME"))?;
         }

@@ -82,6 +82,36 @@ pub fn check_compatible(baseline: &Run, current: &Run) -> Result<(), CompareErro
     }
 }
 
+/// A note when a solver's times in either run are its own claims that
+/// did not explain its round trips (`summary.csv` `speed_note`
+/// `unverified`: [`crate::harness::own_time`]): its time comparison rests
+/// on what it says of itself.
+fn unverified_note(baseline: &Group, current: &Group) -> Option<String> {
+    let explained = |g: &Group| {
+        let s = g.summary.as_ref()?;
+        (s.speed_note.as_deref() == Some("unverified")).then_some(s.own_time_explained)
+    };
+    let sides: Vec<String> = [("baseline", baseline), ("current run", current)]
+        .iter()
+        .filter_map(|(name, g)| {
+            let e = explained(g)?;
+            Some(match e {
+                Some(e) => format!("{name}: they explain {:.0}% of its round trips", 100.0 * e),
+                None => (*name).to_string(),
+            })
+        })
+        .collect();
+    (!sides.is_empty()).then(|| {
+        format!(
+            "{} x {}: its own reported times are UNVERIFIED ({}): its times are its own claims; \
+             rerun with --latency round-trip to compare what the harness measured",
+            current.corpus,
+            current.solver,
+            sides.join("; ")
+        )
+    })
+}
+
 /// Compares `current` against `baseline`.
 pub fn compare(
     baseline: &Run,
@@ -151,6 +181,7 @@ pub fn compare(
                 let partial =
                     baseline.partial.contains(&b.corpus) || current.partial.contains(&b.corpus);
                 let r = compare_pair(b, c, bt, ct, options, partial, block);
+                notes.extend(unverified_note(b, c));
                 if partial {
                     notes.push(match r.counters.scope {
                         Scope::NotCompared => format!(

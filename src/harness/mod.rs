@@ -42,6 +42,7 @@
 //!   corpus, even when one chunk is much slower than its neighbours.
 
 mod estimate;
+pub mod own_time;
 mod paired;
 mod schedule;
 mod stats;
@@ -133,6 +134,10 @@ pub struct Config {
     pub schedule: Schedule,
     /// The part of every corpus to run (none: all of it).
     pub shard: Option<Shard>,
+    /// The pipe's median round trip measured before the run, ns (0: not
+    /// measured): the floor under a solver in its own process, for the
+    /// check of its own times ([`own_time`]).
+    pub round_trip_floor_ns: f64,
 }
 
 impl Config {
@@ -166,6 +171,7 @@ impl Config {
             permute: None,
             schedule: Schedule::default(),
             shard: None,
+            round_trip_floor_ns: 0.0,
         }
     }
 }
@@ -404,6 +410,8 @@ pub fn cross_check<'n>(
 pub struct CorpusResult {
     /// Corpus name.
     pub name: String,
+    /// [`Config::round_trip_floor_ns`] of the run (0 read back).
+    pub round_trip_floor_ns: f64,
     /// File path, if any.
     pub path: Option<std::path::PathBuf>,
     /// Size in bytes.
@@ -466,6 +474,12 @@ pub struct FailureNote {
     pub status: Status,
     /// The cause.
     pub failure: Option<Failure>,
+    /// In an untimed warm-up solve (`--warmup`, or a block's first solve),
+    /// which has no record of its own.
+    pub warm_up: bool,
+    /// What the harness saw ([`crate::solvers::Solver::take_detail`]): the
+    /// offending line, quoted, or the OS error.
+    pub detail: Option<String>,
 }
 
 impl std::fmt::Display for FailureNote {
@@ -486,6 +500,12 @@ impl std::fmt::Display for FailureNote {
         write!(f, "line {}: {} {}", self.line, self.solver, self.status)?;
         if let Some(cause) = self.failure {
             write!(f, " ({cause})")?;
+        }
+        if self.warm_up {
+            f.write_str(" in an untimed warm-up solve")?;
+        }
+        if let Some(detail) = &self.detail {
+            write!(f, ": {detail}")?;
         }
         Ok(())
     }
@@ -566,10 +586,23 @@ impl CorpusResult {
         }
         let compute = || {
             let ref_invalid = self.solvers.get(reference).map_or(0, |s| s.invalid);
+            // Times a solver reports about itself count only when they
+            // explain its round trips (`own_time`).
+            let floor = self.round_trip_floor_ns;
+            let unverified = |s: &SolverStats| s.own_time_check(floor).is_some_and(|c| !c.verified);
+            let ref_unverified = self.solvers.get(reference).is_some_and(unverified);
             self.solvers
                 .iter()
                 .enumerate()
-                .map(|(i, s)| Speed::of(&self.paired, reference, i, (ref_invalid, s.invalid)))
+                .map(|(i, s)| {
+                    match Speed::of(&self.paired, reference, i, (ref_invalid, s.invalid)) {
+                        Speed::Ratio(_) if unverified(s) => Speed::Missing(NoRatio::Unverified),
+                        Speed::Ratio(_) if ref_unverified => {
+                            Speed::Missing(NoRatio::ReferenceUnverified)
+                        }
+                        speed => speed,
+                    }
+                })
                 .collect::<Vec<_>>()
         };
         match self.speed_cache.get_or_init(|| (reference, compute())) {
@@ -599,7 +632,7 @@ impl RunResult {
         self.corpora
             .iter()
             .flat_map(|c| &c.solvers)
-            .map(SolverStats::failed)
+            .map(|s| s.failed() + s.warm_up_failed)
             .sum()
     }
 
@@ -800,6 +833,7 @@ pub fn run<P: Puzzle>(
             paired: paired.into_inner().unwrap_or_else(|e| e.into_inner()),
             recorded_speeds: None,
             speed_cache: std::sync::OnceLock::new(),
+            round_trip_floor_ns: config.round_trip_floor_ns,
         };
         for out in outputs {
             result.puzzles += out.puzzles;

@@ -294,6 +294,11 @@ pub enum NoRatio {
     TooFew,
     /// No paired data (a run read back from files without it).
     NoData,
+    /// Its own reported times do not explain its round trips
+    /// ([`super::own_time`]): not believed, no ratio quoted.
+    Unverified,
+    /// The reference's own times do not explain its round trips.
+    ReferenceUnverified,
 }
 
 impl NoRatio {
@@ -305,6 +310,8 @@ impl NoRatio {
             NoRatio::Disagrees => "disagrees",
             NoRatio::TooFew => "too few",
             NoRatio::NoData => "no data",
+            NoRatio::Unverified => "unverified",
+            NoRatio::ReferenceUnverified => "ref unverified",
         }
     }
 
@@ -316,6 +323,8 @@ impl NoRatio {
             NoRatio::Disagrees,
             NoRatio::TooFew,
             NoRatio::NoData,
+            NoRatio::Unverified,
+            NoRatio::ReferenceUnverified,
         ]
         .into_iter()
         .find(|r| r.as_str() == name)

@@ -3,6 +3,7 @@
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 
+use super::own_time::{OwnTimeCheck, OwnTimes};
 use super::Record;
 use crate::solvers::{Status, Timing};
 
@@ -53,6 +54,11 @@ pub struct SolverStats {
     /// interrupted ([`Status::Skipped`]): not counted in `puzzles`.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub skipped: u64,
+    /// Untimed warm-up solves (`--warmup`, and the first solve of each
+    /// block) that failed: they have no record, and are counted here so
+    /// that no failure is hidden.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub warm_up_failed: u64,
     /// Timed puzzles whose time is the solver's own report (`ns=`) of a
     /// solver in its own process ([`crate::solvers::Timing::Own`]).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -92,6 +98,15 @@ pub struct SolverStats {
     /// Latencies (ns) of puzzles within budget, 3 significant figures.
     #[serde(skip, default = "empty_histogram")]
     pub histogram: Histogram<u64>,
+    /// The own times and round trips of the puzzles timed by the solver's
+    /// own report, for [`SolverStats::own_time_check`] (`None` until one
+    /// is added; rebuilt from `puzzles.csv` by `merge`).
+    #[serde(skip)]
+    pub own_times: Option<Box<OwnTimes>>,
+    /// The check of the own times as a result directory recorded it
+    /// (`summary.csv`), for a run read back without [`Self::own_times`].
+    #[serde(skip)]
+    pub own_time_recorded: Option<OwnTimeCheck>,
 }
 
 /// A nanosecond sum in a file: a `u64` (which holds 584 years of solving;
@@ -146,6 +161,7 @@ impl SolverStats {
             protocol_error: 0,
             skipped: 0,
             own_timed: 0,
+            warm_up_failed: 0,
             round_trip_timed: 0,
             round_trip_ns: 0,
             sum_ns: 0,
@@ -157,6 +173,8 @@ impl SolverStats {
             total_mems: None,
             no_guess: 0,
             histogram,
+            own_times: None,
+            own_time_recorded: None,
         }
     }
 
@@ -174,6 +192,7 @@ impl SolverStats {
         self.protocol_error = 0;
         self.skipped = 0;
         self.own_timed = 0;
+        self.warm_up_failed = 0;
         self.round_trip_timed = 0;
         self.round_trip_ns = 0;
         self.sum_ns = 0;
@@ -184,6 +203,9 @@ impl SolverStats {
         self.total_updates = None;
         self.total_mems = None;
         self.no_guess = 0;
+        if let Some(t) = self.own_times.as_mut() {
+            t.reset();
+        }
         self.histogram.reset();
     }
 
@@ -256,7 +278,14 @@ impl SolverStats {
             match r.timing {
                 Timing::Call => {}
                 Timing::RoundTrip => self.round_trip_timed += 1,
-                Timing::Own { .. } => self.own_timed += 1,
+                Timing::Own { round_trip_ns } => {
+                    self.own_timed += 1;
+                    self.own_times.get_or_insert_with(Default::default).add(
+                        r.line,
+                        r.ns,
+                        round_trip_ns,
+                    );
+                }
             }
             if let Some(rt) = r.timing.round_trip_ns(r.ns) {
                 self.round_trip_ns += u128::from(rt);
@@ -282,6 +311,7 @@ impl SolverStats {
         self.protocol_error += o.protocol_error;
         self.skipped += o.skipped;
         self.own_timed += o.own_timed;
+        self.warm_up_failed += o.warm_up_failed;
         self.round_trip_timed += o.round_trip_timed;
         self.round_trip_ns += o.round_trip_ns;
         self.sum_ns += o.sum_ns;
@@ -301,6 +331,22 @@ impl SolverStats {
         self.histogram
             .add(&o.histogram)
             .expect("auto-resizing histograms always merge");
+        if let Some(theirs) = &o.own_times {
+            self.own_times
+                .get_or_insert_with(Default::default)
+                .merge(theirs);
+        }
+    }
+
+    /// Whether the solver's own times explain its round trips
+    /// ([`super::own_time`]), given the pipe's floor (median, ns; 0 when
+    /// not measured); `None` when too few puzzles were timed by its own
+    /// report.
+    pub fn own_time_check(&self, floor_ns: f64) -> Option<OwnTimeCheck> {
+        match &self.own_times {
+            Some(times) => times.check(floor_ns),
+            None => self.own_time_recorded,
+        }
     }
 
     /// Solves within budget (those in the histogram): not over budget,

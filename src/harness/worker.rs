@@ -243,6 +243,20 @@ impl<P: Puzzle> Worker<P> {
                 }
                 let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
                 self.last_solver = Some(i);
+                if out
+                    .failure
+                    .is_some_and(|f| f.status() != Status::NotApplicable)
+                {
+                    let detail = solver.take_detail();
+                    self.failures.push(warm_up_failed(
+                        &mut self.stats[i],
+                        job.lineup.solvers[i].name(),
+                        line.number,
+                        out,
+                        detail,
+                    ));
+                    continue;
+                }
                 if out.failure.is_none()
                     && out.solutions > 0
                     && solver.returns_solutions()
@@ -341,6 +355,9 @@ impl<P: Puzzle> Worker<P> {
                 timing: Timing::Call,
             })
         }));
+        // What the harness saw of this chunk's failures (rare: allocated
+        // only when one happens).
+        let mut details: Vec<((u64, u16), String)> = Vec::new();
         for pass in 0..config.passes.max(1) {
             for step in config
                 .schedule
@@ -348,13 +365,33 @@ impl<P: Puzzle> Worker<P> {
             {
                 let i = step.solver;
                 let solver = &mut self.solvers[i];
-                if let Some(j) = step.warm_up(self.last_solver) {
+                // A solver whose process was just replaced is warmed up as
+                // one that did not solve the block before.
+                let previous = match solver.wants_warm_up() {
+                    true => None,
+                    false => self.last_solver,
+                };
+                if let Some(j) = step.warm_up(previous) {
                     let offset = self.parsed[j].offset;
                     let grid = prepare(config, &self.grids[j], &mut self.image, offset);
                     if solver.accepts(grid) {
                         // Untimed: its timed solve comes later in the block.
                         let budget = config.budgets[i];
-                        black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                        let out =
+                            black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                        if out
+                            .failure
+                            .is_some_and(|f| f.status() != Status::NotApplicable)
+                        {
+                            let detail = solver.take_detail();
+                            self.failures.push(warm_up_failed(
+                                &mut self.stats[i],
+                                job.lineup.solvers[i].name(),
+                                self.parsed[j].number,
+                                out,
+                                detail,
+                            ));
+                        }
                     }
                 }
                 self.last_solver = Some(i);
@@ -390,6 +427,7 @@ impl<P: Puzzle> Worker<P> {
                         first: step.puzzles.start,
                         accepted: &self.accepted,
                         records: &mut records,
+                        details: &mut details,
                         solver_count,
                         solver: i,
                         checks,
@@ -414,6 +452,10 @@ impl<P: Puzzle> Worker<P> {
                         config.budgets[i],
                         &mut self.solution,
                     );
+                    let detail = out.failure.and_then(|_| solver.take_detail());
+                    if let (Some(d), 0) = (detail, pass) {
+                        details.push(((r.line, r.solver), d));
+                    }
                     record(r, &out, took, &checks, &self.solution, grid);
                 }
             }
@@ -437,6 +479,11 @@ impl<P: Puzzle> Worker<P> {
                     solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
                     status: r.status,
                     failure: r.failure,
+                    warm_up: false,
+                    detail: details
+                        .iter()
+                        .position(|(k, _)| *k == (r.line, r.solver))
+                        .map(|at| details.swap_remove(at).1),
                 });
             }
         }
@@ -537,6 +584,8 @@ struct BlockView<'a, P: Puzzle> {
     /// Per puzzle of the step, whether the solver accepts it.
     accepted: &'a [bool],
     records: &'a mut [Record],
+    /// What the solver saw of the failures, by (line, solver).
+    details: &'a mut Vec<((u64, u16), String)>,
     solver_count: usize,
     solver: usize,
     checks: Checks,
@@ -581,7 +630,14 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         Some(if imaged { &*self.image } else { &self.grids[j] })
     }
 
-    fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, solution: &P) {
+    fn done(
+        &mut self,
+        index: usize,
+        outcome: &Outcome,
+        took: Duration,
+        solution: &P,
+        detail: Option<String>,
+    ) {
         let j = self.first + index;
         let imaged = Self::grid(
             self.config,
@@ -593,6 +649,9 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         );
         let grid = if imaged { &*self.image } else { &self.grids[j] };
         let r = &mut self.records[j * self.solver_count + self.solver];
+        if let (Some(d), 0) = (detail, self.checks.pass) {
+            self.details.push(((r.line, r.solver), d));
+        }
         record(r, outcome, took, &self.checks, solution, grid);
     }
 }
@@ -623,6 +682,31 @@ pub(super) fn classify(
         return Status::Invalid;
     }
     out.status(limit)
+}
+
+/// A failed warm-up solve of the solver `name` on line `line`: counted in
+/// its statistics ([`SolverStats::warm_up_failed`]), and its note, as it
+/// has no record of its own.
+fn warm_up_failed(
+    stats: &mut SolverStats,
+    name: &str,
+    line: u64,
+    out: Outcome,
+    detail: Option<String>,
+) -> FailureNote {
+    let failure = out.failure.expect("a failure");
+    // Over budget (`deadline`) is no failure here either; it is noted.
+    if failure.status().is_failure() {
+        stats.warm_up_failed += 1;
+    }
+    FailureNote {
+        line,
+        solver: name.to_string(),
+        status: failure.status(),
+        failure: Some(failure),
+        warm_up: true,
+        detail,
+    }
 }
 
 /// The start of a malformed line, for the report (at most 100 characters).

@@ -92,6 +92,10 @@ pub struct RunMeta {
     /// The round-trip floor measured before the run (a run with solvers in
     /// their own processes), for `run.json` and the notes.
     pub round_trip_floor: Option<crate::results::RoundTripFloor>,
+    /// The standard-error logs of the solvers in their own processes, in
+    /// the config's order (`None` for the others, and for a result read
+    /// back): what their caps dropped goes to `run.json`.
+    pub logs: Vec<Option<crate::solvers::LogFile>>,
 }
 
 impl RunMeta {
@@ -116,6 +120,7 @@ impl RunMeta {
             binary_sha256: r.facts.binary_sha256.clone(),
             progress: None,
             round_trip_floor: r.round_trip_floor,
+            logs: Vec::new(),
         }
     }
 }

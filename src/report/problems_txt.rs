@@ -13,13 +13,19 @@ use crate::harness::{Config, RunResult};
 #[derive(Debug, Clone, Copy)]
 pub struct ProblemsTxt;
 
-/// The file's text: each discrepancy's message and a line feed (empty for
-/// none).
+/// The file's text: each discrepancy's message and a line feed, then the
+/// failed solves kept per corpus (`CORPUS line 12: py protocol-error
+/// (stray): ...`, with what the harness saw); empty for none.
 pub fn render(run: &RunResult) -> String {
     let mut out = String::new();
     for d in &run.discrepancies {
         out.push_str(&d.to_string());
         out.push('\n');
+    }
+    for c in &run.corpora {
+        for note in &c.failures {
+            out.push_str(&format!("{} {note}\n", c.name));
+        }
     }
     out
 }
@@ -32,10 +38,10 @@ impl Report for ProblemsTxt {
         _meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
-        if run.discrepancies.is_empty() {
+        let text = render(run);
+        if text.is_empty() {
             return Ok(Vec::new());
         }
-        let text = render(run);
         Ok(vec![AtomicFile::write(
             &dir.join(schema::PROBLEMS_TXT),
             text.as_bytes(),

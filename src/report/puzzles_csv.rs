@@ -124,7 +124,7 @@ impl RecordSink for PuzzlesCsv {
                 f.write_all(buf.format(rt).as_bytes())?;
             }
             f.write_all(b",")?;
-            if let Some(failure) = r.failure.filter(|_| r.status.is_failure()) {
+            if let Some(failure) = r.failure {
                 // Words and numbers only: no quoting needed.
                 write!(f, "{failure}")?;
             }

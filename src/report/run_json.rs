@@ -100,13 +100,20 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             failures: c
                 .solvers
                 .iter()
-                .filter(|s| s.failed() + s.skipped > 0)
+                .filter(|s| s.failed() + s.skipped + s.warm_up_failed > 0)
                 .map(|s| FailureCounts {
                     solver: s.name.clone(),
                     crashed: s.crashed,
                     timeout: s.timeout,
                     protocol_error: s.protocol_error,
                     skipped: s.skipped,
+                    warm_up_failed: s.warm_up_failed,
+                    notes: c
+                        .failures
+                        .iter()
+                        .filter(|n| n.solver == s.name)
+                        .map(ToString::to_string)
+                        .collect(),
                 })
                 .collect(),
         })
@@ -136,6 +143,12 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
             budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
             log_file: config.log_files.get(i).cloned().flatten(),
+            log_dropped_bytes: meta
+                .logs
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|l| l.dropped())
+                .filter(|&n| n > 0),
         })
         .collect();
     let mut info = RunInfo {

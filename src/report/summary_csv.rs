@@ -50,6 +50,7 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
             // Empty, not 0, where nothing was timed.
             let timed = |v: f64| (s.timed() > 0).then_some(v);
             let budget = config.budgets[i].max_nodes;
+            let own = s.own_time_check(c.round_trip_floor_ns);
             rows.push(SummaryRow {
                 corpus: c.name.clone(),
                 solver: s.name.to_string(),
@@ -105,6 +106,8 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                     Speed::Missing(why) => Some(why.as_str().into()),
                 },
                 total_mems: s.total_mems,
+                own_time_explained: own.map(|c| c.explained),
+                own_overhead_ns: own.map(|c| c.overhead_ns),
             });
         }
     }

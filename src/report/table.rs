@@ -2,6 +2,7 @@
 //! [`super::markdown`]) for Markdown.
 
 use super::{describe_budget, human_ns, human_rate, reference_index, thousands, RunMeta};
+use crate::harness::own_time::OwnTimeCheck;
 use crate::harness::{Config, CorpusResult, NoRatio, RunResult, Speed, MIN_COMMON};
 use crate::results::RoundTripFloor;
 
@@ -176,10 +177,11 @@ fn process_note(
             (0, _) => "round trips".to_string(),
             _ => format!("its own times (ns=) for {own} puzzles, round trips for {trips}"),
         };
+        let checks = own_time_verdicts(run, i);
         match own + trips {
             0 => parts.push(format!("{name}: {source}")),
             n => parts.push(format!(
-                "{name}: {source}, mean round trip {}",
+                "{name}: {source}{checks}, mean round trip {}",
                 human_ns(sum as f64 / n as f64)
             )),
         }
@@ -200,6 +202,59 @@ fn process_note(
             parts.join("; ")
         )
     })
+}
+
+/// The failed warm-up solves: untimed, without a record of their own, so
+/// said here (and counted among the failed solves).
+fn warm_up_notes(run: &RunResult) -> Vec<String> {
+    let mut notes = Vec::new();
+    for c in &run.corpora {
+        for s in c.solvers.iter().filter(|s| s.warm_up_failed > 0) {
+            notes.push(format!(
+                "{}: {} failed {} untimed warm-up solve{} (counted among the failed solves; \
+                 problems.txt has the first).",
+                c.name,
+                s.name,
+                s.warm_up_failed,
+                if s.warm_up_failed == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    notes
+}
+
+/// What the check of solver `i`'s own times found on each corpus
+/// ([`crate::harness::own_time`]), for the process note: `` (checked
+/// against the round trips)``, or where they do not, `` (UNVERIFIED
+/// on top1465: they explain 3% of the round trips, 80% needed; no ratio
+/// quoted)``; empty when not checked.
+fn own_time_verdicts(run: &RunResult, i: usize) -> String {
+    let checks: Vec<(&str, OwnTimeCheck)> = run
+        .corpora
+        .iter()
+        .filter_map(|c| {
+            let check = c.solvers.get(i)?.own_time_check(c.round_trip_floor_ns)?;
+            Some((c.name.as_str(), check))
+        })
+        .collect();
+    if checks.is_empty() {
+        return String::new();
+    }
+    let pct = |c: &OwnTimeCheck| format!("{:.0}%", 100.0 * c.explained.min(1.0));
+    let bad: Vec<String> = checks
+        .iter()
+        .filter(|(_, c)| !c.verified)
+        .map(|(name, c)| format!("{name}: they explain {} of the round trips", pct(c)))
+        .collect();
+    if bad.is_empty() {
+        return " (checked against the round trips)".into();
+    }
+    format!(
+        " (UNVERIFIED on {}; {:.0}% needed: no speed ratio quoted; `--latency round-trip` \
+         ranks on round trips)",
+        bad.join(", "),
+        100.0 * crate::harness::own_time::VERIFIED
+    )
 }
 
 /// Lines printed under the tables: settings, caveats, warnings.
@@ -266,6 +321,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if let Some(note) = process_note(run, config, meta.round_trip_floor.as_ref()) {
         notes.push(note);
     }
+    notes.extend(warm_up_notes(run));
     notes.push(
         "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
     );

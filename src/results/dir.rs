@@ -6,6 +6,7 @@ use std::time::{Duration, SystemTime};
 use super::checksum::{self, Checksums, Modified, Verify};
 use super::{schema, CorpusInfo, CorpusState, HistogramSet, RunInfo, RunState};
 use crate::budget::Budget;
+use crate::harness::own_time::OwnTimeCheck;
 use crate::harness::{self, Config, CorpusResult, Mode, NoRatio, RunResult, SolverStats, Speed};
 use crate::kinds::PuzzleKind;
 
@@ -224,6 +225,18 @@ fn recorded_speed(r: &super::SummaryRow) -> Speed {
         (Some(note), None) => Speed::Missing(NoRatio::from_name(note).unwrap_or(NoRatio::NoData)),
         (None, None) => Speed::Missing(NoRatio::NoData),
     }
+}
+
+/// The check of a solver's own times as `summary.csv` recorded it.
+fn recorded_check(r: &super::SummaryRow) -> Option<OwnTimeCheck> {
+    let explained = r.own_time_explained?;
+    Some(OwnTimeCheck {
+        explained,
+        overhead_ns: r.own_overhead_ns.unwrap_or(0.0),
+        verified: r.speed_note.as_deref() != Some("unverified")
+            && explained >= crate::harness::own_time::VERIFIED,
+        puzzles: r.timed(),
+    })
 }
 
 /// The text of `path`.
@@ -463,6 +476,7 @@ impl ResultDir {
             passes: r.passes.unwrap_or(1),
             shuffle: r.shuffle_seed,
             permute: r.permute_seed,
+            round_trip_floor_ns: r.round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
             schedule: harness::Schedule {
                 block: r
                     .schedule_block
@@ -526,15 +540,23 @@ impl ResultDir {
             rows.push(row);
         }
         for c in &mut result.corpora {
+            let row = |s: &SolverStats| {
+                rows.iter()
+                    .find(|r| r.corpus == c.name && r.solver == s.name)
+            };
             let speeds = c
                 .solvers
                 .iter()
-                .map(|s| {
-                    rows.iter()
-                        .find(|r| r.corpus == c.name && r.solver == s.name)
-                        .map_or(Speed::Missing(NoRatio::NoData), recorded_speed)
-                })
+                .map(|s| row(s).map_or(Speed::Missing(NoRatio::NoData), recorded_speed))
                 .collect();
+            let checks: Vec<_> = c
+                .solvers
+                .iter()
+                .map(|s| row(s).and_then(recorded_check))
+                .collect();
+            for (s, check) in c.solvers.iter_mut().zip(checks) {
+                s.own_time_recorded = check;
+            }
             c.recorded_speeds = Some(speeds);
         }
         Ok(())
@@ -599,6 +621,7 @@ impl ResultDir {
             }
             result.corpora.push(CorpusResult {
                 name: c.name.clone(),
+                round_trip_floor_ns: 0.0,
                 path: c.path.as_ref().map(PathBuf::from),
                 bytes: c.bytes,
                 lines: c.lines,

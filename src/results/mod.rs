@@ -49,10 +49,16 @@ pub use summary::SummaryRow;
 /// `summary.csv` and `run.json`, and the `round_trip_ns` and `cause`
 /// columns of `puzzles.csv`. 3: mems, for the solvers that count them:
 /// the `mems` column of `puzzles.csv`, `total_mems` in `summary.csv` and
-/// `histograms.json` (columns added last, as every later column is). Every
-/// older version is still read (versions before 2 unverified:
-/// [`Checksums::NotRecorded`]; before 3 without mems: not recorded).
-pub const SCHEMA_VERSION: u32 = 3;
+/// `histograms.json` (columns added last, as every later column is). 4:
+/// the check of solvers' own times (`own_time_explained`,
+/// `own_overhead_ns` in `summary.csv`, `speed_note` `unverified`), a
+/// process solver past its budget as `budget` with cause `deadline`, the
+/// causes `stray`, `too-long` and `clock`, and in `run.json` the log caps'
+/// `log_dropped_bytes` and the failures' `warm_up_failed` and `notes`.
+/// Every older version is still read (versions before 2 unverified:
+/// [`Checksums::NotRecorded`]; before 3 without mems: not recorded; before
+/// 4 without the own-time check).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the
 /// result files.

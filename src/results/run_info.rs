@@ -201,6 +201,11 @@ pub struct SolverInfo {
     /// in its own process (`solver-NAME.log`); absent for the others.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_file: Option<String>,
+    /// Bytes of its standard error the log's caps dropped (the log keeps
+    /// its head and each process's tail: docs/solver-protocol.md); absent
+    /// when nothing was dropped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub log_dropped_bytes: Option<u64>,
 }
 
 /// The failed solves of one solver on one corpus (`run.json`'s
@@ -218,6 +223,18 @@ pub struct FailureCounts {
     pub protocol_error: u64,
     /// Puzzles not run (stopped after failures in a row, or interrupted).
     pub skipped: u64,
+    /// Untimed warm-up solves that failed (they have no record of their
+    /// own; counted among the run's failed solves).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub warm_up_failed: u64,
+    /// The first failures of the corpus as the run reports them (`line
+    /// 12: py protocol-error (stray): ...`, with what the harness saw).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A corpus of the run.

@@ -228,13 +228,20 @@ pub mod summary {
     /// Total mems: memory accesses as Knuth's programs count them (empty
     /// for solvers that do not count them).
     pub const TOTAL_MEMS: &str = "total_mems";
+    /// The share of a solver's round trips its own times (`ns=`) explain
+    /// (about 1 when honest; empty for solvers not timed by their own
+    /// report): [`crate::harness::own_time`].
+    pub const OWN_TIME_EXPLAINED: &str = "own_time_explained";
+    /// The round trips' median less the own times' median: what a request
+    /// costs beyond the solver's own time, ns (pipe included).
+    pub const OWN_OVERHEAD_NS: &str = "own_overhead_ns";
 
     /// Every column, in the file's order. Columns added later
     /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
     /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`], then
-    /// [`TOTAL_MEMS`]) come last, so that readers of older files by
-    /// position keep working.
-    pub const COLUMNS: [&str; 39] = [
+    /// [`TOTAL_MEMS`], then [`OWN_TIME_EXPLAINED`] and [`OWN_OVERHEAD_NS`])
+    /// come last, so that readers of older files by position keep working.
+    pub const COLUMNS: [&str; 41] = [
         CORPUS,
         SOLVER,
         PUZZLES,
@@ -274,6 +281,8 @@ pub mod summary {
         SPEED_PUZZLES,
         SPEED_NOTE,
         TOTAL_MEMS,
+        OWN_TIME_EXPLAINED,
+        OWN_OVERHEAD_NS,
     ];
 }
 
@@ -348,9 +357,9 @@ mod tests {
              guesses_per_puzzle,no_guess_pct,puzzles_per_s,speed_vs_reference,threads,mode,\
              budget_nodes,reference,total_updates,not_applicable,crashed,timeout,\
              protocol_error,skipped,latency_source,mean_round_trip_ns,speed_vs,speed_low,\
-             speed_high,speed_puzzles,speed_note,total_mems"
+             speed_high,speed_puzzles,speed_note,total_mems,own_time_explained,own_overhead_ns"
         );
-        assert_eq!(summary::COLUMNS.last(), Some(&summary::TOTAL_MEMS));
+        assert_eq!(summary::COLUMNS.last(), Some(&summary::OWN_OVERHEAD_NS));
     }
 
     #[test]

@@ -125,13 +125,25 @@ pub struct SummaryRow {
     #[serde(default)]
     pub speed_puzzles: Option<u64>,
     /// `reference` for the reference; why there is no ratio (`invalid`,
-    /// `ref invalid`, `disagrees`, `too few`, `no data`); empty otherwise.
+    /// `ref invalid`, `disagrees`, `too few`, `no data`, `unverified`: its
+    /// own times do not explain its round trips, `ref unverified`); empty
+    /// otherwise.
     #[serde(default)]
     pub speed_note: Option<String>,
     /// Total mems: memory accesses as Knuth's programs count them (`None`:
     /// not recorded, or an older file).
     #[serde(default)]
     pub total_mems: Option<u64>,
+    /// The share of the round trips the solver's own times explain
+    /// ([`crate::harness::own_time`]); below 0.8 its times are unverified
+    /// (`speed_note` `unverified`). Empty for solvers not timed by their
+    /// own report, and in older files.
+    #[serde(default, serialize_with = "fixed::<_, 3>")]
+    pub own_time_explained: Option<f64>,
+    /// What a request costs beyond the solver's own time, ns (the round
+    /// trips' median less the own times'; pipe included).
+    #[serde(default, serialize_with = "fixed::<_, 0>")]
+    pub own_overhead_ns: Option<f64>,
 }
 
 impl SummaryRow {

@@ -333,6 +333,12 @@ impl<P: Puzzle> Session<'_, P> {
             io_at(std::fs::File::create(&path), "cannot write", &path)?;
         }
         let round_trip_floor = self.round_trip_floor();
+        // The floor goes with the run: the check of solvers' own times
+        // uses it.
+        let config = &Config {
+            round_trip_floor_ns: round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
+            ..self.config.clone()
+        };
         let solver_names = self.lineup.names();
         let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
             true => Some(Box::new(io_at(
@@ -370,6 +376,12 @@ impl<P: Puzzle> Session<'_, P> {
                 last: false,
             }),
             round_trip_floor,
+            logs: self
+                .lineup
+                .solvers
+                .iter()
+                .map(|s| s.log_file().cloned())
+                .collect(),
         };
         // `run.json` first, before anything is solved (the estimate solves):
         // every corpus asked for, `not started`, the run `running`.
@@ -378,14 +390,14 @@ impl<P: Puzzle> Session<'_, P> {
             corpora: Vec::new(),
             discrepancies: Vec::new(),
             states_created: 0,
-            threads: self.config.threads,
+            threads: config.threads,
             clock_overhead_ns: 0.0,
             started: now,
             finished: now,
             interrupted: false,
             records_error: None,
         };
-        let first = run_json::run_info(&nothing, self.config, &meta);
+        let first = run_json::run_info(&nothing, config, &meta);
         io_at(
             write_run_json(&out_dir, &first),
             "cannot write in",
@@ -394,15 +406,10 @@ impl<P: Puzzle> Session<'_, P> {
         let dest = baseline.as_ref().map(|b| b.dest().to_path_buf());
         corpus::set_exit_note(&exit_note(&out_dir, dest.as_deref(), &first));
         if self.announce {
-            observer.notice(&Notice::Plan(Plan::new(
-                self.corpora,
-                self.lineup,
-                self.config,
-            )));
+            observer.notice(&Notice::Plan(Plan::new(self.corpora, self.lineup, config)));
             // Worth a moment only when the run is long enough to wonder about.
             if corpora::total_lines(self.corpora) >= ESTIMATE_FROM_LINES {
-                let e =
-                    harness::estimate(self.corpora, self.config, self.lineup, ESTIMATE_ALLOWANCE);
+                let e = harness::estimate(self.corpora, config, self.lineup, ESTIMATE_ALLOWANCE);
                 if let Some(e) = e {
                     observer.notice(&Notice::Estimate(e));
                 }
@@ -411,14 +418,14 @@ impl<P: Puzzle> Session<'_, P> {
         observer.run_starting();
         let writer = Writer {
             observer,
-            config: self.config,
+            config,
             meta: &meta,
             dir: &out_dir,
             baseline: dest.as_deref(),
             stop,
             written: Mutex::new(first),
         };
-        let mut run = harness::run(self.corpora, self.config, self.lineup, sink, Some(&writer))?;
+        let mut run = harness::run(self.corpora, config, self.lineup, sink, Some(&writer))?;
         observer.run_done();
         // The last write carries the run's end time, its final state (and,
         // after a stop, the partial corpus); each corpus's files were
@@ -444,7 +451,7 @@ impl<P: Puzzle> Session<'_, P> {
         });
         // Tried even when a write during the run failed (the space may be
         // free again): when it succeeds, the files hold the whole run.
-        let mut files = match report::write_all(&run, self.config, &meta, &out_dir) {
+        let mut files = match report::write_all(&run, config, &meta, &out_dir) {
             Ok(files) => {
                 let state = match run.interrupted {
                     true => "interrupted",
@@ -460,7 +467,7 @@ impl<P: Puzzle> Session<'_, P> {
             Err(error) => {
                 // The files there: those of the last write that succeeded,
                 // and those the failed one replaced before it failed.
-                let names = run_json::run_info(&run, self.config, &meta).result_files();
+                let names = run_json::run_info(&run, config, &meta).result_files();
                 let there: Vec<&str> = names
                     .iter()
                     .filter(|n| out_dir.join(n).is_file())

@@ -124,7 +124,7 @@ pub mod layout;
 pub mod process;
 mod set;
 
-pub use set::{Builtin, LogFile, SolverEntry, SolverSet, SolverSetError};
+pub use set::{Builtin, LogFile, LogUsage, SolverEntry, SolverSet, SolverSetError};
 
 pub use crate::budget::{Budget, Meter};
 
@@ -232,6 +232,15 @@ pub enum Failure {
     /// A response that is not one the protocol allows (or a solution of
     /// the wrong size): `response`.
     Response,
+    /// A line that came when no request was outstanding (a debug print, a
+    /// second answer): `stray`.
+    Stray,
+    /// A response line longer than the longest legal one for the request:
+    /// `too-long`.
+    TooLong,
+    /// The solver's own time (`ns=`) is longer than the round trip the
+    /// harness measured around it: `clock`.
+    Clock,
     /// Not run: the solver was stopped for the rest of the corpus after
     /// too many failures in a row: `stopped`.
     Stopped,
@@ -253,8 +262,15 @@ impl Failure {
             | Failure::Overflow
             | Failure::Memory
             | Failure::Error => Status::Crashed,
-            Failure::Deadline | Failure::StartUp => Status::Timeout,
-            Failure::Header | Failure::Response => Status::ProtocolError,
+            // Over its time budget, as a built-in solver would be: not a
+            // failure of the run.
+            Failure::Deadline => Status::Budget,
+            Failure::StartUp => Status::Timeout,
+            Failure::Header
+            | Failure::Response
+            | Failure::Stray
+            | Failure::TooLong
+            | Failure::Clock => Status::ProtocolError,
             Failure::Stopped | Failure::Interrupted => Status::Skipped,
             Failure::Declined => Status::NotApplicable,
         }
@@ -262,7 +278,8 @@ impl Failure {
 
     /// Writes the cause as result files hold it: `signal 11`, `exit 3`,
     /// `closed`, `spawn`, `overflow`, `memory`, `error`, `deadline`, `start-up`,
-    /// `header`, `response`, `stopped`, `interrupted`, `declined`.
+    /// `header`, `response`, `stray`, `too-long`, `clock`, `stopped`,
+    /// `interrupted`, `declined`.
     pub fn write_cause(self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
         match self {
             Failure::Signal(n) => write!(out, "signal {n}"),
@@ -292,6 +309,9 @@ impl Failure {
             Failure::StartUp => "start-up",
             Failure::Header => "header",
             Failure::Response => "response",
+            Failure::Stray => "stray",
+            Failure::TooLong => "too-long",
+            Failure::Clock => "clock",
             Failure::Stopped => "stopped",
             Failure::Interrupted => "interrupted",
             Failure::Declined => "declined",
@@ -316,6 +336,9 @@ impl Failure {
             Failure::StartUp,
             Failure::Header,
             Failure::Response,
+            Failure::Stray,
+            Failure::TooLong,
+            Failure::Clock,
             Failure::Stopped,
             Failure::Interrupted,
             Failure::Declined,
@@ -512,6 +535,14 @@ pub trait Solver<P>: Send {
         (outcome, started.elapsed())
     }
 
+    /// What the harness saw of the last failure ([`Outcome::failure`]), once:
+    /// the offending line of a protocol error, quoted; the OS error of a
+    /// command that could not start. `None` by default (and for solvers
+    /// in this process, which do not fail that way).
+    fn take_detail(&mut self) -> Option<String> {
+        None
+    }
+
     /// False when this solver cannot take puzzles like `puzzle` at all (a
     /// solver loaded through the 9x9 C interface, given a 16x16 grid):
     /// callers then leave it out for that puzzle instead of calling
@@ -552,6 +583,15 @@ pub trait Solver<P>: Send {
         false
     }
 
+    /// True when the solver is to be warmed up (an untimed solve of the
+    /// block's last puzzle) before its next block even though it solved
+    /// the block before: a solver in its own process whose process was
+    /// just replaced ([`process::ProcessOptions::renew_after`]). False by
+    /// default.
+    fn wants_warm_up(&self) -> bool {
+        false
+    }
+
     /// Solves the puzzles of `block` in order, each counting solutions up
     /// to `limit` within `budget`, and tells the block each one's outcome
     /// and time ([`Block::done`], with the solution in `solution`) as it
@@ -588,8 +628,16 @@ pub trait Block<P> {
 
     /// The solve of the puzzle at `index` ended: what it found, how long
     /// it took (as [`Solver::solve_timed`] returns it), and its solution
-    /// (when it found one).
-    fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, solution: &P);
+    /// (when it found one), and for a failure what the solver saw of it
+    /// ([`Solver::take_detail`]).
+    fn done(
+        &mut self,
+        index: usize,
+        outcome: &Outcome,
+        took: Duration,
+        solution: &P,
+        detail: Option<String>,
+    );
 }
 
 /// [`Solver::solve_block`] one puzzle at a time: [`Solver::solve_timed`]
@@ -606,7 +654,8 @@ pub fn solve_each<P, S: Solver<P> + ?Sized>(
             continue;
         };
         let (outcome, took) = solver.solve_timed(puzzle, limit, budget, solution);
-        block.done(index, &outcome, took, solution);
+        let detail = outcome.failure.and_then(|_| solver.take_detail());
+        block.done(index, &outcome, took, solution, detail);
     }
 }
 

@@ -60,6 +60,33 @@ pub struct SolverEntry<P: 'static> {
 pub struct LogFile {
     name: String,
     dir: Arc<Mutex<Option<PathBuf>>>,
+    usage: Arc<LogUsage>,
+}
+
+/// What the processes of one [`LogFile`] wrote to it and what the caps
+/// dropped, shared by all of them (`docs/solver-protocol.md`, standard
+/// error: the first [`LogUsage::HEAD`] bytes are kept, then each process's
+/// last [`LogUsage::TAIL`], while the file is under [`LogUsage::MAX`]).
+#[derive(Debug, Default)]
+pub struct LogUsage {
+    /// Bytes claimed for the head so far (may pass [`LogUsage::HEAD`]:
+    /// what passes it went to the tails).
+    pub head: std::sync::atomic::AtomicU64,
+    /// Bytes written to the file (markers included).
+    pub written: std::sync::atomic::AtomicU64,
+    /// Bytes of standard error read and not written.
+    pub dropped: std::sync::atomic::AtomicU64,
+}
+
+impl LogUsage {
+    /// The head of the log kept whole: the first 16 MiB any of the
+    /// solver's processes wrote.
+    pub const HEAD: u64 = 16 << 20;
+    /// The tail of each process's standard error kept past the head: its
+    /// last 1 MiB.
+    pub const TAIL: usize = 1 << 20;
+    /// No tail is written once the file holds this many bytes: 32 MiB.
+    pub const MAX: u64 = 32 << 20;
 }
 
 impl LogFile {
@@ -68,7 +95,20 @@ impl LogFile {
         LogFile {
             name: name.into(),
             dir: Arc::new(Mutex::new(None)),
+            usage: Arc::new(LogUsage::default()),
         }
+    }
+
+    /// What its processes wrote and what the caps dropped so far.
+    pub fn usage(&self) -> &LogUsage {
+        &self.usage
+    }
+
+    /// Bytes of standard error dropped by the caps so far.
+    pub fn dropped(&self) -> u64 {
+        self.usage
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The file's name.

@@ -290,6 +290,14 @@ impl<P: Puzzle> Solver<P> for Isolated<P> {
         self.inner.solves_blocks()
     }
 
+    fn wants_warm_up(&self) -> bool {
+        self.inner.wants_warm_up()
+    }
+
+    fn take_detail(&mut self) -> Option<String> {
+        self.inner.take_detail()
+    }
+
     fn solve_block(
         &mut self,
         block: &mut dyn super::Block<P>,

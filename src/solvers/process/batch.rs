@@ -28,11 +28,22 @@
 //! * a crash, an `error` answer or a protocol error fails the puzzle whose
 //!   answer was due (the answers already read tell which one), and the rest
 //!   of the batch goes to a fresh process;
-//! * an `n/a` answer is that puzzle's, and the batch goes on.
+//! * an `n/a` answer is that puzzle's, and the batch goes on;
+//! * the checks of one request at a time hold answer by answer: each line
+//!   is bounded by its own request ([`super::max_response_bytes`]), a
+//!   previous answer repeated where it does not solve the puzzle is
+//!   `stray`, and a line beyond the batch's answers (or before the next
+//!   batch) fails the puzzle it follows or precedes.
 //!
 //! The round trip recorded beside a batched answer is the time from the
-//! answer before it (or from the write) to this one: the batch's round trips
-//! add up to its wall-clock time.
+//! answer before it (or from the write) to this one, as the harness reads
+//! them (it waits for each): the batch's round trips add up to its
+//! wall-clock time, and each is the solver's time for that request when
+//! the harness keeps up, which the check of own times
+//! ([`crate::harness::own_time`]) compares with the own time. Own times are
+//! also checked cumulatively: the own times of a batch's first k answers
+//! may add up to no more than the time from the write to the k-th answer
+//! (`clock` otherwise), which holds however late the harness reads.
 //!
 //! Per-process effects. A solver process keeps one memory layout (the
 //! kernel's address randomisation draws it once, at `exec`) and its place
@@ -45,12 +56,14 @@
 //! own start-up: the old process's input is
 //! closed and it exits on its own, unwaited for (it is reaped at the next
 //! replacement, or at the end); a fresh one starts at the next block, a
-//! fresh draw, and solves that block's last puzzle once, untimed, first.
+//! fresh draw, and the harness warms it up first with an untimed solve of
+//! that block's last puzzle ([`crate::solvers::Solver::wants_warm_up`]),
+//! recorded like any warm-up.
 
 use std::time::Duration;
 
-use super::child::{Child, ReadError};
-use super::{failed, parse_response, ProcessSolver, Response};
+use super::child::Child;
+use super::{failed, max_response_bytes, write_request, ProcessSolver};
 use crate::puzzle::Puzzle;
 use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Timing};
 
@@ -83,16 +96,6 @@ pub const RENEW_AFTER_BLOCKS: u32 = 16;
 /// machine of the benchmarks (most of it the program's and the library's
 /// loading), a block of 64 puzzles of `dlx` about 1 ms.
 pub const RENEW_COST_FACTOR: u32 = 50;
-
-/// The share of a batch's expected time the harness sleeps before it
-/// reads the answers ([`ProcessSolver`]'s pace).
-pub const NAP_SHARE: f64 = 0.75;
-
-/// The longest such sleep.
-pub const MAX_NAP: Duration = Duration::from_millis(20);
-
-/// A shorter sleep is not taken (the timer's own slack is 50 µs).
-pub const MIN_NAP: Duration = Duration::from_micros(200);
 
 /// Whether a header line announces batches: a word [`BATCH_WORD`] after
 /// the version.
@@ -142,7 +145,8 @@ impl Drop for Retiring {
 impl<P: Puzzle> ProcessSolver<P> {
     /// [`Solver::solve_block`]: batches while the process announced them,
     /// one request at a time otherwise (and for the request that starts a
-    /// process, and after a stop).
+    /// process, after a failure or a stop, and with `--latency
+    /// round-trip`).
     pub(super) fn solve_block_batched(
         &mut self,
         block: &mut dyn Block<P>,
@@ -151,84 +155,39 @@ impl<P: Puzzle> ProcessSolver<P> {
         solution: &mut P,
     ) {
         let n = block.len();
-        if std::mem::take(&mut self.renewed) && self.child.is_none() {
-            self.warm_up(block, limit, budget, solution);
-        }
-        let Some(first) = (0..n).find(|&i| block.puzzle(i).is_some()) else {
-            return;
-        };
-        if self.child.is_none() && !self.stopped && !self.stop_requested() {
-            // Started here, timed (what a replacement costs), so that a
-            // solver that takes batches gets its first one at once.
-            let started = std::time::Instant::now();
-            let result = self.start();
-            self.life = Some((started, started.elapsed()));
-            if let Err(failure) = result {
-                let (outcome, took) = self.fail(failure);
-                block.done(first, &outcome, took, solution);
-                return self.solve_rest(block, first + 1, limit, budget, solution);
-            }
-        }
-        self.solve_rest(block, 0, limit, budget, solution);
-        self.renew_if_due();
-    }
-
-    /// The puzzles of `block` from `from` on: batches while the process
-    /// takes them, one request at a time otherwise.
-    fn solve_rest(
-        &mut self,
-        block: &mut dyn Block<P>,
-        from: usize,
-        limit: u64,
-        budget: Budget,
-        solution: &mut P,
-    ) {
-        let n = block.len();
-        let mut i = from;
+        let mut i = 0;
         while i < n {
-            let batching = !self.stopped
-                && !self.stop_requested()
-                && self.batching
-                && self.shared.options.batch > 1
+            let options = &self.shared.options;
+            let batching = self.batching
+                && options.batch > 1
+                && !options.round_trip_latency
+                && !self.stopped
                 && self.child.is_some()
-                && !self.child.as_ref().is_some_and(Child::has_leftover);
+                && !self.stop_requested();
             if batching {
                 i = self.batch(block, i, limit, budget, solution);
                 continue;
             }
-            // One at a time: reports a stray line, a stop or a stopped
-            // solver as a single request does.
             if let Some(puzzle) = block.puzzle(i) {
                 let (outcome, took) = self.solve_timed(puzzle, limit, budget, solution);
-                block.done(i, &outcome, took, solution);
+                let detail = self.detail_of(&outcome);
+                block.done(i, &outcome, took, solution, detail);
             }
             i += 1;
         }
+        self.renew_if_due();
     }
 
-    /// A fresh process after a replacement, before the block's timed
-    /// solves: one untimed solve of the block's last puzzle, as the
-    /// harness warms up a solver at a block that follows another's
-    /// ([`crate::harness::Step::warm_up`]), so that no timed solve is a
-    /// fresh process's first.
-    fn warm_up(&mut self, block: &mut dyn Block<P>, limit: u64, budget: Budget, solution: &mut P) {
-        for index in (0..block.len()).rev() {
-            if let Some(puzzle) = block.puzzle(index) {
-                // The start-up timed: what a replacement costs.
-                let started = std::time::Instant::now();
-                if self.start().is_ok() {
-                    self.life = Some((started, started.elapsed()));
-                    let _ = self.solve_timed(puzzle, limit, budget, solution);
-                }
-                return;
-            }
-        }
+    /// What the harness saw of a failed `outcome` ([`Solver::take_detail`]).
+    fn detail_of(&mut self, outcome: &Outcome) -> Option<String> {
+        outcome.failure.and_then(|_| self.detail.take())
     }
 
     /// Counts a block served; when the process has served
     /// [`ProcessOptions::renew_after`] of them and has run for at least
-    /// [`RENEW_COST_FACTOR`] times its start-up, retires it: the next block
-    /// starts a fresh one.
+    /// [`ProcessOptions::renew_cost_factor`] times its start-up, retires
+    /// it: the next block starts a fresh one, warmed up first
+    /// ([`Solver::wants_warm_up`]).
     fn renew_if_due(&mut self) {
         let Some(every) = self.shared.options.renew_after else {
             return;
@@ -244,6 +203,7 @@ impl<P: Puzzle> ProcessSolver<P> {
         if self.blocks >= every.max(1) && paid_for {
             if let Some(child) = self.child.take() {
                 self.retiring.retire(child);
+                self.last_response.clear();
                 self.renewed = true;
             }
         }
@@ -265,147 +225,96 @@ impl<P: Puzzle> ProcessSolver<P> {
         let most = self.shared.options.batch;
         self.request.clear();
         self.pending.clear();
-        let mut digits = itoa::Buffer::new();
-        let limit_text = digits.format(limit);
         let mut i = from;
         while i < n && self.pending.len() < most && self.request.len() < MAX_BATCH_BYTES {
             let Some(puzzle) = block.puzzle(i) else {
                 i += 1;
                 continue;
             };
-            let mark = self.request.len();
-            self.request.extend_from_slice(b"solve ");
-            self.request.extend_from_slice(limit_text.as_bytes());
-            self.request.push(b' ');
-            if !puzzle.write_protocol(&mut self.request) {
-                self.request.truncate(mark);
-                block.done(i, &failed(Failure::Declined), Duration::ZERO, solution);
-                i += 1;
-                continue;
+            let start = self.request.len();
+            if write_request(&mut self.request, puzzle, limit) {
+                self.pending.push((i, start, self.request.len() - 1));
+            } else {
+                block.done(
+                    i,
+                    &failed(Failure::Declined),
+                    Duration::ZERO,
+                    solution,
+                    None,
+                );
             }
-            self.request.push(b'\n');
-            self.pending.push(i);
             i += 1;
         }
-        let Some(&first) = self.pending.first() else {
+        let Some(&(first, a, b)) = self.pending.first() else {
             return i;
         };
-        let stop = self.shared.options.stop;
-        let child = self.child.as_mut().expect("batching with a process");
-        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
-        let mut since = crate::clock::Instant::now();
-        let written = since;
-        if let Err(e) = child.write_all(&self.request, deadline, stop) {
-            let (outcome, took) = self.read_failed(e);
-            block.done(first, &outcome, took, solution);
+        self.current = a..b;
+        if let Some(stray) = self.unsolicited() {
+            // Output after the last answer, before this batch: as one
+            // request at a time, the next puzzle fails and nothing of it
+            // is read as an answer.
+            let detail = format!("{stray} came after the previous answer, before this request");
+            let (outcome, took) = self.fail_with(Failure::Stray, detail);
+            block.done(first, &outcome, took, solution, self.detail.take());
             return first + 1;
         }
-        self.nap(self.pending.len());
+        let stop = self.shared.options.stop;
+        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+        let written = crate::clock::Instant::now();
+        let child = self.child.as_mut().expect("batching with a process");
+        if let Err(e) = child.write_all(&self.request, deadline, stop) {
+            let max = max_response_bytes(&self.request[a..=b]);
+            let (outcome, took) = self.read_failed(e, max, written.elapsed());
+            let detail = self.detail_of(&outcome);
+            block.done(first, &outcome, took, solution, detail);
+            return first + 1;
+        }
+        let (mut since, mut own_ns) = (written, 0u64);
         for k in 0..self.pending.len() {
-            let index = self.pending[k];
+            let (index, a, b) = self.pending[k];
+            self.current = a..b;
+            let max = max_response_bytes(&self.request[a..=b]);
             let child = self.child.as_mut().expect("running");
             // Each puzzle's deadline runs from the answer before it.
             let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
-            let read = child.read_line(deadline, stop);
+            let read = child.read_line(max, deadline, stop);
             let now = crate::clock::Instant::now();
             let round_trip = now.duration_since(since);
             since = now;
-            let (outcome, took) = match read {
+            let (mut outcome, mut took) = match read {
                 Ok(range) => {
                     let puzzle = block.puzzle(index).expect("a puzzle sent");
-                    self.answer(range, puzzle, limit, solution, round_trip)
+                    let so_far = nanos(now.duration_since(written));
+                    let most_own = so_far.saturating_sub(own_ns);
+                    self.answer(range, puzzle, limit, solution, nanos(round_trip), most_own)
                 }
-                Err(e) => self.read_failed(e),
+                Err(e) => self.read_failed(e, max, round_trip),
             };
-            block.done(index, &outcome, took, solution);
+            if matches!(outcome.timing, Timing::Own { .. }) {
+                own_ns = own_ns.saturating_add(nanos(took));
+            }
+            let last = k + 1 == self.pending.len();
+            if last && outcome.failure.is_none_or(|f| f == Failure::Declined) {
+                if let Some(stray) = self.unsolicited() {
+                    // A line beyond the batch's answers.
+                    let detail = format!("{stray} followed the answer");
+                    (outcome, took) = self.fail_with(Failure::Stray, detail);
+                }
+            }
+            let detail = self.detail_of(&outcome);
+            block.done(index, &outcome, took, solution, detail);
             if self.child.is_none() {
                 // Failed: the rest of the batch goes to a fresh process.
                 return index + 1;
             }
         }
-        let per_answer = since.duration_since(written) / self.pending.len() as u32;
-        self.pace = Some(per_answer);
         i
     }
+}
 
-    /// Sleeps through most of the time `answers` answers should take (at
-    /// the pace of the last batch, [`NAP_SHARE`] of it, at most
-    /// [`MAX_NAP`]), so that the harness reads them a few at a time instead
-    /// of waking for each: a wake-up per answer costs the harness's core a
-    /// context switch per puzzle, which on a machine with few cores is
-    /// taken from the solvers. The answers wait in the pipe; their order
-    /// and what each puzzle got do not change, and a deadline is at most
-    /// this late.
-    fn nap(&self, answers: usize) {
-        let Some(pace) = self.pace else {
-            return;
-        };
-        let expected = pace.saturating_mul(u32::try_from(answers).unwrap_or(u32::MAX));
-        let nap = expected.mul_f64(NAP_SHARE).min(MAX_NAP);
-        if nap >= MIN_NAP {
-            std::thread::sleep(nap);
-        }
-    }
-
-    /// The failure of a read or write that did not complete.
-    fn read_failed(&mut self, error: ReadError) -> (Outcome, Duration) {
-        match error {
-            ReadError::Ended => self.ended(),
-            ReadError::Timeout => self.fail(Failure::Deadline),
-            ReadError::Interrupted => self.fail(Failure::Interrupted),
-            ReadError::TooLong => self.fail(Failure::Response),
-        }
-    }
-
-    /// Reads the response line at `range` to a request for `puzzle`, whose
-    /// round trip was `round_trip`, as [`Solver::solve_timed`] reads a
-    /// single request's.
-    fn answer(
-        &mut self,
-        range: std::ops::Range<usize>,
-        puzzle: &P,
-        limit: u64,
-        solution: &mut P,
-        round_trip: Duration,
-    ) -> (Outcome, Duration) {
-        let child = self.child.as_ref().expect("running");
-        let line = child.line(range);
-        let response = match parse_response(line, limit) {
-            Ok(r) => r,
-            Err(_) => return self.fail(Failure::Response),
-        };
-        let answer = match response {
-            Response::NotApplicable => {
-                self.failures = 0;
-                return (failed(Failure::Declined), Duration::ZERO);
-            }
-            Response::Error(failure) => return self.fail(failure),
-            Response::Answer(answer) => answer,
-        };
-        if answer.count > 0 && !self.shared.count_only {
-            let text = &line[answer.solution.clone()];
-            if !solution.read_protocol(puzzle, text) {
-                return self.fail(Failure::Response);
-            }
-        }
-        self.failures = 0;
-        let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
-        let (took, timing) = match answer.ns {
-            Some(ns) => (Duration::from_nanos(ns), Timing::Own { round_trip_ns }),
-            None => (round_trip, Timing::RoundTrip),
-        };
-        let outcome = Outcome {
-            solutions: answer.count,
-            nodes: answer.nodes,
-            guesses: answer.guesses.unwrap_or(0),
-            updates: None,
-            mems: answer.mems,
-            budget_exceeded: false,
-            failure: None,
-            timing,
-        };
-        (outcome, took)
-    }
+/// `d` in nanoseconds, saturating.
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
@@ -463,7 +372,14 @@ mod tests {
             Some(&self.puzzles[index])
         }
 
-        fn done(&mut self, index: usize, outcome: &Outcome, took: Duration, _: &Grid) {
+        fn done(
+            &mut self,
+            index: usize,
+            outcome: &Outcome,
+            took: Duration,
+            _: &Grid,
+            _: Option<String>,
+        ) {
             assert!(self.done[index].is_none(), "puzzle {index} reported twice");
             self.done[index] = Some((*outcome, took));
         }

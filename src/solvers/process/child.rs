@@ -7,13 +7,13 @@ use std::io::{ErrorKind, Read, Write};
 use std::ops::Range;
 use std::os::unix::io::AsRawFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::Path;
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{CommandSpec, EXIT_GRACE, MAX_RESPONSE_BYTES, POLL_SLICE};
-use crate::solvers::Failure;
+use super::stderr::StderrLog;
+use super::{CommandSpec, EXIT_GRACE, POLL_SLICE};
+use crate::solvers::{Failure, LogFile};
 
 /// Why a read or write did not complete.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,9 +24,13 @@ pub(super) enum ReadError {
     Interrupted,
     /// The pipe ended (the process closed it or exited).
     Ended,
-    /// A line longer than [`MAX_RESPONSE_BYTES`].
+    /// A line longer than the limit given to [`Child::read_line`].
     TooLong,
 }
+
+/// Why a command could not be started: the OS error, for the message.
+#[derive(Debug)]
+pub(super) struct SpawnError(pub(super) std::io::Error);
 
 /// A solver process.
 pub(super) struct Child {
@@ -42,19 +46,23 @@ pub(super) struct Child {
     end: usize,
     /// `data[start..scanned]` holds no line feed.
     scanned: usize,
+    /// Its standard error, drained into the log while the harness waits
+    /// (`None`: discarded, no log placed).
+    stderr: Option<StderrLog>,
 }
 
 impl Child {
-    /// Starts `spec` with its standard error appended to `log` (discarded
-    /// without one), and `env` added to its environment.
+    /// Starts `spec` with its standard error drained into `log` under
+    /// its caps ([`StderrLog`]; discarded when the log is not placed), and
+    /// `env` added to its environment.
     pub(super) fn spawn(
         spec: &CommandSpec,
-        log: Option<&Path>,
+        log: &LogFile,
         env: Option<&(&'static str, String)>,
-    ) -> Result<Child, Failure> {
-        let stderr = log
-            .and_then(|path| OpenOptions::new().create(true).append(true).open(path).ok())
-            .map_or_else(Stdio::null, Stdio::from);
+    ) -> Result<Child, SpawnError> {
+        let file = log
+            .path()
+            .and_then(|path| OpenOptions::new().create(true).append(true).open(path).ok());
         let mut command = Command::new(&spec.program);
         if let Some((name, value)) = env {
             command.env(name, value);
@@ -63,14 +71,22 @@ impl Child {
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
+            .stderr(if file.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .process_group(0)
             .spawn()
-            .map_err(|_| Failure::Spawn)?;
+            .map_err(SpawnError)?;
         let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
             let _ = process.kill();
             let _ = process.wait();
-            return Err(Failure::Spawn);
+            return Err(SpawnError(std::io::Error::other("no pipes")));
+        };
+        let stderr = match (process.stderr.take(), file) {
+            (Some(pipe), Some(file)) => Some(StderrLog::new(pipe, file, log.clone())),
+            _ => None,
         };
         // Writes must not block past a deadline: a solver that reads
         // nothing fills the pipe.
@@ -90,6 +106,7 @@ impl Child {
             start: 0,
             end: 0,
             scanned: 0,
+            stderr,
         })
     }
 
@@ -99,15 +116,45 @@ impl Child {
         &self.data[range]
     }
 
-    /// Whether bytes beyond the last line read are waiting (a solver that
-    /// wrote more than one line for a request).
-    pub(super) fn has_leftover(&self) -> bool {
+    /// Whether output the harness did not ask for is waiting: bytes beyond
+    /// the last line read, or bytes in the pipe now (a solver that wrote
+    /// more than one line for a request). Reads what the pipe holds, so
+    /// that [`Child::leftover`] can quote it.
+    pub(super) fn has_unsolicited(&mut self) -> bool {
+        if self.start == self.end {
+            let mut pfd = libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one pollfd, on the stack; a timeout of 0 does not wait.
+            let ready = unsafe { libc::poll(&mut pfd, 1, 0) };
+            if ready <= 0 || pfd.revents & libc::POLLIN == 0 {
+                return false;
+            }
+            self.start = 0;
+            self.end = 0;
+            self.scanned = 0;
+            match self.stdout.read(&mut self.data[..]) {
+                Ok(n) => self.end = n,
+                Err(_) => return false,
+            }
+        }
         self.start < self.end
     }
 
-    /// Reads the next line (without its `\n`), waiting until `deadline`.
+    /// The unread output [`Child::has_unsolicited`] found.
+    pub(super) fn leftover(&self) -> &[u8] {
+        &self.data[self.start..self.end]
+    }
+
+    /// Reads the next line (without its `\n`), waiting until `deadline`;
+    /// a line longer than `max` bytes is [`ReadError::TooLong`], found
+    /// without reading much further (the buffer stays under `2 * max`
+    /// plus a page).
     pub(super) fn read_line(
         &mut self,
+        max: usize,
         deadline: Option<Instant>,
         stop: Option<&AtomicBool>,
     ) -> Result<Range<usize>, ReadError> {
@@ -119,10 +166,11 @@ impl Child {
                 return Ok(line);
             }
             self.scanned = self.end;
-            if self.end - self.start > MAX_RESPONSE_BYTES {
+            if self.end - self.start > max {
                 return Err(ReadError::TooLong);
             }
-            wait_for(self.stdout.as_raw_fd(), libc::POLLIN, deadline, stop)?;
+            let fd = self.stdout.as_raw_fd();
+            wait_for(fd, libc::POLLIN, deadline, stop, self.stderr.as_mut())?;
             if self.start > 0 {
                 self.data.copy_within(self.start..self.end, 0);
                 self.end -= self.start;
@@ -156,9 +204,13 @@ impl Child {
             match stdin.write(&bytes[at..]) {
                 Ok(0) => return Err(ReadError::Ended),
                 Ok(n) => at += n,
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    wait_for(stdin.as_raw_fd(), libc::POLLOUT, deadline, stop)?
-                }
+                Err(e) if e.kind() == ErrorKind::WouldBlock => wait_for(
+                    stdin.as_raw_fd(),
+                    libc::POLLOUT,
+                    deadline,
+                    stop,
+                    self.stderr.as_mut(),
+                )?,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
                 Err(_) => return Err(ReadError::Ended),
             }
@@ -200,9 +252,21 @@ impl Child {
         unsafe {
             libc::killpg(self.pgid, libc::SIGKILL);
         }
-        match self.process.wait() {
+        let status = match self.process.wait() {
             Ok(status) => status,
             Err(_) => std::process::ExitStatus::from_raw(libc::SIGKILL),
+        };
+        if let Some(stderr) = self.stderr.take() {
+            stderr.finish();
+        }
+        status
+    }
+
+    /// Writes `text` to the solver's log (when placed), under its caps:
+    /// the harness's own notes (a quoted protocol error).
+    pub(super) fn note(&mut self, text: &str) {
+        if let Some(stderr) = self.stderr.as_mut() {
+            stderr.note(text);
         }
     }
 
@@ -241,12 +305,15 @@ impl Child {
 }
 
 /// Waits until `fd` is ready for `events`, the deadline passes or the stop
-/// flag is set (looked at every [`POLL_SLICE`]).
+/// flag is set (looked at every [`POLL_SLICE`]), draining the process's
+/// standard error into its log meanwhile (a solver blocked on a full
+/// standard-error pipe would never answer).
 fn wait_for(
     fd: libc::c_int,
     events: libc::c_short,
     deadline: Option<Instant>,
     stop: Option<&AtomicBool>,
+    mut stderr: Option<&mut StderrLog>,
 ) -> Result<(), ReadError> {
     loop {
         if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
@@ -264,18 +331,32 @@ fn wait_for(
         };
         // Rounded up: a wait of 0 ms would spin.
         let ms = slice.as_micros().div_ceil(1000).max(1) as libc::c_int;
-        let mut pfd = libc::pollfd {
-            fd,
-            events,
-            revents: 0,
-        };
-        // SAFETY: one pollfd, on the stack.
-        let ready = unsafe { libc::poll(&mut pfd, 1, ms) };
-        if ready > 0 {
-            return Ok(());
-        }
+        let err_fd = stderr.as_ref().and_then(|e| e.fd());
+        let mut pfds = [
+            libc::pollfd {
+                fd,
+                events,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: err_fd.unwrap_or(-1),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let n = if err_fd.is_some() { 2 } else { 1 };
+        // SAFETY: `n` pollfds, on the stack.
+        let ready = unsafe { libc::poll(pfds.as_mut_ptr(), n, ms) };
         if ready < 0 && std::io::Error::last_os_error().kind() != ErrorKind::Interrupted {
             return Err(ReadError::Ended);
+        }
+        if ready > 0 && pfds[1].revents != 0 {
+            if let Some(e) = stderr.as_mut() {
+                e.drain();
+            }
+        }
+        if ready > 0 && pfds[0].revents != 0 {
+            return Ok(());
         }
     }
 }

@@ -51,6 +51,7 @@
 mod batch;
 mod child;
 mod response;
+mod stderr;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -67,7 +68,7 @@ use crate::puzzle::Puzzle;
 pub use batch::{
     announces_batch, BATCH_WORD, MAX_BATCH, MAX_BATCH_BYTES, RENEW_AFTER_BLOCKS, RENEW_COST_FACTOR,
 };
-use child::{Child, ReadError};
+use child::{Child, ReadError, SpawnError};
 pub use response::{parse_header, parse_response, Answer, Malformed, Response};
 
 /// The protocol version this harness speaks: the header line a solver
@@ -89,9 +90,44 @@ pub const EXIT_GRACE: Duration = Duration::from_millis(500);
 /// The longest wait between two looks at the stop flag during a call.
 pub const POLL_SLICE: Duration = Duration::from_millis(50);
 
-/// The longest response line read, in bytes (a 61x61 Sudoku's solution is
-/// 3,721): a longer one is a protocol error.
-pub const MAX_RESPONSE_BYTES: usize = 1 << 20;
+/// The room a response line has beyond its request's length (the solution
+/// is as long as the puzzle word): the count and up to this many bytes of
+/// keys. A longer line is a protocol error (`too-long`), found without
+/// reading further.
+pub const RESPONSE_KEYS_ALLOWANCE: usize = 1024;
+
+/// The longest header line read, in bytes.
+pub const MAX_HEADER_BYTES: usize = 4096;
+
+/// The longest response to `request` (a request line, its `\n`
+/// included): the puzzle word's length (a solution is no longer) plus
+/// [`RESPONSE_KEYS_ALLOWANCE`]. For a 9x9 Sudoku, 1,115 bytes; for 61x61,
+/// 4,755.
+pub fn max_response_bytes(request: &[u8]) -> usize {
+    request.len() + RESPONSE_KEYS_ALLOWANCE
+}
+
+/// How much of an offending line a message quotes: its first 120 bytes,
+/// escaped.
+const QUOTE_BYTES: usize = 120;
+
+/// `bytes` for a message: escaped (control and non-ASCII bytes as `\n`,
+/// `\xNN`), cut at [`QUOTE_BYTES`] with the length said.
+///
+/// ```
+/// use dlxbench::solvers::process::quote;
+///
+/// assert_eq!(quote(b"debug: x=1\n"), "`debug: x=1\\n`");
+/// assert_eq!(quote(&[b'a'; 500]).len(), 122 + " (500 bytes)".len());
+/// ```
+pub fn quote(bytes: &[u8]) -> String {
+    let cut = &bytes[..bytes.len().min(QUOTE_BYTES)];
+    let mut q = format!("`{}`", cut.escape_ascii());
+    if cut.len() < bytes.len() {
+        q.push_str(&format!(" ({} bytes)", bytes.len()));
+    }
+    q
+}
 
 /// A solver command: its name in the run and what to run.
 ///
@@ -224,6 +260,11 @@ pub struct ProcessOptions {
     /// cause `interrupted`) and no more requests are sent: give the flag a
     /// run stops on (the command line's Ctrl-C flag).
     pub stop: Option<&'static AtomicBool>,
+    /// Record the round trip as every puzzle's latency, even where the
+    /// solver reports its own time (`--latency round-trip`); the own time
+    /// is still checked against it. Requests then go one at a time (a
+    /// batch has no round trip of its own per puzzle).
+    pub round_trip_latency: bool,
     /// The most requests written at once to a solver that announces
     /// batches ([`BATCH_WORD`]; 1: one at a time, as to any other). By
     /// default [`MAX_BATCH`]. See [`batch`].
@@ -242,13 +283,14 @@ pub struct ProcessOptions {
 }
 
 impl Default for ProcessOptions {
-    /// [`START_TIMEOUT`], [`MAX_FAILURES_IN_A_ROW`], no stop flag,
-    /// batches of up to [`MAX_BATCH`], processes kept for the run.
+    /// [`START_TIMEOUT`], [`MAX_FAILURES_IN_A_ROW`], no stop flag, own
+    /// times, batches of up to [`MAX_BATCH`], processes kept for the run.
     fn default() -> Self {
         ProcessOptions {
             start_timeout: START_TIMEOUT,
             max_failures_in_a_row: MAX_FAILURES_IN_A_ROW,
             stop: None,
+            round_trip_latency: false,
             batch: MAX_BATCH,
             renew_after: None,
             renew_cost_factor: RENEW_COST_FACTOR,
@@ -342,6 +384,36 @@ pub(crate) fn entry_placed<P: Puzzle>(
     .with_log_file(log)
 }
 
+/// Why [`check`] refused a command: what was seen, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckError(pub String);
+
+/// Starts `spec` once and reads its header (within
+/// [`ProcessOptions::start_timeout`]), then closes it: a program that
+/// cannot be found or executed, one that exits or prints another first
+/// line, is refused with what was seen ("not found", "permission denied",
+/// the line quoted) before any run.
+pub fn check(spec: &CommandSpec, options: ProcessOptions) -> Result<(), CheckError> {
+    let shared = Shared {
+        spec: spec.clone(),
+        options,
+        log: LogFile::new(log_file_name(&spec.name)),
+        count_only: false,
+        env: None,
+    };
+    match start(&shared) {
+        Ok((child, _)) => {
+            child.close();
+            Ok(())
+        }
+        Err((failure, detail)) => Err(CheckError(format!(
+            "{} ({failure}): {detail}",
+            failure.status()
+        ))),
+    }
+}
+
 /// What every worker's solver of one entry shares.
 #[derive(Debug)]
 struct Shared {
@@ -364,22 +436,29 @@ pub struct ProcessSolver<P> {
     failures: u32,
     /// Stopped for the rest of the corpus.
     stopped: bool,
+    /// What the last failure saw ([`Solver::take_detail`]).
+    detail: Option<String>,
+    /// The last response line (reused buffer): an answer repeated when
+    /// it does not fit the next puzzle is a stray line.
+    last_response: Vec<u8>,
+    /// The request in flight: its range of [`Self::request`], without the
+    /// newline (a batch holds several).
+    current: std::ops::Range<usize>,
     /// The running process announced batches ([`BATCH_WORD`]).
     batching: bool,
-    /// The puzzles of the batch in flight (indices into the block).
-    pending: Vec<usize>,
+    /// The puzzles of the batch in flight: index into the block, and the
+    /// range of its request in [`Self::request`] (without the newline).
+    pending: Vec<(usize, usize, usize)>,
     /// Blocks served by the running process ([`ProcessOptions::renew_after`]).
     blocks: u32,
     /// The process last replaced, exiting.
     retiring: batch::Retiring,
     /// The process was replaced after its blocks; the next one is not
-    /// started yet.
+    /// started yet ([`Solver::wants_warm_up`]).
     renewed: bool,
-    /// When the running process was started by a block, and how long it
-    /// took to print its header.
+    /// When the running process was started, and how long it took to
+    /// print its header.
     life: Option<(std::time::Instant, Duration)>,
-    /// The time per answer of the last batch that completed.
-    pace: Option<Duration>,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -402,13 +481,15 @@ impl<P: Puzzle> ProcessSolver<P> {
             request: Vec::with_capacity(256),
             failures: 0,
             stopped: false,
+            detail: None,
+            last_response: Vec::with_capacity(256),
+            current: 0..0,
             batching: false,
             pending: Vec::with_capacity(MAX_BATCH),
             blocks: 0,
             retiring: batch::Retiring::default(),
             renewed: false,
             life: None,
-            pace: None,
             _puzzle: PhantomData,
         }
     }
@@ -420,12 +501,28 @@ impl<P: Puzzle> ProcessSolver<P> {
             .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// [`ProcessSolver::fail`], with what the harness saw (`detail`: a
+    /// quoted line, an OS error), kept for [`Solver::take_detail`] and
+    /// written to the solver's log.
+    fn fail_with(&mut self, failure: Failure, detail: String) -> (Outcome, Duration) {
+        if let Some(child) = self.child.as_mut() {
+            child.note(&format!(
+                "\n[dlxbench: {} ({failure}) on request {}: {detail}]\n",
+                failure.status(),
+                quote(self.request.get(self.current.clone()).unwrap_or_default()),
+            ));
+        }
+        self.detail = Some(detail);
+        self.fail(failure)
+    }
+
     /// An outcome of `failure`, which counts towards the limit in a row
     /// unless it is an interruption; the process is killed.
     fn fail(&mut self, failure: Failure) -> (Outcome, Duration) {
         if let Some(child) = self.child.take() {
             child.kill();
         }
+        self.last_response.clear();
         if failure != Failure::Interrupted {
             self.failures += 1;
             let limit = self.shared.options.max_failures_in_a_row;
@@ -445,36 +542,217 @@ impl<P: Puzzle> ProcessSolver<P> {
         self.fail(failure)
     }
 
-    /// Starts the command and reads its header.
-    fn start(&mut self) -> Result<(), Failure> {
-        let shared = &self.shared;
-        let mut child = Child::spawn(
-            &shared.spec,
-            shared.log.path().as_deref(),
-            shared.env.as_ref(),
-        )?;
-        let deadline = std::time::Instant::now() + shared.options.start_timeout;
-        let header = child.read_line(Some(deadline), shared.options.stop);
-        let failure = match header {
-            Ok(range) => match parse_header(child.line(range.clone())) {
-                Ok(()) => {
-                    self.batching = announces_batch(child.line(range));
-                    self.blocks = 0;
-                    self.child = Some(child);
-                    return Ok(());
-                }
-                Err(_) => Failure::Header,
-            },
-            Err(ReadError::Timeout) => Failure::StartUp,
-            Err(ReadError::Interrupted) => Failure::Interrupted,
-            Err(ReadError::TooLong) => Failure::Header,
-            Err(ReadError::Ended) => {
-                return Err(child.reap());
+    /// Output of the running process that no request asked for, quoted.
+    fn unsolicited(&mut self) -> Option<String> {
+        let child = self.child.as_mut()?;
+        child.has_unsolicited().then(|| quote(child.leftover()))
+    }
+
+    /// Starts the command and reads its header; on failure, what was seen.
+    /// The start-up is timed (what a replacement costs).
+    fn start(&mut self) -> Result<(), (Failure, String)> {
+        let started = std::time::Instant::now();
+        let (child, batching) = start(&self.shared)?;
+        self.life = Some((started, started.elapsed()));
+        self.child = Some(child);
+        self.batching = batching;
+        self.blocks = 0;
+        self.renewed = false;
+        Ok(())
+    }
+
+    /// The failure of a write or read that did not complete, `elapsed`
+    /// after the request was written; `max` the longest legal answer.
+    fn read_failed(
+        &mut self,
+        error: ReadError,
+        max: usize,
+        elapsed: Duration,
+    ) -> (Outcome, Duration) {
+        match error {
+            ReadError::Ended => self.ended(),
+            ReadError::Timeout => {
+                // Over its budget: the elapsed time is what it cost.
+                let (outcome, _) = self.fail(Failure::Deadline);
+                (outcome, elapsed)
+            }
+            ReadError::Interrupted => self.fail(Failure::Interrupted),
+            ReadError::TooLong => {
+                let child = self.child.as_ref().expect("running");
+                let detail = format!(
+                    "a response line longer than {max} bytes (the longest legal one for this \
+                     request) starting {}",
+                    quote(child.leftover())
+                );
+                self.fail_with(Failure::TooLong, detail)
+            }
+        }
+    }
+
+    /// Reads the response line at `range` to the request for `puzzle`,
+    /// `round_trip_ns` after it was sent (one request at a time) or after
+    /// the answer before it (in a batch). An own time above `most_own_ns`
+    /// (the round trip, one at a time; what the batch's time since its
+    /// write leaves after the own times before it, in a batch) is a
+    /// protocol error (`clock`): no solver solves faster than the harness
+    /// sees it answer.
+    fn answer(
+        &mut self,
+        range: std::ops::Range<usize>,
+        puzzle: &P,
+        limit: u64,
+        solution: &mut P,
+        round_trip_ns: u64,
+        most_own_ns: u64,
+    ) -> (Outcome, Duration) {
+        let child = self.child.as_ref().expect("running");
+        let line = child.line(range);
+        let response = match parse_response(line, limit) {
+            Ok(r) => r,
+            Err(_) => {
+                let detail = format!("{} is not a response", quote(line));
+                return self.fail_with(Failure::Response, detail);
             }
         };
-        child.kill();
-        Err(failure)
+        let answer = match response {
+            Response::NotApplicable => None,
+            Response::Error(failure) => {
+                let detail = format!("answered {}", quote(line));
+                return self.fail_with(failure, detail);
+            }
+            Response::Answer(answer) => Some(answer),
+        };
+        if let Some(a) = answer.as_ref().filter(|a| a.count > 0) {
+            let text = &line[a.solution.clone()];
+            if !self.shared.count_only && !solution.read_protocol(puzzle, text) {
+                let detail = format!("{} is no solution of the puzzle's size", quote(text));
+                return self.fail_with(Failure::Response, detail);
+            }
+            // The last answer again, late, where this puzzle's was due (a
+            // solver that answered twice): not this puzzle's answer.
+            if line == self.last_response.as_slice()
+                && !self.shared.count_only
+                && !P::is_solution_of(solution, puzzle)
+            {
+                let detail = format!(
+                    "{} repeats the previous answer and does not solve this puzzle",
+                    quote(line)
+                );
+                return self.fail_with(Failure::Stray, detail);
+            }
+        }
+        self.last_response.clear();
+        self.last_response.extend_from_slice(line);
+        let Some(answer) = answer else {
+            self.failures = 0;
+            return (failed(Failure::Declined), Duration::ZERO);
+        };
+        if let Some(ns) = answer.ns.filter(|&ns| ns > most_own_ns) {
+            let detail = match most_own_ns == round_trip_ns {
+                true => format!(
+                    "its own time ns={ns} is longer than the round trip the harness measured \
+                     around it ({round_trip_ns} ns)"
+                ),
+                false => format!(
+                    "its own time ns={ns} is longer than the batch's time since it was written \
+                     leaves after the own times of the answers before it ({most_own_ns} ns)"
+                ),
+            };
+            return self.fail_with(Failure::Clock, detail);
+        }
+        self.failures = 0;
+        let (took, timing) = match answer.ns {
+            Some(ns) if !self.shared.options.round_trip_latency => {
+                (Duration::from_nanos(ns), Timing::Own { round_trip_ns })
+            }
+            _ => (Duration::from_nanos(round_trip_ns), Timing::RoundTrip),
+        };
+        let outcome = Outcome {
+            solutions: answer.count,
+            nodes: answer.nodes,
+            guesses: answer.guesses.unwrap_or(0),
+            updates: None,
+            mems: answer.mems,
+            budget_exceeded: false,
+            failure: None,
+            timing,
+        };
+        (outcome, took)
     }
+}
+
+/// Appends the `solve` request for `puzzle` (counting up to `limit`) to
+/// `request`, newline included; false (nothing appended) when the puzzle
+/// has no protocol form.
+fn write_request<P: Puzzle>(request: &mut Vec<u8>, puzzle: &P, limit: u64) -> bool {
+    let mark = request.len();
+    request.extend_from_slice(b"solve ");
+    let mut digits = itoa::Buffer::new();
+    request.extend_from_slice(digits.format(limit).as_bytes());
+    request.push(b' ');
+    if !puzzle.write_protocol(request) {
+        request.truncate(mark);
+        return false;
+    }
+    request.push(b'\n');
+    true
+}
+
+/// Starts `shared`'s command and reads its header: the process, and
+/// whether it announced batches; on failure, what was seen.
+fn start(shared: &Shared) -> Result<(Child, bool), (Failure, String)> {
+    let mut child = Child::spawn(&shared.spec, &shared.log, shared.env.as_ref())
+        .map_err(|SpawnError(e)| (Failure::Spawn, spawn_message(&shared.spec, &e)))?;
+    let deadline = std::time::Instant::now() + shared.options.start_timeout;
+    let header = child.read_line(MAX_HEADER_BYTES, Some(deadline), shared.options.stop);
+    let failure = match header {
+        Ok(range) => match parse_header(child.line(range.clone())) {
+            Ok(()) => {
+                let batching = announces_batch(child.line(range));
+                return Ok((child, batching));
+            }
+            Err(_) => (
+                Failure::Header,
+                format!(
+                    "the first line is {}, not `dlxbench-protocol {PROTOCOL_VERSION} ...`",
+                    quote(child.line(range))
+                ),
+            ),
+        },
+        Err(ReadError::Timeout) => (
+            Failure::StartUp,
+            format!(
+                "no header line within {:?} of starting",
+                shared.options.start_timeout
+            ),
+        ),
+        Err(ReadError::Interrupted) => (Failure::Interrupted, "interrupted".into()),
+        Err(ReadError::TooLong) => (
+            Failure::Header,
+            format!("a first line longer than {MAX_HEADER_BYTES} bytes"),
+        ),
+        Err(ReadError::Ended) => {
+            let failure = child.reap();
+            return Err((failure, format!("it ended before its header ({failure})")));
+        }
+    };
+    child.kill();
+    Err(failure)
+}
+
+/// The message for a command that could not be started: the OS's reason
+/// in words ("not found", "permission denied") and the command as given.
+fn spawn_message(spec: &CommandSpec, e: &std::io::Error) -> String {
+    let reason = match e.kind() {
+        std::io::ErrorKind::NotFound => "not found".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        _ => e.to_string(),
+    };
+    format!(
+        "cannot start `{}` ({}: {reason})",
+        spec.text,
+        spec.program.to_string_lossy()
+    )
 }
 
 /// An outcome that is `failure`.
@@ -508,80 +786,56 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
             return (failed(Failure::Stopped), Duration::ZERO);
         }
         self.request.clear();
-        self.request.extend_from_slice(b"solve ");
-        let mut digits = itoa::Buffer::new();
-        self.request
-            .extend_from_slice(digits.format(limit).as_bytes());
-        self.request.push(b' ');
-        if !puzzle.write_protocol(&mut self.request) {
+        if !write_request(&mut self.request, puzzle, limit) {
             return (failed(Failure::Declined), Duration::ZERO);
         }
-        self.request.push(b'\n');
+        self.current = 0..self.request.len() - 1;
         if self.child.is_none() {
-            if let Err(failure) = self.start() {
+            if let Err((failure, detail)) = self.start() {
+                self.detail = Some(detail);
                 return self.fail(failure);
             }
         }
-        let stop = self.shared.options.stop;
-        if self.child.as_ref().is_some_and(Child::has_leftover) {
-            // More than one line for the last request: out of protocol.
-            return self.fail(Failure::Response);
+        if let Some(stray) = self.unsolicited() {
+            // Output that came after the last answer, before this request:
+            // out of protocol. Failing this puzzle (the process is
+            // restarted) keeps it from being read as this puzzle's answer.
+            return self.fail_with(
+                Failure::Stray,
+                format!("{stray} came after the previous answer, before this request"),
+            );
         }
+        let stop = self.shared.options.stop;
+        let max = max_response_bytes(&self.request);
         let child = self.child.as_mut().expect("started");
         let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
         let started = crate::clock::Instant::now();
-        match child.write_all(&self.request, deadline, stop) {
-            Ok(()) => {}
-            Err(ReadError::Ended) => return self.ended(),
-            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
-            Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
-            Err(ReadError::TooLong) => return self.fail(Failure::Response),
-        }
-        let read = child.read_line(deadline, stop);
+        let sent = child.write_all(&self.request, deadline, stop);
+        let read = sent.and_then(|()| child.read_line(max, deadline, stop));
         let round_trip = started.elapsed();
         let range = match read {
             Ok(range) => range,
-            Err(ReadError::Ended) => return self.ended(),
-            Err(ReadError::Timeout) => return self.fail(Failure::Deadline),
-            Err(ReadError::Interrupted) => return self.fail(Failure::Interrupted),
-            Err(ReadError::TooLong) => return self.fail(Failure::Response),
+            Err(e) => return self.read_failed(e, max, round_trip),
         };
-        let line = child.line(range);
-        let response = match parse_response(line, limit) {
-            Ok(r) => r,
-            Err(_) => return self.fail(Failure::Response),
-        };
-        let answer = match response {
-            Response::NotApplicable => {
-                self.failures = 0;
-                return (failed(Failure::Declined), Duration::ZERO);
-            }
-            Response::Error(failure) => return self.fail(failure),
-            Response::Answer(answer) => answer,
-        };
-        if answer.count > 0 && !self.shared.count_only {
-            let text = &line[answer.solution.clone()];
-            if !solution.read_protocol(puzzle, text) {
-                return self.fail(Failure::Response);
+        let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
+        let (outcome, took) =
+            self.answer(range, puzzle, limit, solution, round_trip_ns, round_trip_ns);
+        if outcome.failure.is_none_or(|f| f == Failure::Declined) {
+            if let Some(stray) = self.unsolicited() {
+                // More than one line for this request.
+                let detail = format!("{stray} followed the answer");
+                return self.fail_with(Failure::Stray, detail);
             }
         }
-        self.failures = 0;
-        let round_trip_ns = u64::try_from(round_trip.as_nanos()).unwrap_or(u64::MAX);
-        let (took, timing) = match answer.ns {
-            Some(ns) => (Duration::from_nanos(ns), Timing::Own { round_trip_ns }),
-            None => (round_trip, Timing::RoundTrip),
-        };
-        let outcome = Outcome {
-            solutions: answer.count,
-            nodes: answer.nodes,
-            guesses: answer.guesses.unwrap_or(0),
-            updates: None,
-            mems: answer.mems,
-            budget_exceeded: false,
-            failure: None,
-            timing,
-        };
         (outcome, took)
+    }
+
+    fn wants_warm_up(&self) -> bool {
+        self.renewed
+    }
+
+    fn take_detail(&mut self) -> Option<String> {
+        self.detail.take()
     }
 
     fn returns_solutions(&self) -> bool {

@@ -118,21 +118,81 @@ fn crashes_are_recorded_with_their_cause_and_the_process_restarts() {
 }
 
 #[test]
-fn a_hung_call_times_out_at_the_deadline_and_the_group_is_killed() {
+fn a_hung_call_is_over_budget_at_the_deadline_and_the_group_is_killed() {
     let mut s = solver(
         "echo dlxbench-protocol 1; read x; sleep 30; echo '0 -'",
         ProcessOptions::default(),
     );
     let budget = Budget::UNLIMITED.with_time(Duration::from_millis(300));
     let t = Instant::now();
-    let (outcome, _) = solve(s.as_mut(), budget);
+    let (outcome, took) = solve(s.as_mut(), budget);
     assert_eq!(outcome.failure, Some(Failure::Deadline));
-    assert_eq!(outcome.status(2), Status::Timeout);
+    // Over budget, as a built-in solver would be: no failure of the run.
+    assert_eq!(outcome.status(2), Status::Budget);
+    assert!(took >= Duration::from_millis(300), "{took:?}");
     let waited = t.elapsed();
     assert!(
         waited >= Duration::from_millis(300) && waited < Duration::from_secs(3),
         "{waited:?}"
     );
+}
+
+#[test]
+fn an_own_time_longer_than_the_round_trip_is_a_clock_error() {
+    let mut s = solver(
+        "echo dlxbench-protocol 1; while read x; do echo '0 - ns=5000000000'; done",
+        ProcessOptions::default(),
+    );
+    let (outcome, _) = solve(s.as_mut(), SECOND);
+    assert_eq!(outcome.failure, Some(Failure::Clock));
+    assert!(s
+        .take_detail()
+        .unwrap()
+        .contains("ns=5000000000 is longer than the round trip"));
+}
+
+#[test]
+fn a_line_longer_than_the_longest_answer_is_refused_without_reading_it_all() {
+    // 64 MiB without a newline: refused at about 1 KiB past the request's
+    // length, long before the end.
+    let mut s = solver(
+        "echo dlxbench-protocol 1; read x; head -c 67108864 /dev/zero | tr '\\0' 1; sleep 30",
+        ProcessOptions::default(),
+    );
+    let t = Instant::now();
+    let (outcome, _) = solve(s.as_mut(), SECOND);
+    assert_eq!(outcome.failure, Some(Failure::TooLong));
+    assert!(
+        t.elapsed() < Duration::from_millis(900),
+        "{:?}",
+        t.elapsed()
+    );
+    let detail = s.take_detail().unwrap();
+    let max = max_response_bytes(&[0; 90]); // `solve 2 PUZZLE\n`
+    assert!(
+        detail.contains(&format!("longer than {max} bytes")),
+        "{detail}"
+    );
+    assert!(detail.contains("`1111"), "{detail}");
+}
+
+#[test]
+fn a_program_that_cannot_start_is_refused_by_check_with_the_os_reason() {
+    let missing: CommandSpec = "t=pyhton3-not-here solver.py".parse().unwrap();
+    let err = check(&missing, ProcessOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("not found") && err.contains("pyhton3-not-here solver.py"),
+        "{err}"
+    );
+    let typo = CommandSpec::shell("t", "echo dlxbench-protocl 1");
+    let err = check(&typo, ProcessOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`dlxbench-protocl 1`"), "{err}");
+    let good = CommandSpec::shell("t", "echo dlxbench-protocol 1; cat >/dev/null");
+    assert_eq!(check(&good, ProcessOptions::default()), Ok(()));
 }
 
 #[test]
@@ -171,19 +231,57 @@ fn nonsense_is_a_protocol_error() {
 }
 
 #[test]
-fn two_lines_for_one_request_make_the_next_a_protocol_error() {
+fn two_lines_in_one_write_are_a_stray_on_the_puzzle_they_answer() {
     let mut s = solver(
-        "echo dlxbench-protocol 1; while read x; do echo '0 -'; echo '0 -'; done",
+        "echo dlxbench-protocol 1; while read x; do printf '0 -\\n0 -\\n'; done",
+        ProcessOptions::default(),
+    );
+    assert_eq!(solve(s.as_mut(), SECOND).0.failure, Some(Failure::Stray));
+    assert!(s
+        .take_detail()
+        .unwrap()
+        .contains("`0 -\\n` followed the answer"));
+    // Restarted: the next request is answered (and strays again).
+    assert_eq!(solve(s.as_mut(), SECOND).0.failure, Some(Failure::Stray));
+}
+
+#[test]
+fn a_line_after_the_answer_fails_the_next_request_before_it_is_sent() {
+    let mut s = solver(
+        "echo dlxbench-protocol 1; while read x; do echo '0 -'; sleep 0.02; echo 'debug'; done",
         ProcessOptions::default(),
     );
     assert_eq!(solve(s.as_mut(), SECOND).0.failure, None);
-    // The second line may still be on its way: give it time to arrive.
-    std::thread::sleep(Duration::from_millis(100));
-    let second = solve(s.as_mut(), SECOND).0.failure;
+    // The second line arrives before the next request is written.
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(solve(s.as_mut(), SECOND).0.failure, Some(Failure::Stray));
+    let detail = s.take_detail().unwrap();
     assert!(
-        matches!(second, None | Some(Failure::Response)),
-        "{second:?}"
+        detail.contains("`debug\\n` came after the previous answer"),
+        "{detail}"
     );
+    // A fresh process answers the next one.
+    assert_eq!(solve(s.as_mut(), SECOND).0.failure, None);
+}
+
+#[test]
+fn an_answer_repeated_where_the_next_is_due_is_never_taken_for_it() {
+    let script = format!(
+        "echo dlxbench-protocol 1; while read x; do echo '1 {0}'; sleep 0.02; echo '1 {0}'; done",
+        solution()
+    );
+    let mut s = solver(&script, ProcessOptions::default());
+    let mut out = Grid::blank();
+    let first = s.solve_timed(&grid(PUZZLE), 2, SECOND, &mut out).0;
+    assert_eq!(first.failure, None);
+    // The next puzzle at once: the repeated line comes where its answer is
+    // due (or before its request, whatever the timing); it is a stray line
+    // either way, never this puzzle's answer.
+    let mut other = PUZZLE.to_vec();
+    other[0] = b'5';
+    let second = s.solve_timed(&grid(&other), 2, SECOND, &mut out).0;
+    assert_eq!(second.failure, Some(Failure::Stray), "{second:?}");
+    assert_eq!(second.status(2), Status::ProtocolError);
 }
 
 #[test]
@@ -326,6 +424,9 @@ fn causes_read_back_and_map_to_statuses() {
         Failure::StartUp,
         Failure::Header,
         Failure::Response,
+        Failure::Stray,
+        Failure::TooLong,
+        Failure::Clock,
         Failure::Stopped,
         Failure::Interrupted,
         Failure::Declined,
@@ -333,7 +434,9 @@ fn causes_read_back_and_map_to_statuses() {
         assert_eq!(Failure::from_cause(&f.cause()), Some(f));
     }
     assert_eq!(Failure::Signal(9).cause(), "signal 9");
-    assert_eq!(Failure::Deadline.status(), Status::Timeout);
+    assert_eq!(Failure::Deadline.status(), Status::Budget);
+    assert_eq!(Failure::StartUp.status(), Status::Timeout);
+    assert_eq!(Failure::Clock.status(), Status::ProtocolError);
     assert_eq!(Failure::Memory.status(), Status::Crashed);
     assert_eq!(Failure::from_cause("nonsense"), None);
     assert!(Status::ALL.iter().filter(|s| s.is_failure()).count() == 4);

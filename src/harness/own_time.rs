@@ -1,0 +1,239 @@
+//! Checking the times a solver in its own process reports about itself
+//! (`ns=`) against the round trips the harness measured around them.
+//!
+//! Per puzzle, an own time longer than its round trip is refused outright
+//! (`clock`, in [`crate::solvers::process`]). Per corpus and solver, the
+//! own times must also *explain* the round trips: a round trip is the
+//! solve plus a per-request cost (the pipe, reading the line, writing the
+//! answer) and, on a busy machine, waits for a core; neither grows with
+//! the puzzle, so between easy and hard puzzles the round trip grows by
+//! what the own time grows. The puzzles are ordered by their own time and
+//! the fastest third compared with the slowest third, by medians (which a
+//! machine busy a third of the time does not move):
+//!
+//! * `spread` = g / (g + h), where g is how much the own times' median
+//!   grows from the fast third to the slow third, and h how much the
+//!   median of what the round trip adds to the own time grows (about 0
+//!   when honest, g when the solver reports half its time);
+//! * `level` = own median / (own median + added median - the pipe's
+//!   floor), for solvers whose times hardly vary;
+//! * `explained` = the larger of the two; the own times are **verified**
+//!   when it is at least [`VERIFIED`].
+//!
+//! An honest solver scores near 1 on `spread`, whatever its per-request
+//! cost; one that reports `ns=1` scores near 0 on both, one that reports
+//! half its time near 0.5. What no outside check can tell is a constant
+//! taken off every puzzle: it looks like per-request cost, so that cost
+//! is reported beside the verdict ([`OwnTimeCheck::overhead_ns`]).
+//!
+//! The puzzles are a sample: of each corpus the [`SAMPLE`] whose line
+//! numbers hash lowest (a bottom-k sample), so that workers' samples, and
+//! shards' rebuilt from `puzzles.csv` by `merge`, combine into exactly the
+//! sample of the whole; it is kept in a buffer allocated once.
+
+use std::collections::BinaryHeap;
+
+/// The least share of the round trips the own times must explain to be
+/// believed (docs/solver-protocol.md gives the figures behind it).
+pub const VERIFIED: f64 = 0.8;
+
+/// Own-timed puzzles below which no verdict is given.
+pub const MIN_PUZZLES: u64 = 20;
+
+/// Puzzles kept per corpus and solver for the check.
+pub const SAMPLE: usize = 4096;
+
+/// A sample of the own times and round trips of one solver's own-timed
+/// puzzles.
+#[derive(Debug, Clone, Default)]
+pub struct OwnTimes {
+    /// (hash of the line, own time, round trip), the largest hash on top.
+    sample: BinaryHeap<(u64, u64, u64)>,
+    /// Puzzles added.
+    puzzles: u64,
+}
+
+/// What [`OwnTimes::check`] found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OwnTimeCheck {
+    /// The share of the round trips the own times explain (see the module
+    /// docs): about 1 for an honest solver.
+    pub explained: f64,
+    /// The median of what the round trip adds to the own time, less the
+    /// pipe's floor: what each request costs the solver beyond its own
+    /// time, ns.
+    pub overhead_ns: f64,
+    /// `explained` is at least [`VERIFIED`].
+    pub verified: bool,
+    /// Own-timed puzzles.
+    pub puzzles: u64,
+}
+
+/// The line's place in the sample: a 64-bit mix of its number.
+fn hash(line: u64) -> u64 {
+    let mut z = line.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The median of `v` (sorted here).
+fn median(v: &mut [u64]) -> f64 {
+    v.sort_unstable();
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2] as f64,
+        n => (v[n / 2 - 1] as f64 + v[n / 2] as f64) / 2.0,
+    }
+}
+
+impl OwnTimes {
+    /// Adds the puzzle of line `line`: its own time and its round trip, ns.
+    pub fn add(&mut self, line: u64, own_ns: u64, round_trip_ns: u64) {
+        self.puzzles += 1;
+        self.offer((hash(line), own_ns, round_trip_ns));
+    }
+
+    fn offer(&mut self, item: (u64, u64, u64)) {
+        if self.sample.capacity() == 0 {
+            self.sample.reserve_exact(SAMPLE);
+        }
+        if self.sample.len() < SAMPLE {
+            self.sample.push(item);
+        } else if self.sample.peek().is_some_and(|top| item.0 < top.0) {
+            self.sample.pop();
+            self.sample.push(item);
+        }
+    }
+
+    /// Adds another worker's (or shard's).
+    pub fn merge(&mut self, other: &OwnTimes) {
+        self.puzzles += other.puzzles;
+        for &item in other.sample.iter() {
+            self.offer(item);
+        }
+    }
+
+    /// Clears (keeps the memory).
+    pub fn reset(&mut self) {
+        self.sample.clear();
+        self.puzzles = 0;
+    }
+
+    /// The verdict, given the pipe's floor (`floor_ns`: its median round
+    /// trip, 0 when not measured); `None` under [`MIN_PUZZLES`].
+    pub fn check(&self, floor_ns: f64) -> Option<OwnTimeCheck> {
+        if self.puzzles < MIN_PUZZLES {
+            return None;
+        }
+        let mut pairs: Vec<(u64, u64)> = self.sample.iter().map(|&(_, o, r)| (o, r)).collect();
+        pairs.sort_unstable();
+        let third = pairs.len() / 3;
+        let (fast, slow) = (&pairs[..third], &pairs[pairs.len() - third..]);
+        // Medians of the own time and of what the round trip adds to it
+        // (the median of a sum is not the sum of the medians).
+        let medians = |part: &[(u64, u64)]| {
+            let mut own: Vec<u64> = part.iter().map(|p| p.0).collect();
+            let mut extra: Vec<u64> = part.iter().map(|p| p.1.saturating_sub(p.0)).collect();
+            (median(&mut own), median(&mut extra))
+        };
+        let ((own_fast, extra_fast), (own_slow, extra_slow)) = (medians(fast), medians(slow));
+        let grown = own_slow - own_fast;
+        let spread = match grown + (extra_slow - extra_fast) > 0.0 {
+            true => (grown / (grown + (extra_slow - extra_fast))).min(1.0),
+            false => 0.0,
+        };
+        let (own, extra) = medians(&pairs);
+        let level = own / (own + extra - floor_ns).max(1.0);
+        let explained = spread.max(level).max(0.0);
+        Some(OwnTimeCheck {
+            explained,
+            overhead_ns: (extra - floor_ns).max(0.0),
+            verified: explained >= VERIFIED,
+            puzzles: self.puzzles,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Round trips of 2,000 puzzles whose solves take 50 µs to 2 ms, with
+    /// 20 µs of overhead per request and, on a third of them, a wait for a
+    /// core of up to 5 ms (a busy machine).
+    fn run(report: impl Fn(u64) -> u64) -> OwnTimeCheck {
+        let mut t = OwnTimes::default();
+        for i in 0..2000u64 {
+            let solve = 50_000 + (i * 7919 % 1000) * 1950;
+            let stall = if i % 3 == 0 {
+                (i * 104_729) % 5_000_000
+            } else {
+                0
+            };
+            t.add(i, report(solve), solve + 20_000 + stall);
+        }
+        t.check(8_000.0).expect("enough puzzles")
+    }
+
+    #[test]
+    fn honest_times_are_verified_and_lies_are_not() {
+        let honest = run(|ns| ns);
+        assert!(honest.verified && honest.explained > 0.95, "{honest:?}");
+        // 20 µs less the floor, and what the waits add to the median.
+        assert!(
+            honest.overhead_ns > 11_000.0 && honest.overhead_ns < 500_000.0,
+            "{honest:?}"
+        );
+        let one = run(|_| 1);
+        assert!(!one.verified && one.explained < 0.01, "{one:?}");
+        let half = run(|ns| ns / 2);
+        assert!(
+            !half.verified && (half.explained - 0.5).abs() < 0.05,
+            "{half:?}"
+        );
+    }
+
+    #[test]
+    fn a_constant_time_solver_is_judged_on_its_level() {
+        let mut t = OwnTimes::default();
+        for i in 0..100u64 {
+            // 30 µs each, the round trip 30 µs + the floor + jitter.
+            t.add(i, 30_000, 38_000 + (i % 7) * 500);
+        }
+        let c = t.check(8_000.0).unwrap();
+        assert!(c.verified, "{c:?}");
+        let mut liar = OwnTimes::default();
+        for i in 0..100u64 {
+            liar.add(i, 1, 20_000_000 + (i % 7) * 500);
+        }
+        assert!(!liar.check(8_000.0).unwrap().verified);
+        assert_eq!(OwnTimes::default().check(0.0), None);
+    }
+
+    #[test]
+    fn samples_merge_into_exactly_the_sample_of_the_whole() {
+        let (mut whole, mut a, mut b) = (
+            OwnTimes::default(),
+            OwnTimes::default(),
+            OwnTimes::default(),
+        );
+        for line in 1..=20_000u64 {
+            let (own, trip) = (line * 13 % 7_001, line * 13 % 7_001 + 900);
+            whole.add(line, own, trip);
+            match line % 3 {
+                0 => a.add(line, own, trip),
+                _ => b.add(line, own, trip),
+            }
+        }
+        a.merge(&b);
+        let sorted = |t: &OwnTimes| {
+            let mut v: Vec<_> = t.sample.iter().copied().collect();
+            v.sort_unstable();
+            v
+        };
+        assert_eq!(sorted(&a), sorted(&whole));
+        assert_eq!(a.sample.len(), SAMPLE);
+        assert_eq!(a.check(0.0), whole.check(0.0));
+    }
+}
