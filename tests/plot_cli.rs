@@ -109,7 +109,10 @@ fn check_picture(path: &Path, solvers: &[&str]) {
         // up; every puzzle both solved a dot.
         let solver = name.split('.').nth(1).unwrap();
         assert!(labels.contains("dlx: time"), "{name}: {labels}");
-        assert!(labels.contains(&format!("{solver}: time")), "{name}: {labels}");
+        assert!(
+            labels.contains(&format!("{solver}: time")),
+            "{name}: {labels}"
+        );
         assert!(labels.contains("both solved"), "{name}: {labels}");
         let ink = ink(&text);
         assert!(ink > 0.002, "{name}: the plot area is blank ({ink})");

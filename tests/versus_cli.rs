@@ -197,6 +197,8 @@ fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: 
         let solvers: Vec<&str> = SOLVERS.split(',').collect();
         let (mut vbs_solved, mut vbs_ns) = (0u64, 0u64);
         let mut wins: HashMap<&str, u64> = HashMap::new();
+        // By decade of the reference's (dlx's) nodes: band -> solver -> wins.
+        let mut bands: BTreeMap<u64, HashMap<&str, u64>> = BTreeMap::new();
         for line in 1..=puzzles {
             let best = solvers
                 .iter()
@@ -206,9 +208,30 @@ fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: 
                 vbs_solved += 1;
                 vbs_ns += t;
                 *wins.entry(s).or_default() += 1;
+                let nodes = corpus["dlx"][&line].nodes.unwrap();
+                let decade = match nodes {
+                    0 => 0,
+                    n => 10u64.pow(n.ilog10()),
+                };
+                *bands.entry(decade).or_default().entry(s).or_default() += 1;
             }
         }
         let v = &c["virtual_best"];
+        assert_eq!(v["band_solver"], "dlx");
+        let got_bands = v["bands"].as_array().unwrap();
+        assert_eq!(got_bands.len(), bands.len());
+        for (b, (decade, w)) in got_bands.iter().zip(&bands) {
+            assert_eq!(b["nodes_from"], *decade);
+            assert_eq!(b["puzzles"], w.values().sum::<u64>());
+            for x in b["wins"].as_array().unwrap() {
+                let name = x["solver"].as_str().unwrap();
+                assert_eq!(
+                    x["wins"],
+                    w.get(name).copied().unwrap_or(0),
+                    "{decade} {name}"
+                );
+            }
+        }
         assert_eq!(v["solved"], vbs_solved);
         assert_eq!(v["total_ns"], vbs_ns);
         let single = solvers
@@ -454,6 +477,11 @@ fn report_html_draws_the_reference_against_each_solver() {
     let rows = rows_of(&[&run]);
     let ok = solved(&rows["c9"]);
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
+    assert!(
+        html.contains("Virtual best solver"),
+        "the virtual best's table"
+    );
+    assert!(html.contains("fastest solver per band of dlx"), "the bands");
     for s in ["dc", "heuristic", "naive"] {
         let file = format!("c9.{s}.versus.svg");
         assert!(html.contains(&file), "{file}");

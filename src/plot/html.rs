@@ -292,6 +292,21 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             }
         }
         body.push_str("</div>\n");
+        if let Some(vbs) = &pictures.virtual_best {
+            let _ = writeln!(
+                body,
+                "<h3>Virtual best solver: the fastest solver on each puzzle</h3>"
+            );
+            let (headers, rows) = crate::versus::render::vbs_rows(vbs);
+            table(&mut body, None, &headers, &rows);
+            if let Some(note) = crate::versus::render::vbs_note(vbs) {
+                let _ = writeln!(body, "<p class=\"muted\">{}.</p>", escape(&note));
+            }
+            if let Some((title, headers, rows)) = crate::versus::render::band_rows(vbs) {
+                let _ = writeln!(body, "<p>{}</p>", escape(&title));
+                table(&mut body, None, &headers, &rows);
+            }
+        }
         if !pictures.versus.is_empty() {
             let _ = writeln!(
                 body,

@@ -208,6 +208,8 @@ struct CorpusPictures {
     solved_from_rows: bool,
     /// The reference against each other solver: (solver, scatter plot).
     versus: Vec<(String, String)>,
+    /// The virtual best solver, from `puzzles.csv`.
+    virtual_best: Option<versus::VirtualBest>,
     points: usize,
 }
 
@@ -429,6 +431,7 @@ fn corpus_pictures(
         stem,
         svgs,
         solved_from_rows: rows.is_some(),
+        virtual_best: rows.map(|r| versus::virtual_best(r, Some(run.meta.reference.as_str()))),
         versus,
         points,
     })

@@ -609,6 +609,48 @@ pub struct VirtualBest {
     /// The single best solver: the one that solved most, then the least
     /// total time.
     pub single_best: Option<String>,
+    /// The solver whose node counts band the puzzles (the run's reference,
+    /// when it reports nodes).
+    pub band_solver: Option<String>,
+    /// Per band of `band_solver`'s search nodes (1-9, 10-99, ...), which
+    /// solver is fastest how often, over the puzzles some solver solved.
+    pub bands: Vec<Band>,
+}
+
+/// The puzzles of one node-count band of a corpus, and who was fastest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    /// The band's smallest node count (1, 10, 100, ...; 0 for puzzles
+    /// solved without a node).
+    pub nodes_from: u64,
+    /// The band's largest node count.
+    pub nodes_to: u64,
+    /// Puzzles in the band that some solver solved.
+    pub puzzles: u64,
+    /// Per solver (in [`VirtualBest::shares`]'s order), the band's puzzles
+    /// it was fastest on.
+    pub wins: Vec<u64>,
+}
+
+impl Band {
+    /// The solver fastest most often in the band (its index in the
+    /// shares), the earlier one on a tie.
+    pub fn winner(&self) -> Option<usize> {
+        let most = *self.wins.iter().max()?;
+        (most > 0).then(|| self.wins.iter().position(|&w| w == most))?
+    }
+}
+
+/// The band of a node count: `(from, to)`, decades (0 alone).
+pub fn node_band(nodes: u64) -> (u64, u64) {
+    if nodes == 0 {
+        return (0, 0);
+    }
+    let mut from = 1u64;
+    while from.saturating_mul(10) <= nodes {
+        from *= 10;
+    }
+    (from, from.saturating_mul(10) - 1)
 }
 
 impl VirtualBest {
@@ -642,8 +684,14 @@ impl Share {
     }
 }
 
-/// The virtual best solver of `corpus` over all its solvers.
-pub fn virtual_best(corpus: &CorpusRows) -> VirtualBest {
+/// The virtual best solver of `corpus` over all its solvers, its puzzles
+/// banded by the node counts of `band_by` (the run's reference), when that
+/// solver reports nodes.
+pub fn virtual_best(corpus: &CorpusRows, band_by: Option<&str>) -> VirtualBest {
+    let band_rows = band_by
+        .and_then(|name| corpus.solver(name))
+        .filter(|r| !r.rows.is_empty() && r.rows.values().all(|s| s.nodes.is_some()));
+    let mut bands: BTreeMap<(u64, u64), Vec<u64>> = BTreeMap::new();
     let mut shares: Vec<Share> = corpus
         .solvers
         .iter()
@@ -672,6 +720,13 @@ pub fn virtual_best(corpus: &CorpusRows) -> VirtualBest {
             solved += 1;
             total_ns += ns;
             shares[i].wins += 1;
+            let nodes = band_rows.and_then(|r| r.rows.get(&line)?.nodes);
+            if let Some(nodes) = nodes {
+                let wins = bands
+                    .entry(node_band(nodes))
+                    .or_insert_with(|| vec![0; shares.len()]);
+                wins[i] += 1;
+            }
         }
     }
     let single_best = shares
@@ -685,6 +740,16 @@ pub fn virtual_best(corpus: &CorpusRows) -> VirtualBest {
         total_ns,
         shares,
         single_best,
+        band_solver: band_rows.map(|r| r.name.clone()),
+        bands: bands
+            .into_iter()
+            .map(|((from, to), wins)| Band {
+                nodes_from: from,
+                nodes_to: to,
+                puzzles: wins.iter().sum(),
+                wins,
+            })
+            .collect(),
     }
 }
 
@@ -779,7 +844,7 @@ pub fn versus(dir: &Path, a: &str, b: &str, options: &Options) -> Result<Versus,
         .map(|c| {
             (
                 head_to_head(c, a, b, tie, options.examples),
-                virtual_best(c),
+                virtual_best(c, run.reference.as_deref()),
             )
         })
         .collect();

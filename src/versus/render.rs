@@ -20,6 +20,9 @@
 //!     "virtual_best": {"solved", "total_ns", "mean_ns", "per_s",
 //!                      "single_best" | null,
 //!                      "vs_single_best": {"mean_ratio", "per_s_ratio"} | null,
+//!                      "band_solver": "dlx" | null (the reference, whose nodes band),
+//!                      "bands": [{"nodes_from", "nodes_to", "puzzles",
+//!                                 "wins": [{"solver", "wins"}], "winner" | null}],
 //!                      "solvers": [{"solver", "solved", "total_ns", "mean_ns",
 //!                                   "per_s", "wins", "win_share"}]}
 //!   }]
@@ -169,7 +172,60 @@ fn tables(h: &HeadToHead, vbs: &VirtualBest) -> Vec<Table> {
     t.push(examples(h, &h.a, &h.a_best));
     t.push(examples(h, &h.b, &h.b_best));
     t.push(vbs_table(vbs));
+    if let Some(b) = bands_table(vbs) {
+        t.push(b);
+    }
     t
+}
+
+/// The virtual best solver's table: a header row and a row for the
+/// virtual best and for each solver (`report.html` shows it too).
+pub fn vbs_rows(v: &VirtualBest) -> (Vec<String>, Vec<Vec<String>>) {
+    let t = vbs_table(v);
+    (t.headers, t.rows)
+}
+
+/// Who is fastest per node-count band: a header row and a row per band
+/// (`None` without bands).
+pub fn band_rows(v: &VirtualBest) -> Option<(String, Vec<String>, Vec<Vec<String>>)> {
+    let t = bands_table(v)?;
+    Some((t.title, t.headers, t.rows))
+}
+
+fn bands_table(v: &VirtualBest) -> Option<Table> {
+    let by = v.band_solver.as_ref()?;
+    if v.bands.is_empty() {
+        return None;
+    }
+    let mut headers = vec![format!("{by}'s nodes"), "puzzles".to_string()];
+    headers.extend(v.shares.iter().map(|s| s.solver.clone()));
+    headers.push("fastest most often".into());
+    let rows = v
+        .bands
+        .iter()
+        .map(|b| {
+            let mut row = vec![
+                match b.nodes_from == b.nodes_to {
+                    true => thousands(b.nodes_from),
+                    false => format!("{}-{}", thousands(b.nodes_from), thousands(b.nodes_to)),
+                },
+                thousands(b.puzzles),
+            ];
+            row.extend(b.wins.iter().map(|&w| thousands(w)));
+            row.push(
+                b.winner()
+                    .map_or("-".into(), |i| v.shares[i].solver.clone()),
+            );
+            row
+        })
+        .collect();
+    Some(Table {
+        title: format!(
+            "fastest solver per band of {by}'s search nodes (puzzles some solver solved)"
+        ),
+        headers,
+        rows,
+    })
 }
 
 fn vbs_table(v: &VirtualBest) -> Table {
@@ -337,6 +393,13 @@ pub fn vbs_json(v: &VirtualBest) -> Value {
             "mean_ratio": b.mean_ns()? / v.mean_ns()?,
             "per_s_ratio": v.per_s()? / b.per_s()?,
         }))),
+        "band_solver": v.band_solver,
+        "bands": v.bands.iter().map(|b| json!({
+            "nodes_from": b.nodes_from, "nodes_to": b.nodes_to, "puzzles": b.puzzles,
+            "wins": v.shares.iter().zip(&b.wins)
+                .map(|(s, w)| json!({"solver": s.solver, "wins": w})).collect::<Vec<_>>(),
+            "winner": b.winner().map(|i| v.shares[i].solver.clone()),
+        })).collect::<Vec<_>>(),
         "solvers": v.shares.iter().map(|s| json!({
             "solver": s.solver, "solved": s.solved, "total_ns": s.total_ns,
             "mean_ns": s.mean_ns(), "per_s": s.per_s(), "wins": s.wins,

@@ -93,7 +93,7 @@ fn solved_within_counts_over_all_puzzles() {
 
 #[test]
 fn the_virtual_best_takes_the_fastest_solver_of_each_puzzle() {
-    let v = virtual_best(&corpus());
+    let v = virtual_best(&corpus(), Some("a"));
     // Line 1: c (10); 2: a (100); 3: b (50); 4: a (100); 5: b (300).
     assert_eq!(v.solved, 5);
     assert_eq!(v.total_ns, 10 + 100 + 50 + 100 + 300);
@@ -113,4 +113,26 @@ fn nearest_rank_quantiles() {
     assert_eq!(quantile(&v, 0.0), Some(1.0));
     assert_eq!(quantile(&v, 1.0), Some(4.0));
     assert_eq!(quantile(&[], 0.5), None);
+}
+
+#[test]
+fn node_bands_are_decades() {
+    assert_eq!(node_band(0), (0, 0));
+    assert_eq!(node_band(1), (1, 9));
+    assert_eq!(node_band(9), (1, 9));
+    assert_eq!(node_band(10), (10, 99));
+    assert_eq!(node_band(12_345), (10_000, 99_999));
+    // a's nodes are its times / 10: 10 on lines 1-4 (band 10-99), 0 on
+    // line 5 (over budget).
+    let v = virtual_best(&corpus(), Some("a"));
+    assert_eq!(v.band_solver.as_deref(), Some("a"));
+    let b: Vec<(u64, u64, Vec<u64>)> = v
+        .bands
+        .iter()
+        .map(|b| (b.nodes_from, b.puzzles, b.wins.clone()))
+        .collect();
+    assert_eq!(b, [(0, 1, vec![0, 1, 0]), (10, 4, vec![2, 1, 1])]);
+    assert_eq!(v.bands[1].winner(), Some(0));
+    // Without nodes to band by, no bands.
+    assert!(virtual_best(&corpus(), None).bands.is_empty());
 }
