@@ -544,10 +544,9 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
             .x_desc(format!(
                 "speed relative to {reference} (log scale; right of 1: faster)"
             ))
-            // Few labels: a narrow log range otherwise gets one per
-            // tenth, and "0.8x0.9x" runs together.
-            .x_labels(5)
-            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            // A narrow log range gets a label per tenth, and "0.8x0.9x"
+            // ran together: only labels far enough apart are written.
+            .x_label_formatter(&spaced(x0, x1, SIZE.0 as f64 - 40.0))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
         chart
@@ -647,10 +646,8 @@ pub fn ratios(
             .configure_mesh()
             .x_desc("time ratio per puzzle (log scale; above 1: slower)")
             .y_desc("puzzles")
-            // Few labels: a narrow log range otherwise gets one per
-            // tenth, and "0.8x0.9x" runs together.
-            .x_labels(5)
-            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            // Labels far enough apart only, as in the speed chart.
+            .x_label_formatter(&spaced(x0, x1, SIZE.0 as f64 - 90.0))
             .y_label_formatter(&|y| compact(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
@@ -759,6 +756,26 @@ where
         .map_err(|e| draw_error(chart_name, e))
 }
 
+/// The least room between two ratio labels' positions, in SVG pixels: a
+/// label such as `0.85x` is about 30 wide.
+const LABEL_ROOM: f64 = 48.0;
+
+/// A formatter of ratio labels (`1.2x`) on a log axis from `x0` to `x1`,
+/// `width` pixels long, that writes a label only where it stands at least
+/// [`LABEL_ROOM`] pixels right of the last one written (the mesh asks for
+/// them left to right; a value not above the last starts a new pass).
+fn spaced(x0: f64, x1: f64, width: f64) -> impl Fn(&f64) -> String {
+    let per_ln = width / (x1 / x0).ln().max(1e-9);
+    let last = std::cell::Cell::new(None::<f64>);
+    move |&x| match last.get() {
+        Some(l) if x > l && (x / l).ln() * per_ln < LABEL_ROOM => String::new(),
+        _ => {
+            last.set(Some(x));
+            format!("{}x", compact(x))
+        }
+    }
+}
+
 /// A number for an axis label: three significant figures, no trailing
 /// zeros, thousands as `k` and millions as `M`.
 pub fn compact(x: f64) -> String {
@@ -804,6 +821,93 @@ mod tests {
         assert_eq!(compact(12_345.0), "12.3k");
         assert_eq!(compact(2_500_000.0), "2.5M");
         assert_eq!(colour_hex(0), "#0072B2");
+    }
+
+    /// The `<text>` elements of an SVG: (x, text).
+    fn texts(svg: &str) -> Vec<(f64, String)> {
+        let mut out = Vec::new();
+        for part in svg.split("<text").skip(1) {
+            let x = part
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap();
+            let body = part.split('>').nth(1).unwrap().split('<').next().unwrap();
+            out.push((x, body.trim().to_string()));
+        }
+        out
+    }
+
+    #[test]
+    fn narrow_ratio_axes_keep_their_labels_apart() {
+        // The README run's ratios: from 0.068 to 1.55, a label per
+        // hundredth and tenth, crowded at the top of each decade.
+        let bars = [1.0, 0.44, 0.88, 1.55, 1.55, 0.0684].map(|m| SpeedBar {
+            name: format!("s{m}"),
+            colour: 0,
+            mean: m,
+            interval: Some((m * 0.98, m * 1.02)),
+            percentiles: [Some(m), Some(m * 1.01), None],
+        });
+        let svg = speed("narrow", "dlx", &bars).unwrap();
+        // The axis's labels (the bars' names stand at the left edge); one
+        // drawn twice at the same place is one label.
+        let mut ticks: Vec<f64> = texts(&svg)
+            .into_iter()
+            .filter(|(x, t)| t.ends_with('x') && !t.contains(' ') && *x > 100.0)
+            .map(|(x, _)| x)
+            .collect();
+        ticks.sort_by(f64::total_cmp);
+        ticks.dedup();
+        assert!(ticks.len() >= 4, "{ticks:?}");
+        assert!(ticks.len() >= 2, "{ticks:?} {:?}", texts(&svg));
+        // A label like "0.85x" is about 30 pixels wide at the axis's size.
+        assert!(
+            ticks.windows(2).all(|w| w[1] - w[0] > 40.0),
+            "labels run together: {ticks:?} {:?}",
+            texts(&svg)
+        );
+    }
+
+    #[test]
+    fn legends_stand_beside_the_plot() {
+        let series = [Series {
+            name: "dlx: 1,000 of 1,000 solved".into(),
+            colour: 0,
+            points: (1..=100)
+                .map(|i| (i as f64 * 1e3, i as f64 * 10.0))
+                .collect(),
+        }];
+        let plot_right = (SIZE.0 - LEGEND_WIDTH) as f64;
+        for svg in [
+            solved_within("t", 1000, "puzzles solved within it", &series).unwrap(),
+            scatter("t", "nodes", &series).unwrap(),
+            versus(
+                "t",
+                "a",
+                "b",
+                0.25,
+                &[(PairKind::Both, 1e3, 2e3), (PairKind::OnlyA, 5e3, 0.0)],
+            )
+            .unwrap(),
+        ] {
+            let legend: Vec<(f64, String)> = texts(&svg)
+                .into_iter()
+                .filter(|(_, t)| {
+                    ["dlx", "both", "only", "a tie", "all "]
+                        .iter()
+                        .any(|p| t.starts_with(p))
+                })
+                .collect();
+            assert!(!legend.is_empty());
+            for (x, t) in legend {
+                assert!(
+                    x >= plot_right,
+                    "`{t}` at {x}, in the plot (right edge {plot_right})"
+                );
+            }
+        }
     }
 
     #[test]
