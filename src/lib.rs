@@ -30,6 +30,9 @@
 //!   confidence intervals.
 //! * [`ab`]: paired A/B of two solvers in one run (`dlxbench ab`), the
 //!   time gate for noisy machines.
+//! * [`versus`]: comparing algorithms puzzle by puzzle in one run
+//!   (`dlxbench versus`): head-to-head, solved-within-time curves, the
+//!   virtual best solver.
 //! * [`plot`]: the pictures of a result directory and `report.html`, and
 //!   the page of a comparison; [`export`]: results in the formats of the
 //!   dashboards projects track performance with.
@@ -83,6 +86,7 @@ pub mod shard;
 pub mod solvers;
 pub mod sudoku;
 pub mod terminal;
+pub mod versus;
 
 /// The README's examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -24,6 +24,8 @@ enum Command {
     Merge(cli::merge::Args),
     /// Paired A/B of two solvers in one run: is B slower than A? A time gate for noisy machines.
     Ab(cli::ab::Args),
+    /// Two solvers of one run puzzle by puzzle: wins, ties, ratios, the virtual best solver.
+    Versus(cli::versus::Args),
     /// Draw the pictures and report.html of result directories, from their files.
     Plot(cli::plot::Args),
     /// Solve puzzles and print their solutions.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => cli::compare::run(args),
         Command::Merge(args) => cli::merge::run(args),
         Command::Ab(args) => cli::ab::run(args),
+        Command::Versus(args) => cli::versus::run(args),
         Command::Plot(args) => cli::plot::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),

@@ -725,3 +725,97 @@ fn two_back_to_back_runs_compare_ok_by_default() {
         "{stdout}"
     );
 }
+
+/// The geometric means of the time and node ratios current / baseline of
+/// `solver`, recomputed from the two `puzzles.csv` files (nodes 0 as 1),
+/// over the puzzles timed in both.
+fn work_means(base: &Path, cur: &Path, solver: &str) -> (f64, f64, u64) {
+    let rows = |dir: &Path| -> std::collections::BTreeMap<u64, (f64, f64)> {
+        common::read_csv(&dir.join("puzzles.csv"))
+            .into_iter()
+            .filter(|r| r["solver"] == solver && r["status"] != "budget")
+            .map(|r| {
+                let nodes: f64 = r["nodes"].parse::<f64>().unwrap().max(1.0);
+                (
+                    r["line"].parse().unwrap(),
+                    (r["ns"].parse().unwrap(), nodes),
+                )
+            })
+            .collect()
+    };
+    let (b, c) = (rows(base), rows(cur));
+    let (mut t, mut n, mut k) = (0.0, 0.0, 0u64);
+    for (line, (bt, bn)) in &b {
+        let Some((ct, cn)) = c.get(line) else {
+            continue;
+        };
+        if *bt > 0.0 && *ct > 0.0 {
+            t += (ct / bt).ln();
+            n += (cn / bn).ln();
+            k += 1;
+        }
+    }
+    ((t / k as f64).exp(), (n / k as f64).exp(), k)
+}
+
+#[test]
+fn a_time_change_is_split_into_the_search_tree_and_the_time_per_node() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(tmp.path());
+    // dlx: a tree three times the size at the same cost per node (time
+    // and nodes tripled); singles: the same tree, each node twice as dear.
+    edit_csv(&cur.join("puzzles.csv"), |h, row| {
+        let (ns, nodes) = (col(h, "ns"), col(h, "nodes"));
+        let t: u64 = row[ns].parse().unwrap();
+        match row[col(h, "solver")].as_str() {
+            "dlx" => {
+                let n: u64 = row[nodes].parse().unwrap();
+                row[ns] = (3 * t).to_string();
+                row[nodes] = (3 * n.max(1)).to_string();
+            }
+            _ => row[ns] = (2 * t).to_string(),
+        }
+    });
+    let (_, doc) = compare_json(
+        &base,
+        &cur,
+        &["--allow-algorithm-change", "--metric", "time"],
+    );
+    for r in results(&doc) {
+        let solver = r["solver"].as_str().unwrap();
+        let (time, nodes, puzzles) = work_means(&base, &cur, solver);
+        let w = &r["time"]["work"];
+        assert_eq!(w["puzzles"], puzzles, "{solver}: {w}");
+        assert!(
+            (f(&w["time_ratio"]) - time).abs() < 1e-9 * time,
+            "{solver}: {w}"
+        );
+        assert!(
+            (f(&w["nodes_ratio"]) - nodes).abs() < 1e-9 * nodes,
+            "{solver}: {w}"
+        );
+        let per_node = f(&w["per_node_ratio"]);
+        assert!((per_node - time / nodes).abs() < 1e-9, "{solver}: {w}");
+        // The time ratio the verdict is on is the product of the two.
+        assert!((f(&r["time"]["ratio"]) - nodes * per_node).abs() < 1e-6);
+        let (want_cause, want_nodes) = match solver {
+            "dlx" => ("tree", 3.0),
+            _ => ("per_node", 1.0),
+        };
+        assert_eq!(w["cause"], want_cause, "{solver}: {w}");
+        assert!((nodes - want_nodes).abs() < 0.01, "{solver}: {nodes}");
+        assert_eq!(r["time"]["verdict"], "regression");
+    }
+    // The text says which moved, in the verdict and the columns.
+    let out = compare(&base, &cur)
+        .args(["--allow-algorithm-change", "--metric", "time"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("REGRESSION: the search tree"), "{text}");
+    assert!(text.contains("REGRESSION: time per node"), "{text}");
+    assert!(
+        text.contains("tree, per node: the time ratio split"),
+        "{text}"
+    );
+}

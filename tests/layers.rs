@@ -55,6 +55,9 @@ const LAYERS: &[(&str, u32)] = &[
     ("merge", 11),
     // Paired A/B: the harness and compare's bootstrap.
     ("ab", 12),
+    // Algorithms compared puzzle by puzzle in one run: the result
+    // directory's rows.
+    ("versus", 12),
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
     ("plot", 13),
     ("export", 13),

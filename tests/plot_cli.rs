@@ -104,15 +104,30 @@ fn check_picture(path: &Path, solvers: &[&str]) {
         .unwrap_or_else(|e| panic!("{}: not XML: {e}", path.display()));
     let name = path.file_name().unwrap().to_string_lossy().to_string();
     let labels = texts(&doc);
+    if name.contains(".versus.") {
+        // The reference's time across, the solver's (named in the file)
+        // up; every puzzle both solved a dot.
+        let solver = name.split('.').nth(1).unwrap();
+        assert!(labels.contains("dlx: time"), "{name}: {labels}");
+        assert!(
+            labels.contains(&format!("{solver}: time")),
+            "{name}: {labels}"
+        );
+        assert!(labels.contains("both solved"), "{name}: {labels}");
+        let ink = ink(&text);
+        assert!(ink > 0.002, "{name}: the plot area is blank ({ink})");
+        return;
+    }
     for s in solvers {
         assert!(labels.contains(s), "{name}: no label for {s} in {labels}");
     }
     let want: BTreeSet<String> = (0..solvers.len()).map(chart::colour_hex).collect();
     if name.contains(".percentiles.") || name.contains(".latency.") {
-        assert!(
-            labels.contains("latency"),
-            "{name}: no axis label: {labels}"
-        );
+        let axis = match name.contains(".latency.") {
+            true => "solved within it",
+            false => "latency",
+        };
+        assert!(labels.contains(axis), "{name}: no axis label: {labels}");
         // One curve per solver, in its colour.
         let lines = colours(&doc, "polyline", "stroke");
         assert!(want.is_subset(&lines), "{name}: {want:?} not in {lines:?}");
@@ -196,6 +211,10 @@ fn bench_draws_four_pictures_per_corpus_and_a_page_that_plot_redraws_identically
         for p in PICTURES {
             want.insert(format!("{corpus}.{p}.svg"));
         }
+        // The reference, dlx, against each other solver.
+        for s in &SOLVERS[1..] {
+            want.insert(format!("{corpus}.{s}.versus.svg"));
+        }
     }
     assert_eq!(pictures, want);
     for p in &pictures {
@@ -220,7 +239,7 @@ fn bench_draws_four_pictures_per_corpus_and_a_page_that_plot_redraws_identically
     }
     std::fs::remove_file(copy.join("report.html")).unwrap();
     let text = common::stdout_of(dlxbench().arg("plot").arg(&copy));
-    assert!(text.contains("report.html: 9 files"), "{text}");
+    assert!(text.contains("report.html: 13 files"), "{text}");
     for p in &pictures {
         assert_eq!(
             std::fs::read(out.join(p)).unwrap(),
@@ -279,7 +298,7 @@ fn a_merge_is_drawn_like_a_run() {
         .arg(export("bmf", &bmf))
         .assert()
         .success();
-    assert_eq!(svgs(&merged).len(), 8);
+    assert_eq!(svgs(&merged).len(), 12);
     // The merged figures are the whole corpus's.
     check_run_bmf(&bmf, &merged);
     check_page(&merged, "report.html");

@@ -22,6 +22,7 @@ pub mod merge;
 pub mod plot;
 pub mod rate;
 pub mod solve;
+pub mod versus;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

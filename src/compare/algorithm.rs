@@ -5,7 +5,7 @@
 use super::{
     bootstrap, or_none, CompareError, Comparison, Counters, Counts, Difference, Group, Interval,
     Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading, Run, Scope,
-    Side, SummaryRow, TimeCheck, TimeVerdict,
+    Side, SummaryRow, TimeCheck, TimeVerdict, WorkSplit,
 };
 use crate::results::schema;
 
@@ -256,13 +256,18 @@ fn compare_pair(
     let cs = c
         .summary_or_derived(ct)
         .expect("a group has a summary or rows");
+    let mut work = None;
     let (counters, log_ratios) = match (&b.puzzles, &c.puzzles) {
         // A corpus one run ran in part: the puzzles both have, only.
         (Some(br), Some(cr)) if partial => {
             let (br, cr) = common_lines(br, cr);
+            work = work_split(&br, &cr);
             per_puzzle(&br, &cr, options.examples)
         }
-        (Some(br), Some(cr)) => per_puzzle(br, cr, options.examples),
+        (Some(br), Some(cr)) => {
+            work = work_split(br, cr);
+            per_puzzle(br, cr, options.examples)
+        }
         _ if partial => (
             Counters {
                 scope: Scope::NotCompared,
@@ -321,7 +326,41 @@ fn compare_pair(
             p99: ratio(bs.p99_ns, cs.p99_ns),
             throughput: ratio(bs.puzzles_per_s, cs.puzzles_per_s),
         },
+        work,
     }
+}
+
+/// The time change of two line-sorted row lists split into the search
+/// tree and the time per node, over the puzzles timed in both with node
+/// counts on both sides ([`WorkSplit`]); `None` when there are none.
+pub fn work_split(b: &[PuzzleRow], c: &[PuzzleRow]) -> Option<WorkSplit> {
+    let (mut n, mut time, mut nodes) = (0u64, 0f64, 0f64);
+    let (mut i, mut j) = (0, 0);
+    while i < b.len() && j < c.len() {
+        let (x, y) = (&b[i], &c[j]);
+        match x.line.cmp(&y.line) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                if let (true, true, Some(nb), Some(nc)) = (x.timed(), y.timed(), x.nodes, y.nodes) {
+                    n += 1;
+                    time += (y.ns as f64 / x.ns as f64).ln();
+                    nodes += (nc.max(1) as f64 / nb.max(1) as f64).ln();
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (n > 0).then(|| {
+        let (time, nodes) = ((time / n as f64).exp(), (nodes / n as f64).exp());
+        WorkSplit {
+            puzzles: n,
+            time,
+            nodes,
+            per_node: time / nodes,
+        }
+    })
 }
 
 /// The time verdict for a ratio `interval` (current / baseline, or B / A)

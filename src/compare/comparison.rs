@@ -243,6 +243,46 @@ pub struct Reading {
     pub throughput: Option<f64>,
 }
 
+/// A time change split into work and cost per unit of work: time = nodes
+/// x time per node, puzzle by puzzle, so the geometric mean of the time
+/// ratios is exactly that of the node ratios times that of the per-node
+/// cost ratios (a puzzle with 0 nodes counts 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorkSplit {
+    /// Puzzles timed in both runs with node counts on both sides.
+    pub puzzles: u64,
+    /// The geometric mean of the time ratios over them (current /
+    /// baseline).
+    pub time: f64,
+    /// The geometric mean of the node-count ratios: the search tree.
+    pub nodes: f64,
+    /// The geometric mean of the time-per-node ratios: `time / nodes`.
+    pub per_node: f64,
+}
+
+impl WorkSplit {
+    /// What moved the time more, `tree` (the node counts) or `per_node`
+    /// (the cost of a node); `None` when neither moved.
+    pub fn cause(&self) -> Option<&'static str> {
+        let (t, p) = (self.nodes.ln().abs(), self.per_node.ln().abs());
+        if t < 1e-12 && p < 1e-12 {
+            None
+        } else if t >= p {
+            Some("tree")
+        } else {
+            Some("per_node")
+        }
+    }
+
+    /// The split in words: `the search tree 1.00x, time per node 1.08x`.
+    pub fn words(&self) -> String {
+        format!(
+            "the search tree {:.3}x, time per node {:.3}x",
+            self.nodes, self.per_node
+        )
+    }
+}
+
 /// The comparison of one corpus x solver present in both runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairResult {
@@ -259,6 +299,9 @@ pub struct PairResult {
     pub ratios: Option<RatioHistogram>,
     /// Ratios for reading.
     pub reading: Reading,
+    /// The time change split into the search tree and the time per node
+    /// (`None`: no per-puzzle rows, or no node counts).
+    pub work: Option<WorkSplit>,
 }
 
 /// The comparison of two runs.

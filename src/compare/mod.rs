@@ -79,11 +79,11 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use algorithm::{check_compatible, compare, verdict};
+pub use algorithm::{check_compatible, compare, verdict, work_split};
 pub use bootstrap::Interval;
 pub use comparison::{
     Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
-    TimeCheck, TimeVerdict,
+    TimeCheck, TimeVerdict, WorkSplit,
 };
 pub use distribution::RatioHistogram;
 pub use load::{load, load_with, Group, PuzzleRow, Run, SummaryRow};

@@ -28,7 +28,12 @@
 //!                                "solutions": [b, c]}]},
 //!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
 //!              "puzzles", "ratio", "low", "high", "verdict":
-//!              "regression" | "improvement" | "no_change" | "not_enough_data"},
+//!              "regression" | "improvement" | "no_change" | "not_enough_data",
+//!              "work": {"puzzles", "time_ratio", "nodes_ratio", "per_node_ratio",
+//!                       "cause": "tree" | "per_node" | null} | null
+//!                  (time = nodes x time per node: time_ratio = nodes_ratio x
+//!                   per_node_ratio, geometric means over the puzzles timed in
+//!                   both with node counts; null without per-puzzle node counts)},
 //!     "reading": {"p50_ratio", "p99_ratio", "throughput_ratio"}
 //!   }],
 //!   "only_in_baseline", "only_in_current": [{"corpus", "solver"}],
@@ -126,13 +131,26 @@ fn counter_verdict(c: &Comparison, k: &Counters) -> &'static str {
     }
 }
 
+/// The note on the `tree` and `per node` columns.
+const WORK_NOTE: &str =
+    "tree, per node: the time ratio split as time = search nodes x time per node, \
+     geometric means over the puzzles timed in both with node counts (their product is the ratio); \
+     a verdict says which moved more: the search tree (slower because the search grew) or the \
+     time per node (slower per node)";
+
 fn time_verdict(c: &Comparison, r: &PairResult) -> String {
     let v = r.time.verdict;
     let decided = matches!(v, TimeVerdict::Regression | TimeVerdict::Improvement);
-    if decided && !c.options.metric.gates_time() {
+    let words = if decided && !c.options.metric.gates_time() {
         format!("{} (not gating)", v.as_str())
     } else {
         v.words().into()
+    };
+    // What moved: the search tree, or the time per node.
+    match (decided, r.work.and_then(|w| w.cause())) {
+        (true, Some("tree")) => format!("{words}: the search tree"),
+        (true, Some(_)) => format!("{words}: time per node"),
+        _ => words,
     }
 }
 
@@ -254,6 +272,8 @@ fn time_table(c: &Comparison) -> Table {
                 ratio(r.reading.p50),
                 ratio(r.reading.p99),
                 ratio(r.reading.throughput),
+                ratio(r.work.map(|w| w.nodes)),
+                ratio(r.work.map(|w| w.per_node)),
                 time_verdict(c, r),
             ]
         })
@@ -277,6 +297,8 @@ fn time_table(c: &Comparison) -> Table {
             "p50",
             "p99",
             "throughput",
+            "tree",
+            "per node",
             "verdict",
         ],
         text_columns: 3,
@@ -566,6 +588,7 @@ pub fn text(c: &Comparison) -> String {
             ));
         }
         out.push_str("  p50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only\n");
+        out.push_str(&format!("  {WORK_NOTE}\n"));
         out.push_str(&format!("  Time: {}\n\n", floor_text(c)));
     }
     if !c.only_in_baseline.is_empty() {
@@ -650,6 +673,7 @@ pub fn markdown(c: &Comparison) -> String {
         out.push_str(&format!("### {}\n\n", t.title));
         render_markdown_table(&t, &mut out);
         out.push_str("\np50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only.");
+        out.push_str(&format!("\n{WORK_NOTE}"));
         if c.results
             .iter()
             .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
@@ -746,6 +770,13 @@ pub fn json(c: &Comparison) -> Value {
                     "low": r.time.interval.map(|i| i.low),
                     "high": r.time.interval.map(|i| i.high),
                     "verdict": r.time.verdict.as_str(),
+                    "work": r.work.map(|w| json!({
+                        "puzzles": w.puzzles,
+                        "time_ratio": w.time,
+                        "nodes_ratio": w.nodes,
+                        "per_node_ratio": w.per_node,
+                        "cause": w.cause(),
+                    })),
                 },
                 "reading": {
                     "p50_ratio": r.reading.p50,

@@ -112,6 +112,81 @@ fn svg(
     Ok(out)
 }
 
+/// A legend entry's mark, drawn beside the plot ([`svg_beside`]).
+#[derive(Clone, Copy)]
+enum Mark {
+    /// A line (a curve's).
+    Line(ShapeStyle),
+    /// A dashed line.
+    Dashed(ShapeStyle),
+    /// A dot (a point's).
+    Dot(ShapeStyle),
+    /// A cross.
+    Cross(ShapeStyle),
+    /// A shaded box (a band's).
+    Swatch(ShapeStyle),
+}
+
+/// The width of the legend panel beside a plot, in SVG pixels.
+const LEGEND_WIDTH: u32 = 210;
+
+/// `text` cut into lines of at most `width` characters at spaces.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= width => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// [`svg`] with the legend in a panel of its own to the right of the plot,
+/// where it covers nothing: `draw` draws the plot on the left part and
+/// returns the legend's entries.
+fn svg_beside(
+    chart: &str,
+    draw: impl FnOnce(&DrawingArea<SVGBackend<'_>, Shift>) -> Result<Vec<(String, Mark)>, DrawError>,
+) -> Result<String, DrawError> {
+    svg(chart, |root| {
+        let (plot, panel) = root.split_horizontally(SIZE.0 - LEGEND_WIDTH);
+        let entries = draw(&plot)?;
+        let font = ("sans-serif", 12).into_font();
+        let mut y = 48i32;
+        for (text, mark) in entries {
+            let (mx, my) = (14i32, y + 6);
+            let drawn = match mark {
+                Mark::Line(style) => {
+                    panel.draw(&PathElement::new([(mx - 9, my), (mx + 9, my)], style))
+                }
+                Mark::Dashed(style) => panel
+                    .draw(&PathElement::new([(mx - 9, my), (mx - 3, my)], style))
+                    .and_then(|_| {
+                        panel.draw(&PathElement::new([(mx + 3, my), (mx + 9, my)], style))
+                    }),
+                Mark::Dot(style) => panel.draw(&Circle::new((mx, my), 4, style)),
+                Mark::Cross(style) => panel.draw(&Cross::new((mx, my), 4, style)),
+                Mark::Swatch(style) => {
+                    panel.draw(&Rectangle::new([(mx - 7, my - 5), (mx + 7, my + 5)], style))
+                }
+            };
+            drawn.map_err(|e| draw_error(chart, e))?;
+            for line in wrap(&text, 28) {
+                panel
+                    .draw(&Text::new(line, (30, y), font.clone()))
+                    .map_err(|e| draw_error(chart, e))?;
+                y += 15;
+            }
+            y += 7;
+        }
+        Ok(())
+    })
+}
+
 /// Every x of every series.
 fn xs(series: &[Series]) -> impl Iterator<Item = f64> + '_ {
     series.iter().flat_map(|s| s.points.iter().map(|p| p.0))
@@ -184,28 +259,209 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
     })
 }
 
-/// The latency distribution as cumulative fractions: the share of puzzles
-/// solved within a time (log scale), one curve per series, whose points
-/// are (ns, fraction from 0 to 1).
-pub fn cdf(title: &str, series: &[Series]) -> Result<String, DrawError> {
-    let chart_name = "the latency distribution";
+/// Puzzles solved within a time (a "cactus" or survival curve): one
+/// step curve per series, whose points are (ns, puzzles solved within it),
+/// over all `puzzles` of the corpus (the frame's top, drawn as a dashed
+/// line: a curve that stops below it left puzzles unsolved). `y_desc`
+/// says what is counted.
+pub fn solved_within(
+    title: &str,
+    puzzles: u64,
+    y_desc: &str,
+    series: &[Series],
+) -> Result<String, DrawError> {
+    let chart_name = "the solved-within-time chart";
     let (x0, x1) = log_range(xs(series));
-    svg(chart_name, |root| {
-        let mut chart = frame(root, title, 60, (x0..x1).log_scale(), 0f64..1.0, chart_name)?;
+    let top = (puzzles.max(1) as f64) * 1.04;
+    svg_beside(chart_name, |root| {
+        let mut chart = frame(root, title, 60, (x0..x1).log_scale(), 0f64..top, chart_name)?;
         chart
             .configure_mesh()
-            .x_desc("latency (log scale)")
-            .y_desc("puzzles solved within it")
+            .x_desc("time (log scale)")
+            .y_desc(y_desc)
+            .x_labels(6)
             .x_label_formatter(&|x| human_ns(*x))
-            .y_label_formatter(&|y| format!("{:.0}%", y * 100.0))
+            .y_label_formatter(&|y| compact(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
-        curves(
-            &mut chart,
-            series,
-            SeriesLabelPosition::LowerRight,
+        let all = BLACK.mix(0.6).stroke_width(1);
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x0, puzzles as f64), (x1, puzzles as f64)],
+                6,
+                4,
+                all,
+            ))
+            .map_err(|e| draw_error(chart_name, e))?;
+        let mut entries = vec![(
+            format!(
+                "all {} puzzles of the corpus",
+                crate::report::thousands(puzzles)
+            ),
+            Mark::Dashed(all),
+        )];
+        // Steps: each point is reached at its time, from the level before.
+        for s in series {
+            let mut points = Vec::with_capacity(s.points.len() * 2 + 1);
+            let mut level = 0.0;
+            for &(x, y) in &s.points {
+                points.push((x, level));
+                points.push((x, y));
+                level = y;
+            }
+            if let Some(&(_, y)) = s.points.last() {
+                points.push((x1, y));
+            }
+            let style = colour(s.colour).stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(|e| draw_error(chart_name, e))?;
+            entries.push((s.name.clone(), Mark::Line(style)));
+        }
+        Ok(entries)
+    })
+}
+
+/// Where a puzzle of a head-to-head stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairKind {
+    /// Both solved it: a point at (A's time, B's time).
+    Both,
+    /// Only A solved it: drawn on the top edge at A's time.
+    OnlyA,
+    /// Only B solved it: drawn on the right edge at B's time.
+    OnlyB,
+    /// Neither solved it: the top right corner.
+    Neither,
+}
+
+/// One puzzle of a head-to-head scatter plot: its kind, A's time and B's
+/// time (ns; 0 where not solved).
+pub type PairPoint = (PairKind, f64, f64);
+
+/// A head-to-head scatter plot, log-log: one point per puzzle both solved
+/// at (A's time, B's time), the diagonal (equal times) and the tie band
+/// (`tie`: within a factor `1 + tie`) shaded; a puzzle only one solved
+/// sits on the frame (top edge: B did not solve it; right edge: A did
+/// not) as a cross, and those neither solved in the corner.
+pub fn versus(
+    title: &str,
+    a: &str,
+    b: &str,
+    tie: f64,
+    points: &[PairPoint],
+) -> Result<String, DrawError> {
+    let chart_name = "the head-to-head scatter plot";
+    let (lo, hi) = log_range(
+        points
+            .iter()
+            .flat_map(|&(_, x, y)| [x, y])
+            .filter(|v| *v > 0.0),
+    );
+    // Square: the same range on both axes, with room on the frame.
+    let (lo, edge) = (lo, hi * 1.6);
+    let count = |k: PairKind| points.iter().filter(|p| p.0 == k).count();
+    svg_beside(chart_name, |root| {
+        let mut chart = frame(
+            root,
+            title,
+            70,
+            (lo..edge).log_scale(),
+            (lo..edge).log_scale(),
             chart_name,
-        )
+        )?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("{a}: time (log scale)"))
+            .y_desc(format!("{b}: time (log scale)"))
+            .x_labels(6)
+            .y_labels(6)
+            .x_label_formatter(&|x| human_ns(*x))
+            .y_label_formatter(&|y| human_ns(*y))
+            .draw()
+            .map_err(|e| draw_error(chart_name, e))?;
+        let f = 1.0 + tie;
+        let band = RGBColor(200, 200, 200).mix(0.5).filled();
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                vec![(lo, lo / f), (hi, hi / f), (hi, hi * f), (lo, lo * f)],
+                band,
+            )))
+            .map_err(|e| draw_error(chart_name, e))?;
+        let mut entries = vec![(
+            format!("a tie: within a factor {} either way", compact(f)),
+            Mark::Swatch(band),
+        )];
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                [(lo, lo), (hi, hi)],
+                BLACK.mix(0.6).stroke_width(1),
+            )))
+            .map_err(|e| draw_error(chart_name, e))?;
+        // The frame's lines where unsolved puzzles sit.
+        let frame_at = hi * 1.35;
+        let dashed = BLACK.mix(0.5).stroke_width(1);
+        for line in [
+            [(lo, frame_at), (edge, frame_at)],
+            [(frame_at, lo), (frame_at, edge)],
+        ] {
+            chart
+                .draw_series(DashedLineSeries::new(line, 4, 4, dashed))
+                .map_err(|e| draw_error(chart_name, e))?;
+        }
+        let both = colour(0).mix(0.45).filled();
+        let solid = colour(0).filled();
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| p.0 == PairKind::Both)
+                    .map(|&(_, x, y)| Circle::new((x, y), 2, both)),
+            )
+            .map_err(|e| draw_error(chart_name, e))?;
+        entries.push((
+            format!(
+                "both solved: {} (below the diagonal: {b} faster)",
+                count(PairKind::Both)
+            ),
+            Mark::Dot(solid),
+        ));
+        let marks = [
+            (
+                PairKind::OnlyA,
+                colour(1),
+                format!("only {a} solved (top edge)"),
+            ),
+            (
+                PairKind::OnlyB,
+                colour(2),
+                format!("only {b} solved (right edge)"),
+            ),
+            (
+                PairKind::Neither,
+                colour(6),
+                "neither solved (corner)".to_string(),
+            ),
+        ];
+        for (kind, c, text) in marks {
+            let n = count(kind);
+            if n == 0 {
+                continue;
+            }
+            let style = c.stroke_width(2);
+            chart
+                .draw_series(points.iter().filter(|p| p.0 == kind).map(|&(_, x, y)| {
+                    let at = match kind {
+                        PairKind::OnlyA => (x, frame_at),
+                        PairKind::OnlyB => (frame_at, y),
+                        _ => (frame_at, frame_at),
+                    };
+                    Cross::new(at, 4, style)
+                }))
+                .map_err(|e| draw_error(chart_name, e))?;
+            entries.push((format!("{text}: {n}"), Mark::Cross(style)));
+        }
+        Ok(entries)
     })
 }
 
@@ -216,7 +472,7 @@ pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, D
     let chart_name = "the cost scatter plot";
     let (x0, x1) = log_range(xs(series));
     let (y0, y1) = log_range(ys(series));
-    svg(chart_name, |root| {
+    svg_beside(chart_name, |root| {
         let mut chart = frame(
             root,
             title,
@@ -229,20 +485,21 @@ pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, D
             .configure_mesh()
             .x_desc(x_desc)
             .y_desc("latency (log scale)")
+            .x_labels(6)
             .x_label_formatter(&|x| compact(*x))
             .y_label_formatter(&|y| human_ns(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
+        let mut entries = Vec::new();
         for s in series {
             let fill = colour(s.colour).mix(0.35).filled();
             let solid = colour(s.colour).filled();
             chart
                 .draw_series(s.points.iter().map(|&p| Circle::new(p, 2, fill)))
-                .map_err(|e| draw_error(chart_name, e))?
-                .label(&s.name)
-                .legend(move |(x, y)| Circle::new((x + 9, y), 4, solid));
+                .map_err(|e| draw_error(chart_name, e))?;
+            entries.push((s.name.clone(), Mark::Dot(solid)));
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft, chart_name)
+        Ok(entries)
     })
 }
 
@@ -287,7 +544,9 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
             .x_desc(format!(
                 "speed relative to {reference} (log scale; right of 1: faster)"
             ))
-            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            // A narrow log range gets a label per tenth, and "0.8x0.9x"
+            // ran together: only labels far enough apart are written.
+            .x_label_formatter(&spaced(x0, x1, SIZE.0 as f64 - 40.0))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
         chart
@@ -387,7 +646,8 @@ pub fn ratios(
             .configure_mesh()
             .x_desc("time ratio per puzzle (log scale; above 1: slower)")
             .y_desc("puzzles")
-            .x_label_formatter(&|x| format!("{}x", compact(*x)))
+            // Labels far enough apart only, as in the speed chart.
+            .x_label_formatter(&spaced(x0, x1, SIZE.0 as f64 - 90.0))
             .y_label_formatter(&|y| compact(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
@@ -496,6 +756,26 @@ where
         .map_err(|e| draw_error(chart_name, e))
 }
 
+/// The least room between two ratio labels' positions, in SVG pixels: a
+/// label such as `0.85x` is about 30 wide.
+const LABEL_ROOM: f64 = 48.0;
+
+/// A formatter of ratio labels (`1.2x`) on a log axis from `x0` to `x1`,
+/// `width` pixels long, that writes a label only where it stands at least
+/// [`LABEL_ROOM`] pixels right of the last one written (the mesh asks for
+/// them left to right; a value not above the last starts a new pass).
+fn spaced(x0: f64, x1: f64, width: f64) -> impl Fn(&f64) -> String {
+    let per_ln = width / (x1 / x0).ln().max(1e-9);
+    let last = std::cell::Cell::new(None::<f64>);
+    move |&x| match last.get() {
+        Some(l) if x > l && (x / l).ln() * per_ln < LABEL_ROOM => String::new(),
+        _ => {
+            last.set(Some(x));
+            format!("{}x", compact(x))
+        }
+    }
+}
+
 /// A number for an axis label: three significant figures, no trailing
 /// zeros, thousands as `k` and millions as `M`.
 pub fn compact(x: f64) -> String {
@@ -541,6 +821,93 @@ mod tests {
         assert_eq!(compact(12_345.0), "12.3k");
         assert_eq!(compact(2_500_000.0), "2.5M");
         assert_eq!(colour_hex(0), "#0072B2");
+    }
+
+    /// The `<text>` elements of an SVG: (x, text).
+    fn texts(svg: &str) -> Vec<(f64, String)> {
+        let mut out = Vec::new();
+        for part in svg.split("<text").skip(1) {
+            let x = part
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap();
+            let body = part.split('>').nth(1).unwrap().split('<').next().unwrap();
+            out.push((x, body.trim().to_string()));
+        }
+        out
+    }
+
+    #[test]
+    fn narrow_ratio_axes_keep_their_labels_apart() {
+        // The README run's ratios: from 0.068 to 1.55, a label per
+        // hundredth and tenth, crowded at the top of each decade.
+        let bars = [1.0, 0.44, 0.88, 1.55, 1.55, 0.0684].map(|m| SpeedBar {
+            name: format!("s{m}"),
+            colour: 0,
+            mean: m,
+            interval: Some((m * 0.98, m * 1.02)),
+            percentiles: [Some(m), Some(m * 1.01), None],
+        });
+        let svg = speed("narrow", "dlx", &bars).unwrap();
+        // The axis's labels (the bars' names stand at the left edge); one
+        // drawn twice at the same place is one label.
+        let mut ticks: Vec<f64> = texts(&svg)
+            .into_iter()
+            .filter(|(x, t)| t.ends_with('x') && !t.contains(' ') && *x > 100.0)
+            .map(|(x, _)| x)
+            .collect();
+        ticks.sort_by(f64::total_cmp);
+        ticks.dedup();
+        assert!(ticks.len() >= 4, "{ticks:?}");
+        assert!(ticks.len() >= 2, "{ticks:?} {:?}", texts(&svg));
+        // A label like "0.85x" is about 30 pixels wide at the axis's size.
+        assert!(
+            ticks.windows(2).all(|w| w[1] - w[0] > 40.0),
+            "labels run together: {ticks:?} {:?}",
+            texts(&svg)
+        );
+    }
+
+    #[test]
+    fn legends_stand_beside_the_plot() {
+        let series = [Series {
+            name: "dlx: 1,000 of 1,000 solved".into(),
+            colour: 0,
+            points: (1..=100)
+                .map(|i| (i as f64 * 1e3, i as f64 * 10.0))
+                .collect(),
+        }];
+        let plot_right = (SIZE.0 - LEGEND_WIDTH) as f64;
+        for svg in [
+            solved_within("t", 1000, "puzzles solved within it", &series).unwrap(),
+            scatter("t", "nodes", &series).unwrap(),
+            versus(
+                "t",
+                "a",
+                "b",
+                0.25,
+                &[(PairKind::Both, 1e3, 2e3), (PairKind::OnlyA, 5e3, 0.0)],
+            )
+            .unwrap(),
+        ] {
+            let legend: Vec<(f64, String)> = texts(&svg)
+                .into_iter()
+                .filter(|(_, t)| {
+                    ["dlx", "both", "only", "a tie", "all "]
+                        .iter()
+                        .any(|p| t.starts_with(p))
+                })
+                .collect();
+            assert!(!legend.is_empty());
+            for (x, t) in legend {
+                assert!(
+                    x >= plot_right,
+                    "`{t}` at {x}, in the plot (right edge {plot_right})"
+                );
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::{picture_file, CorpusPictures, Recorded, MAX_POINTS, PICTURES};
 use crate::report::{table, thousands};
-use crate::results::{CorpusState, DirState, ResultDir, RunInfo};
+use crate::results::{schema, CorpusState, DirState, ResultDir, RunInfo};
 
 /// `text` with `&`, `<`, `>` and quotes escaped, for HTML text and
 /// attribute values.
@@ -98,6 +98,25 @@ pub fn figure(out: &mut String, svg: &str, caption: &str, file: Option<&str>) {
     out.push_str("</figcaption>\n</figure>\n");
 }
 
+/// `words` as a POSIX shell command line that pastes back: a word with
+/// anything but letters, digits and `-_./=:,+@%` in it is single-quoted
+/// (a `'` inside written `'\''`), an empty word is `''`.
+pub fn shell_line(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| {
+            let plain = !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c));
+            match plain {
+                true => w.clone(),
+                false => format!("'{}'", w.replace('\'', "'\\''")),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The run's facts from `run.json`, as rows of a two-column table.
 fn metadata(run: &RunInfo) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
@@ -116,7 +135,7 @@ fn metadata(run: &RunInfo) -> Vec<Vec<String>> {
                 None => v,
             }),
     );
-    add("command line", Some(facts.command_line.join(" ")));
+    add("command line", Some(shell_line(&facts.command_line)));
     add("machine", facts.cpu_model.clone());
     add(
         "cores, threads",
@@ -264,10 +283,50 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
         for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
             if let Some(svg) = svg {
                 let file = picture_file(&pictures.stem, name);
-                figure(&mut body, svg, caption(name), Some(&file));
+                figure(
+                    &mut body,
+                    svg,
+                    caption(name, pictures.solved_from_rows),
+                    Some(&file),
+                );
             }
         }
         body.push_str("</div>\n");
+        if let Some(vbs) = &pictures.virtual_best {
+            let _ = writeln!(
+                body,
+                "<h3>Virtual best solver: the fastest solver on each puzzle</h3>"
+            );
+            let (headers, rows) = crate::versus::render::vbs_rows(vbs);
+            table(&mut body, None, &headers, &rows);
+            if let Some(note) = crate::versus::render::vbs_note(vbs) {
+                let _ = writeln!(body, "<p class=\"muted\">{}.</p>", escape(&note));
+            }
+            if let Some((title, headers, rows)) = crate::versus::render::band_rows(vbs) {
+                let _ = writeln!(body, "<p>{}</p>", escape(&title));
+                table(&mut body, None, &headers, &rows);
+            }
+        }
+        if !pictures.versus.is_empty() {
+            let _ = writeln!(
+                body,
+                "<h3>{} against each solver, puzzle by puzzle</h3>\n<div class=\"grid\">",
+                escape(&run.meta.reference)
+            );
+            for (solver, svg) in &pictures.versus {
+                let file = schema::versus_file(&pictures.stem, solver);
+                let text = format!(
+                    "Each point a puzzle both solved: {reference}'s time across, {solver}'s up \
+                     (below the diagonal: {solver} faster; shaded: a tie, within a factor \
+                     {}). Puzzles only one solved are on the frame, not dropped. \
+                     `dlxbench versus RUN {reference} {solver}` gives the figures.",
+                    1.0 + crate::versus::DEFAULT_TIE,
+                    reference = run.meta.reference,
+                );
+                figure(&mut body, svg, &text, Some(&file));
+            }
+            body.push_str("</div>\n");
+        }
     }
     for info in &run.dir.not_run {
         let _ = writeln!(
@@ -352,12 +411,25 @@ fn state_badge(state: CorpusState) -> String {
     format!("<span class=\"{class}\">({})</span>", state.as_str())
 }
 
-fn caption(picture: &str) -> &'static str {
+fn caption(picture: &str, solved_from_rows: bool) -> &'static str {
     match picture {
         "percentiles" => "Latency by percentile (HdrHistogram, exact over every timed puzzle).",
-        "latency" => "Share of puzzles solved within a time.",
+        "latency" if solved_from_rows => {
+            "Puzzles solved within a time, of all the corpus's puzzles (puzzles.csv): over \
+             budget, failed, wrong or not taken counts as not solved, so a curve that stops \
+             below the dashed line left puzzles unsolved."
+        }
+        "latency" => {
+            "Puzzles timed within a time, of all the corpus's puzzles (histograms: no \
+             puzzles.csv, so every timed solve counts, answers of no solution and invalid \
+             ones included)."
+        }
         "cost" => "Each point a puzzle: its search cost and its time (a sample).",
-        _ => "Speed relative to the reference: bars from the throughput, dots from the latency percentiles.",
+        _ => {
+            "Speed relative to the reference: bars from the paired speed ratio (the table's \
+             `vs` column, over the puzzles both solved) with its 95% interval, dots from the \
+             latency percentiles."
+        }
     }
 }
 
@@ -371,6 +443,38 @@ mod tests {
             escape("<a href=\"x\">&'</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;"
         );
+    }
+
+    #[test]
+    fn command_lines_paste_back_into_a_shell() {
+        let words: Vec<String> = [
+            "dlxbench",
+            "bench",
+            "--solver-cmd",
+            "py=python3 solver.py",
+            "it's",
+            "",
+            "a/b.txt",
+        ]
+        .map(String::from)
+        .to_vec();
+        let line = shell_line(&words);
+        assert_eq!(
+            line,
+            "dlxbench bench --solver-cmd 'py=python3 solver.py' 'it'\\''s' '' a/b.txt"
+        );
+        // A real shell reads the words back.
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("printf '%s\\n' {line}"))
+            .output()
+            .unwrap();
+        let back: Vec<String> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(back, words);
     }
 
     #[test]

@@ -40,6 +40,7 @@ use crate::harness::{CorpusResult, SolverStats, Speed};
 use crate::report::schema;
 use crate::report::RunMeta;
 use crate::results::{ResultDir, ResultError};
+use crate::versus::{self, VersusError};
 
 pub use chart::DrawError;
 
@@ -58,6 +59,9 @@ pub enum PlotError {
     /// Its `puzzles.csv` could not be read.
     #[error(transparent)]
     Rows(#[from] CompareError),
+    /// Its `puzzles.csv` could not be read puzzle by puzzle.
+    #[error(transparent)]
+    Versus(#[from] VersusError),
     /// A chart could not be drawn.
     #[error(transparent)]
     Draw(#[from] DrawError),
@@ -150,10 +154,13 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
         write(path, text)
     };
     let puzzles = dir.join(schema::PUZZLES_CSV);
-    let samples = if run.meta.per_puzzle && puzzles.is_file() {
-        sample::sample(&puzzles, MAX_POINTS)?
+    let (samples, rows) = if run.meta.per_puzzle && puzzles.is_file() {
+        (
+            sample::sample(&puzzles, MAX_POINTS)?,
+            Some(versus::read_dir(&run.dir)?),
+        )
     } else {
-        Vec::new()
+        (Vec::new(), None)
     };
     let mut drawn = Drawn {
         rows_read: samples.iter().map(|s| s.rows).sum(),
@@ -163,7 +170,10 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
     let mut corpora = Vec::new();
     let stems = run.dir.run.file_stems();
     for (corpus, stem) in run.result.corpora.iter().zip(stems) {
-        let pictures = corpus_pictures(&run, corpus, stem, &samples)?;
+        let corpus_rows = rows
+            .as_ref()
+            .and_then(|r| r.corpora.iter().find(|c| c.name == corpus.name));
+        let pictures = corpus_pictures(&run, corpus, stem, &samples, corpus_rows)?;
         drawn.points += pictures.points;
         for (name, svg) in PICTURES.iter().zip(&pictures.svgs) {
             if let Some(svg) = svg {
@@ -171,6 +181,12 @@ pub fn draw_run(dir: &Path) -> Result<Drawn, PlotError> {
                     .files
                     .push(write(&dir.join(picture_file(&pictures.stem, name)), svg)?);
             }
+        }
+        for (solver, svg) in &pictures.versus {
+            drawn.files.push(write(
+                &dir.join(schema::versus_file(&pictures.stem, solver)),
+                svg,
+            )?);
         }
         corpora.push(pictures);
     }
@@ -187,6 +203,13 @@ struct CorpusPictures {
     /// The corpus's file stem.
     stem: String,
     svgs: [Option<String>; 4],
+    /// Whether the solved-within chart counts solves from `puzzles.csv`
+    /// (else every timed solve, from the histograms).
+    solved_from_rows: bool,
+    /// The reference against each other solver: (solver, scatter plot).
+    versus: Vec<(String, String)>,
+    /// The virtual best solver, from `puzzles.csv`.
+    virtual_best: Option<versus::VirtualBest>,
     points: usize,
 }
 
@@ -215,16 +238,102 @@ fn percentile_points(h: &Histogram<u64>) -> Vec<(f64, f64)> {
     points
 }
 
-/// (ns, fraction) points of a histogram's cumulative distribution.
+/// (ns, solves within it) points of a histogram's cumulative counts.
 fn cdf_points(h: &Histogram<u64>) -> Vec<(f64, f64)> {
-    let total = h.len() as f64;
     let mut seen = 0u64;
     let mut points = Vec::new();
     for v in h.iter_recorded() {
         seen += v.count_since_last_iteration();
-        points.push((v.value_iterated_to() as f64, seen as f64 / total));
+        points.push((v.value_iterated_to() as f64, seen as f64));
     }
     points
+}
+
+/// The most steps a solved-within curve draws (each exact).
+pub const MAX_STEPS: usize = 600;
+
+/// The solved-within curves of a corpus: from its `puzzles.csv` rows when
+/// there are some (solved puzzles only, [`versus`]), else from the
+/// histograms (every timed solve); legends name the solved count of all
+/// the corpus's puzzles.
+fn solved_series(corpus: &CorpusResult, rows: Option<&versus::CorpusRows>) -> Vec<chart::Series> {
+    let all = corpus.puzzles;
+    let legend = |name: &str, n: u64, what: &str| {
+        format!(
+            "{name}: {} of {} {what}",
+            crate::report::thousands(n),
+            crate::report::thousands(all)
+        )
+    };
+    match rows {
+        Some(rows) => corpus
+            .solvers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let r = rows.solver(&s.name).filter(|r| !r.rows.is_empty())?;
+                let curve = versus::SolvedWithin {
+                    solver: s.name.clone(),
+                    puzzles: all,
+                    times: r.solved_times(),
+                };
+                Some(chart::Series {
+                    name: legend(&s.name, curve.solved(), "solved"),
+                    colour: i,
+                    points: curve
+                        .steps(MAX_STEPS)
+                        .into_iter()
+                        .map(|(t, n)| (t.max(1) as f64, n as f64))
+                        .collect(),
+                })
+            })
+            .collect(),
+        None => timed(corpus)
+            .map(|(i, s)| chart::Series {
+                name: legend(&s.name, s.histogram.len(), "timed"),
+                colour: i,
+                points: cdf_points(&s.histogram),
+            })
+            .collect(),
+    }
+}
+
+/// The reference against each other solver of a corpus: (solver, the
+/// head-to-head scatter plot).
+fn versus_pictures(
+    run: &Recorded,
+    corpus: &CorpusResult,
+    rows: &versus::CorpusRows,
+) -> Result<Vec<(String, String)>, PlotError> {
+    let reference = &run.meta.reference;
+    if rows.solver(reference).is_none_or(|r| r.rows.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for s in &corpus.solvers {
+        if &s.name == reference || rows.solver(&s.name).is_none_or(|r| r.rows.is_empty()) {
+            continue;
+        }
+        let h = versus::head_to_head(rows, reference, &s.name, versus::DEFAULT_TIE, 0);
+        let points: Vec<chart::PairPoint> = h
+            .pairs
+            .iter()
+            .map(|p| {
+                let t =
+                    |x: Option<versus::Solve>| x.filter(|x| x.solved).map(|x| x.ns.max(1) as f64);
+                match (t(p.a), t(p.b)) {
+                    (Some(a), Some(b)) => (chart::PairKind::Both, a, b),
+                    (Some(a), None) => (chart::PairKind::OnlyA, a, 0.0),
+                    (None, Some(b)) => (chart::PairKind::OnlyB, 0.0, b),
+                    (None, None) => (chart::PairKind::Neither, 0.0, 0.0),
+                }
+            })
+            .collect();
+        let title = format!("{}: {} against {}", corpus.name, reference, s.name);
+        let svg = chart::versus(&title, reference, &s.name, h.tie, &points)?;
+        out.push((s.name.clone(), svg));
+    }
+    Ok(out)
 }
 
 fn corpus_pictures(
@@ -232,6 +341,7 @@ fn corpus_pictures(
     corpus: &CorpusResult,
     stem: String,
     samples: &[sample::Sampled],
+    rows: Option<&versus::CorpusRows>,
 ) -> Result<CorpusPictures, PlotError> {
     let name = &corpus.name;
     let percentiles: Vec<chart::Series> = timed(corpus)
@@ -241,13 +351,11 @@ fn corpus_pictures(
             points: percentile_points(&s.histogram),
         })
         .collect();
-    let cdf: Vec<chart::Series> = timed(corpus)
-        .map(|(i, s)| chart::Series {
-            name: s.name.clone(),
-            colour: i,
-            points: cdf_points(&s.histogram),
-        })
-        .collect();
+    let solved = solved_series(corpus, rows);
+    let solved_desc = match rows {
+        Some(_) => "puzzles solved within it",
+        None => "puzzles timed within it",
+    };
     // The scatter plot: nodes where the solver records them, else guesses.
     let mut points = 0;
     let mut uses_guesses = Vec::new();
@@ -298,8 +406,15 @@ fn corpus_pictures(
         (!percentiles.is_empty())
             .then(|| chart::percentiles(&title("latency by percentile"), &percentiles))
             .transpose()?,
-        (!cdf.is_empty())
-            .then(|| chart::cdf(&title("latency distribution"), &cdf))
+        (!solved.is_empty())
+            .then(|| {
+                chart::solved_within(
+                    &title("puzzles solved within a time"),
+                    corpus.puzzles,
+                    solved_desc,
+                    &solved,
+                )
+            })
             .transpose()?,
         (!scatter.is_empty())
             .then(|| chart::scatter(&title("time against search cost"), &x_desc, &scatter))
@@ -308,7 +423,18 @@ fn corpus_pictures(
             .map(|bars| chart::speed(&title("relative speed"), &run.meta.reference, &bars))
             .transpose()?,
     ];
-    Ok(CorpusPictures { stem, svgs, points })
+    let versus = match rows {
+        Some(rows) => versus_pictures(run, corpus, rows)?,
+        None => Vec::new(),
+    };
+    Ok(CorpusPictures {
+        stem,
+        svgs,
+        solved_from_rows: rows.is_some(),
+        virtual_best: rows.map(|r| versus::virtual_best(r, Some(run.meta.reference.as_str()))),
+        versus,
+        points,
+    })
 }
 
 /// The relative-speed bars of a corpus: the table's paired speed ratios

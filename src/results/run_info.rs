@@ -449,6 +449,13 @@ impl RunInfo {
             for picture in schema::PICTURES {
                 files.push(schema::picture_file(&stem, picture));
             }
+            if self.per_puzzle {
+                for s in &self.solvers {
+                    if self.reference.as_ref().is_some_and(|r| *r != s.name) {
+                        files.push(schema::versus_file(&stem, &s.name));
+                    }
+                }
+            }
         }
         files.extend(self.solvers.iter().filter_map(|s| s.log_file.clone()));
         files

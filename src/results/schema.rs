@@ -137,6 +137,12 @@ pub fn hgrm_file(stem: &str, solver: &str) -> String {
     format!("{stem}.{}{HGRM_SUFFIX}", file_part(solver))
 }
 
+/// The file of corpus `stem`'s head-to-head scatter plot of the reference
+/// against `solver`: `<stem>.<solver>.versus.svg`.
+pub fn versus_file(stem: &str, solver: &str) -> String {
+    format!("{stem}.{}.versus.svg", file_part(solver))
+}
+
 /// The file of corpus `stem`'s picture `picture` (one of [`PICTURES`]).
 pub fn picture_file(stem: &str, picture: &str) -> String {
     format!("{stem}.{picture}{SVG_SUFFIX}")

@@ -1,0 +1,444 @@
+//! Output formats of a [`Versus`]: aligned text for the terminal
+//! ([`text`]), GitHub Markdown ([`markdown`]) and JSON ([`json()`]).
+//!
+//! # JSON fields
+//! ```text
+//! {
+//!   "format": "dlxbench-versus/1",
+//!   "run": "DIR", "a": "dlx", "b": "dc", "examples": N (puzzles listed per side at most),
+//!   "tie": {"band": 0.25 (a fraction: within a factor 1 + band either way),
+//!           "source": "default" | "option" | "aa", "aa_run": "DIR" | null,
+//!           "aa_puzzles": N | null},
+//!   "corpora": [{
+//!     "corpus", "puzzles",
+//!     "head_to_head": {"a_wins", "ties", "b_wins", "neither", "both_solved",
+//!                      "only_a", "only_b",
+//!                      "ratio": {"definition": "b_ns / a_ns", "geometric_mean",
+//!                                "quantiles": [{"q", "ratio"}]},
+//!                      "a_best", "b_best": [{"line", "a": SOLVE, "b": SOLVE,
+//!                                            "ratio" | null}]},
+//!     "virtual_best": {"solved", "total_ns", "mean_ns", "per_s",
+//!                      "single_best" | null,
+//!                      "vs_single_best": {"mean_ratio", "per_s_ratio"} | null,
+//!                      "band_solver": "dlx" | null (the reference, whose nodes band),
+//!                      "bands": [{"nodes_from", "nodes_to", "puzzles",
+//!                                 "wins": [{"solver", "wins"}], "winner" | null}],
+//!                      "solvers": [{"solver", "solved", "total_ns", "mean_ns",
+//!                                   "per_s", "wins", "win_share"}]}
+//!   }]
+//! }
+//! SOLVE: {"ns", "nodes" | null, "status", "solved"} | null (no row: n/a)
+//! ```
+//! `per_s` is puzzles solved per second of solve time on one worker;
+//! `vs_single_best.mean_ratio` is the single best's mean over the virtual
+//! best's (above 1: the virtual best is faster).
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::{HeadToHead, Pair, Solve, TieSource, Versus, VirtualBest};
+use crate::report::{human_ns, thousands};
+
+/// A titled table: headers and rows of cells, the first column text.
+struct Table {
+    title: String,
+    headers: Vec<String>,
+    rows: Vec<Vec<String>>,
+}
+
+fn ratio_text(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}x")
+    } else if r >= 10.0 {
+        format!("{r:.1}x")
+    } else {
+        format!("{r:.3}x")
+    }
+}
+
+fn pct(part: u64, whole: u64) -> String {
+    match whole {
+        0 => "-".into(),
+        _ => format!("{:.1}%", 100.0 * part as f64 / whole as f64),
+    }
+}
+
+fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    v.map_or_else(|| "-".into(), f)
+}
+
+/// The tie band in words.
+pub fn tie_text(v: &Versus) -> String {
+    let band = format!(
+        "a tie when the two times are within a factor {:.3} of each other",
+        1.0 + v.tie
+    );
+    match &v.tie_source {
+        TieSource::Default => format!(
+            "{band} (the default, from an A/A on a 2-core machine; measure yours with --aa RUN2)"
+        ),
+        TieSource::Given => format!("{band} (--tie)"),
+        TieSource::Aa { dir, puzzles: n } => format!(
+            "{band} (from the A/A: the 95th percentile of {}'s per-puzzle time ratio between this \
+             run and {}, over {} puzzles)",
+            v.a,
+            dir.display(),
+            thousands(*n)
+        ),
+    }
+}
+
+fn solve_cells(s: Option<Solve>) -> [String; 2] {
+    match s {
+        None => ["n/a".into(), "-".into()],
+        Some(s) => [
+            match s.solved {
+                true => human_ns(s.ns as f64),
+                false => s.status.as_str().to_string(),
+            },
+            s.nodes.map_or("-".into(), thousands),
+        ],
+    }
+}
+
+fn examples(h: &HeadToHead, winner: &str, pairs: &[Pair]) -> Table {
+    Table {
+        title: format!("where {winner} wins most"),
+        headers: vec![
+            "line".into(),
+            format!("{} time", h.a),
+            format!("{} time", h.b),
+            format!("{} nodes", h.a),
+            format!("{} nodes", h.b),
+            format!("{} / {}", h.b, h.a),
+        ],
+        rows: pairs
+            .iter()
+            .map(|p| {
+                let [at, an] = solve_cells(p.a);
+                let [bt, bn] = solve_cells(p.b);
+                vec![
+                    p.line.to_string(),
+                    at,
+                    bt,
+                    an,
+                    bn,
+                    opt(p.ratio(), ratio_text),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn tables(h: &HeadToHead, vbs: &VirtualBest) -> Vec<Table> {
+    let mut t = vec![Table {
+        title: format!("{} against {}", h.a, h.b),
+        headers: vec![
+            format!("{} wins", h.a),
+            "ties".into(),
+            format!("{} wins", h.b),
+            "neither solved".into(),
+            "both solved".into(),
+            format!("only {}", h.a),
+            format!("only {}", h.b),
+        ],
+        rows: vec![[
+            h.a_wins, h.ties, h.b_wins, h.neither, h.both, h.only_a, h.only_b,
+        ]
+        .iter()
+        .map(|&n| format!("{} ({})", thousands(n), pct(n, h.puzzles)))
+        .collect()],
+    }];
+    let mut headers: Vec<String> = h
+        .quantiles
+        .iter()
+        .map(|(q, _)| format!("p{}", q * 100.0))
+        .collect();
+    headers.push("geometric mean".into());
+    let mut row: Vec<String> = h.quantiles.iter().map(|&(_, r)| ratio_text(r)).collect();
+    row.push(opt(h.geomean, ratio_text));
+    t.push(Table {
+        title: format!(
+            "{} / {} per puzzle both solved ({}; above 1: {} faster)",
+            h.b,
+            h.a,
+            thousands(h.both),
+            h.a
+        ),
+        headers,
+        rows: vec![row],
+    });
+    t.push(examples(h, &h.a, &h.a_best));
+    t.push(examples(h, &h.b, &h.b_best));
+    t.push(vbs_table(vbs));
+    if let Some(b) = bands_table(vbs) {
+        t.push(b);
+    }
+    t
+}
+
+/// The virtual best solver's table: a header row and a row for the
+/// virtual best and for each solver (`report.html` shows it too).
+pub fn vbs_rows(v: &VirtualBest) -> (Vec<String>, Vec<Vec<String>>) {
+    let t = vbs_table(v);
+    (t.headers, t.rows)
+}
+
+/// Who is fastest per node-count band: a header row and a row per band
+/// (`None` without bands).
+pub fn band_rows(v: &VirtualBest) -> Option<(String, Vec<String>, Vec<Vec<String>>)> {
+    let t = bands_table(v)?;
+    Some((t.title, t.headers, t.rows))
+}
+
+fn bands_table(v: &VirtualBest) -> Option<Table> {
+    let by = v.band_solver.as_ref()?;
+    if v.bands.is_empty() {
+        return None;
+    }
+    let mut headers = vec![format!("{by}'s nodes"), "puzzles".to_string()];
+    headers.extend(v.shares.iter().map(|s| s.solver.clone()));
+    headers.push("fastest most often".into());
+    let rows = v
+        .bands
+        .iter()
+        .map(|b| {
+            let mut row = vec![
+                match b.nodes_from == b.nodes_to {
+                    true => thousands(b.nodes_from),
+                    false => format!("{}-{}", thousands(b.nodes_from), thousands(b.nodes_to)),
+                },
+                thousands(b.puzzles),
+            ];
+            row.extend(b.wins.iter().map(|&w| thousands(w)));
+            row.push(
+                b.winner()
+                    .map_or("-".into(), |i| v.shares[i].solver.clone()),
+            );
+            row
+        })
+        .collect();
+    Some(Table {
+        title: format!(
+            "fastest solver per band of {by}'s search nodes (puzzles some solver solved)"
+        ),
+        headers,
+        rows,
+    })
+}
+
+fn vbs_table(v: &VirtualBest) -> Table {
+    let mut rows = vec![vec![
+        "virtual best".to_string(),
+        format!("{} ({})", thousands(v.solved), pct(v.solved, v.puzzles)),
+        opt(v.mean_ns(), human_ns),
+        opt(v.per_s(), |x| thousands(x.round() as u64)),
+        "-".into(),
+    ]];
+    for s in &v.shares {
+        let best = v.single_best.as_deref() == Some(s.solver.as_str());
+        rows.push(vec![
+            match best {
+                true => format!("{} (single best)", s.solver),
+                false => s.solver.clone(),
+            },
+            format!("{} ({})", thousands(s.solved), pct(s.solved, v.puzzles)),
+            opt(s.mean_ns(), human_ns),
+            opt(s.per_s(), |x| thousands(x.round() as u64)),
+            format!("{} ({})", thousands(s.wins), pct(s.wins, v.solved)),
+        ]);
+    }
+    Table {
+        title: "virtual best solver (the fastest solver on each puzzle)".into(),
+        headers: vec![
+            "solver".into(),
+            "solved".into(),
+            "mean".into(),
+            "puzzles/s".into(),
+            "fastest on".into(),
+        ],
+        rows,
+    }
+}
+
+/// What the virtual best gains over the single best, in words.
+pub fn vbs_note(v: &VirtualBest) -> Option<String> {
+    let best = v.best()?;
+    let (vm, bm) = (v.mean_ns()?, best.mean_ns()?);
+    Some(format!(
+        "the virtual best solves {} puzzles ({} more than {}, the single best), at a mean of {} \
+         against {} ({} as fast) and {} puzzles/s against {}",
+        thousands(v.solved),
+        thousands(v.solved - best.solved),
+        best.solver,
+        human_ns(vm),
+        human_ns(bm),
+        ratio_text(bm / vm),
+        opt(v.per_s(), |x| thousands(x.round() as u64)),
+        opt(best.per_s(), |x| thousands(x.round() as u64)),
+    ))
+}
+
+fn aligned(out: &mut String, t: &Table) {
+    let _ = writeln!(out, "  {}", t.title);
+    let cols = t.headers.len();
+    let width: Vec<usize> = (0..cols)
+        .map(|i| {
+            t.rows
+                .iter()
+                .map(|r| r[i].chars().count())
+                .chain([t.headers[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut s = String::from("   ");
+        for (i, c) in cells.iter().enumerate() {
+            let pad = width[i] - c.chars().count();
+            s.push_str("  ");
+            if i == 0 {
+                s.push_str(c);
+                s.push_str(&" ".repeat(pad));
+            } else {
+                s.push_str(&" ".repeat(pad));
+                s.push_str(c);
+            }
+        }
+        s.trim_end().to_string()
+    };
+    let _ = writeln!(out, "{}", line(&t.headers));
+    for r in &t.rows {
+        let _ = writeln!(out, "{}", line(r));
+    }
+}
+
+/// The report as aligned text.
+pub fn text(v: &Versus) -> String {
+    let mut out = format!("versus: {} ({} against {})\n", v.dir.display(), v.a, v.b);
+    let _ = writeln!(out, "tie band: {}", tie_text(v));
+    for (h, vbs) in &v.corpora {
+        let _ = writeln!(out, "\n{}: {} puzzles", h.corpus, thousands(h.puzzles));
+        for t in tables(h, vbs) {
+            aligned(&mut out, &t);
+        }
+        if let Some(note) = vbs_note(vbs) {
+            let _ = writeln!(out, "  {note}");
+        }
+    }
+    out
+}
+
+/// The report as GitHub Markdown.
+pub fn markdown(v: &Versus) -> String {
+    let mut out = format!(
+        "## dlxbench versus: {} against {}\n\n- run: `{}`\n- tie band: {}\n",
+        v.a,
+        v.b,
+        v.dir.display(),
+        tie_text(v)
+    );
+    for (h, vbs) in &v.corpora {
+        let _ = writeln!(out, "\n### {}: {} puzzles", h.corpus, thousands(h.puzzles));
+        for t in tables(h, vbs) {
+            let _ = writeln!(out, "\n**{}**\n", t.title);
+            let _ = writeln!(out, "| {} |", t.headers.join(" | "));
+            let align: Vec<&str> = (0..t.headers.len())
+                .map(|i| if i == 0 { "---" } else { "---:" })
+                .collect();
+            let _ = writeln!(out, "|{}|", align.join("|"));
+            for r in &t.rows {
+                let _ = writeln!(out, "| {} |", r.join(" | "));
+            }
+        }
+        if let Some(note) = vbs_note(vbs) {
+            let _ = writeln!(out, "\n{note}.");
+        }
+    }
+    out
+}
+
+fn solve_json(s: Option<Solve>) -> Value {
+    match s {
+        None => Value::Null,
+        Some(s) => json!({
+            "ns": s.ns, "nodes": s.nodes, "status": s.status.as_str(), "solved": s.solved,
+        }),
+    }
+}
+
+fn pairs_json(pairs: &[Pair]) -> Value {
+    pairs
+        .iter()
+        .map(|p| {
+            json!({
+                "line": p.line, "a": solve_json(p.a), "b": solve_json(p.b), "ratio": p.ratio(),
+            })
+        })
+        .collect()
+}
+
+/// The virtual best solver of a corpus as JSON (the `virtual_best` object
+/// of [`json()`]).
+pub fn vbs_json(v: &VirtualBest) -> Value {
+    let best = v.best();
+    json!({
+        "solved": v.solved,
+        "total_ns": v.total_ns,
+        "mean_ns": v.mean_ns(),
+        "per_s": v.per_s(),
+        "single_best": v.single_best,
+        "vs_single_best": best.and_then(|b| Some(json!({
+            "mean_ratio": b.mean_ns()? / v.mean_ns()?,
+            "per_s_ratio": v.per_s()? / b.per_s()?,
+        }))),
+        "band_solver": v.band_solver,
+        "bands": v.bands.iter().map(|b| json!({
+            "nodes_from": b.nodes_from, "nodes_to": b.nodes_to, "puzzles": b.puzzles,
+            "wins": v.shares.iter().zip(&b.wins)
+                .map(|(s, w)| json!({"solver": s.solver, "wins": w})).collect::<Vec<_>>(),
+            "winner": b.winner().map(|i| v.shares[i].solver.clone()),
+        })).collect::<Vec<_>>(),
+        "solvers": v.shares.iter().map(|s| json!({
+            "solver": s.solver, "solved": s.solved, "total_ns": s.total_ns,
+            "mean_ns": s.mean_ns(), "per_s": s.per_s(), "wins": s.wins,
+            "win_share": (v.solved > 0).then(|| s.wins as f64 / v.solved as f64),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+/// The report as JSON (fields in the [module](self) documentation).
+pub fn json(v: &Versus) -> Value {
+    let (source, aa_run, aa_puzzles) = match &v.tie_source {
+        TieSource::Aa { dir, puzzles } => ("aa", Some(dir.display().to_string()), Some(*puzzles)),
+        TieSource::Default => ("default", None, None),
+        TieSource::Given => ("option", None, None),
+    };
+    json!({
+        "format": "dlxbench-versus/1",
+        "run": v.dir.display().to_string(),
+        "a": v.a,
+        "b": v.b,
+        "examples": v.examples,
+        "tie": {"band": v.tie, "source": source, "aa_run": aa_run, "aa_puzzles": aa_puzzles},
+        "corpora": v.corpora.iter().map(|(h, vbs)| json!({
+            "corpus": h.corpus,
+            "puzzles": h.puzzles,
+            "head_to_head": {
+                "a_wins": h.a_wins, "ties": h.ties, "b_wins": h.b_wins,
+                "neither": h.neither, "both_solved": h.both,
+                "only_a": h.only_a, "only_b": h.only_b,
+                "ratio": {
+                    "definition": "b_ns / a_ns",
+                    "geometric_mean": h.geomean,
+                    "quantiles": h.quantiles.iter()
+                        .map(|&(q, r)| json!({"q": q, "ratio": r})).collect::<Vec<_>>(),
+                },
+                "a_best": pairs_json(&h.a_best),
+                "b_best": pairs_json(&h.b_best),
+            },
+            "virtual_best": vbs_json(vbs),
+        })).collect::<Vec<_>>(),
+    })
+}
