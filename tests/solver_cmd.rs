@@ -787,7 +787,7 @@ fn assert_nothing_left(mode: &str) {
         .filter(|l| l.contains("careless.py") && l.contains(&format!(" {mode} ")))
         .chain(
             ps.lines()
-                .filter(|l| mode == "grandchild" && l.trim() == "sleep 600"),
+                .filter(|l| mode.starts_with("grandchild") && l.trim() == "sleep 600"),
         )
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
@@ -813,7 +813,13 @@ fn careless_solvers_end_on_their_own_and_never_misattribute_an_answer() {
         ("grandchild", 0, &[(5, "budget", "deadline")]),
         ("bigcount", 1, &[(5, "protocol-error", "response")]),
     ];
-    for (mode, code, failed) in cases {
+    // Each one at a time, and again announcing batches (a block's
+    // requests in its pipe at once).
+    let batched = cases.map(|(mode, code, failed)| {
+        let mode: &'static str = format!("{mode}+batch").leak();
+        (mode, code, failed)
+    });
+    for (mode, code, failed) in cases.into_iter().chain(batched) {
         let dir = tempfile::tempdir().unwrap();
         let (corpus, _) = corpus(dir.path());
         let (output, out, rss) = careless(dir.path(), &corpus, mode, &["--budget-time", "2s"]);
@@ -835,7 +841,7 @@ fn careless_solvers_end_on_their_own_and_never_misattribute_an_answer() {
                 }
                 // A double answer fails the 5th or the 6th puzzle as a
                 // stray line, depending on when it arrives.
-                ("double", None) if status != "unique" => {
+                ("double" | "double+batch", None) if status != "unique" => {
                     assert!((5..=6).contains(line), "{mode} line {line}: {status}");
                     assert_eq!(
                         (status.as_str(), cause.as_str()),
@@ -856,7 +862,7 @@ fn careless_solvers_end_on_their_own_and_never_misattribute_an_answer() {
         assert_nothing_left(mode);
         let run = read_json(&out.join("run.json"));
         match mode {
-            "noisy" => {
+            "noisy" | "noisy+batch" => {
                 let dropped = run["solvers"][1]["log_dropped_bytes"].as_u64().unwrap();
                 assert!(dropped >= 20 << 20, "{dropped}");
                 let text = std::fs::read(out.join("solver-py.log")).unwrap();
@@ -866,10 +872,11 @@ fn careless_solvers_end_on_their_own_and_never_misattribute_an_answer() {
                     "{mode}"
                 );
             }
-            "stray" | "nonewline" | "bigcount" => {
+            "stray" | "nonewline" | "bigcount" | "stray+batch" | "nonewline+batch"
+            | "bigcount+batch" => {
                 // The offending line is quoted in problems.txt and the log.
                 let problems = std::fs::read_to_string(out.join("problems.txt")).unwrap();
-                let quoted = match mode {
+                let quoted = match mode.trim_end_matches("+batch") {
                     "stray" => "`debug: solving",
                     "nonewline" => "`1111",
                     _ => "`99999999999999999999999 ",
@@ -888,7 +895,14 @@ fn self_reported_times_are_believed_only_when_they_explain_the_round_trips() {
     if !have_python() {
         return;
     }
-    for (mode, verified) in [("honest", true), ("liar", false), ("half", false)] {
+    for (mode, verified) in [
+        ("honest", true),
+        ("liar", false),
+        ("half", false),
+        ("honest+batch", true),
+        ("liar+batch", false),
+        ("half+batch", false),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (corpus, _) = corpus(dir.path());
         let (output, out, _) = careless(dir.path(), &corpus, mode, &[]);

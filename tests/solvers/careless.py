@@ -11,7 +11,7 @@
 # of stderr), nonewline (50 MB without a newline), closed (closes stdout
 # and keeps going), sigstop (stops itself), grandchild (leaves a child
 # holding stdout and exits), bigcount (a count above 2^64); typo prints
-# "dlxbench-protocl 1".
+# "dlxbench-protocl 1". MODE+batch: the same, announcing batches (+batch).
 import os, sys, time, signal, subprocess, zlib
 
 answers = {}
@@ -21,13 +21,15 @@ for l in open(sys.argv[1]):
     answers[p] = s
     order.append(p)
 mode = sys.argv[2]
+batch = mode.endswith("+batch")
+mode = mode.removesuffix("+batch")
 n = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 target = order[n - 1]
 
 if mode == "typo":
     print("dlxbench-protocl 1", flush=True)
 else:
-    print("dlxbench-protocol 1 careless", flush=True)
+    print("dlxbench-protocol 1" + (" +batch" if batch else "") + " careless", flush=True)
 for line in sys.stdin:
     words = line.split()
     puzzle = words[2]

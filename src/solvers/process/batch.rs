@@ -156,6 +156,19 @@ impl<P: Puzzle> ProcessSolver<P> {
     ) {
         let n = block.len();
         let mut i = 0;
+        if self.child.is_none() && !self.stopped && !self.stop_requested() {
+            // Started here, so that a solver that takes batches gets its
+            // first one at once.
+            if let Some(first) = (0..n).find(|&k| block.puzzle(k).is_some()) {
+                if let Err((failure, detail)) = self.start() {
+                    self.detail = Some(detail);
+                    let (outcome, took) = self.fail(failure);
+                    let detail = self.detail.take();
+                    block.done(first, &outcome, took, solution, detail);
+                    i = first + 1;
+                }
+            }
+        }
         while i < n {
             let options = &self.shared.options;
             let batching = self.batching
@@ -510,12 +523,22 @@ mod tests {
     }
 
     #[test]
-    fn a_crash_mid_block_costs_exactly_the_puzzle_in_flight() {
+    fn a_failure_mid_block_costs_exactly_the_puzzle_in_flight() {
         for (how, failure) in [
             ("exit 3", Failure::Exit(3)),
             ("kill -SEGV $$", Failure::Signal(11)),
             ("echo 'error overflow wrote past'", Failure::Overflow),
             ("echo 'not an answer'", Failure::Response),
+            // A line longer than any answer to its request: cut off there.
+            (
+                "head -c 9000 /dev/zero | tr '\\0' 7; echo",
+                Failure::TooLong,
+            ),
+            // An own time longer than the batch has taken so far.
+            (
+                "echo \"0 - guesses=${p:0:1} ns=9000000000\"; continue",
+                Failure::Clock,
+            ),
         ] {
             let dir = tempfile::tempdir().unwrap();
             // The 7th request: puzzle 6.
@@ -572,6 +595,11 @@ mod tests {
         );
         for _ in 0..5 {
             let mut block = Recorded::new(4);
+            if s.wants_warm_up() {
+                // As the harness does: an untimed solve of the last puzzle.
+                let last = block.puzzles[3].clone();
+                let _ = s.solve(&last, 2, SECOND, &mut Grid::blank());
+            }
             s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
             assert_eq!(block.failures(), vec![None; 4]);
             assert_eq!(block.guesses(), tags(4));
