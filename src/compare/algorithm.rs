@@ -144,14 +144,15 @@ pub fn compare(
             ));
         }
     }
+    let other_cpu = other_cpu(baseline, current);
+    if let Some((bc, cc)) = &other_cpu {
+        notes.push(format!(
+            "different CPUs (baseline {bc}, current {cc}): the times are not comparable (their \
+             ratios measure the machines as well as the code), so no time regression or \
+             improvement is called; node counts and outcomes are compared and gate as ever"
+        ));
+    }
     if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
-        if let (Some(bc), Some(cc)) = (&b.facts.cpu_model, &c.facts.cpu_model) {
-            if bc != cc {
-                notes.push(format!(
-                    "different CPUs (baseline {bc}, current {cc}): time ratios compare machines as well as code"
-                ));
-            }
-        }
         if b.passes != c.passes {
             notes.push(format!(
                 "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
@@ -180,7 +181,10 @@ pub fn compare(
             Some(c) => {
                 let partial =
                     baseline.partial.contains(&b.corpus) || current.partial.contains(&b.corpus);
-                let r = compare_pair(b, c, bt, ct, options, partial, block);
+                let mut r = compare_pair(b, c, bt, ct, options, partial, block);
+                if other_cpu.is_some() && r.time.interval.is_some() {
+                    r.time.verdict = TimeVerdict::NotComparable;
+                }
                 notes.extend(unverified_note(b, c));
                 if partial {
                     notes.push(match r.counters.scope {
@@ -223,7 +227,18 @@ pub fn compare(
         only_in_current,
         notes,
         block,
+        other_cpu,
     })
+}
+
+/// The two runs' CPU models (`run.json`'s `cpu_model`) when both are known
+/// and differ.
+fn other_cpu(baseline: &Run, current: &Run) -> Option<(String, String)> {
+    let model = |r: &Run| r.run_json.as_ref()?.facts.cpu_model.clone();
+    match (model(baseline), model(current)) {
+        (Some(b), Some(c)) if b != c => Some((b, c)),
+        _ => None,
+    }
 }
 
 /// FNV-1a of `corpus NUL solver`: each pair's bootstrap stream.
