@@ -349,7 +349,7 @@ fn compare_pair(
 /// tree and the time per node, over the puzzles timed in both with node
 /// counts on both sides ([`WorkSplit`]); `None` when there are none.
 pub fn work_split(b: &[PuzzleRow], c: &[PuzzleRow]) -> Option<WorkSplit> {
-    let (mut n, mut time, mut nodes) = (0u64, 0f64, 0f64);
+    let mut puzzles = Vec::with_capacity(b.len().min(c.len()));
     let (mut i, mut j) = (0, 0);
     while i < b.len() && j < c.len() {
         let (x, y) = (&b[i], &c[j]);
@@ -358,14 +358,27 @@ pub fn work_split(b: &[PuzzleRow], c: &[PuzzleRow]) -> Option<WorkSplit> {
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
                 if let (true, true, Some(nb), Some(nc)) = (x.timed(), y.timed(), x.nodes, y.nodes) {
-                    n += 1;
-                    time += (y.ns as f64 / x.ns as f64).ln();
-                    nodes += (nc.max(1) as f64 / nb.max(1) as f64).ln();
+                    puzzles.push(((y.ns as f64 / x.ns as f64).ln(), nb, nc));
                 }
                 i += 1;
                 j += 1;
             }
         }
+    }
+    work_split_of(puzzles)
+}
+
+/// The split over per-puzzle pairs `(ln(time_c / time_b), nodes_b,
+/// nodes_c)` (a puzzle solved without a node counts 1): what
+/// [`work_split`] computes once it has paired two runs' rows, and what
+/// `ab` computes from its per-puzzle mean log-ratios over the measured
+/// passes ([`crate::ab::AbResult::work`]). `None` without puzzles.
+pub fn work_split_of(puzzles: impl IntoIterator<Item = (f64, u64, u64)>) -> Option<WorkSplit> {
+    let (mut n, mut time, mut nodes) = (0u64, 0f64, 0f64);
+    for (d, nb, nc) in puzzles {
+        n += 1;
+        time += d;
+        nodes += (nc.max(1) as f64 / nb.max(1) as f64).ln();
     }
     (n > 0).then(|| {
         let (time, nodes) = ((time / n as f64).exp(), (nodes / n as f64).exp());

@@ -82,7 +82,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use algorithm::{check_compatible, compare, verdict, work_split};
+pub use algorithm::{check_compatible, compare, verdict, work_split, work_split_of};
 pub use bootstrap::Interval;
 pub use comparison::{
     Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
