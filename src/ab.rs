@@ -43,14 +43,19 @@
 //! where a change lies, not how sure it is.
 //!
 //! Node counts, where both sides report them, are compared puzzle by
-//! puzzle: a difference means the two do not run the same algorithm.
+//! puzzle: a difference means the two do not run the same algorithm. The
+//! time ratio is also split, as `compare` splits it, into the search tree
+//! and the time per node ([`AbResult::work`], computed by
+//! [`crate::compare::work_split_of`]): per puzzle, time = nodes x time per
+//! node, so the geometric mean of B/A over the puzzles of the estimate is
+//! that of the node ratios times that of the per-node cost ratios.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::compare::bootstrap::{self, Interval};
-use crate::compare::{verdict, RatioHistogram, TimeVerdict};
+use crate::compare::{verdict, work_split_of, RatioHistogram, TimeVerdict, WorkSplit};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
@@ -254,6 +259,13 @@ pub struct AbResult {
     pub stop: Stop,
     /// Node counts.
     pub nodes: Nodes,
+    /// The overall ratio B/A split into the search tree (B's nodes over
+    /// A's) and the time per node, over the puzzles of the estimate where
+    /// both sides report nodes: each puzzle's log-ratio is its mean over
+    /// the measured passes of whole pairs, so with node counts on every
+    /// puzzle `work.time` is the estimate ([`WorkSplit`]). `None` when
+    /// the sides report no nodes, or before a pair of passes.
+    pub work: Option<WorkSplit>,
     /// Invalid solutions and count disagreements found (see
     /// [`harness::RunResult::discrepancies`]), over all passes.
     pub discrepancies: Vec<harness::Discrepancy>,
@@ -274,6 +286,25 @@ pub struct AbResult {
 }
 
 impl AbResult {
+    /// The split of the ratio in words, for the report: `work: the search
+    /// tree 1.000x, time per node 1.023x (over 1,000 puzzles): B is slower
+    /// per node`; `None` without a split.
+    pub fn work_text(&self) -> Option<String> {
+        let w = self.work?;
+        let what = match (w.cause(), w.time > 1.0) {
+            (None, _) => "neither moved".to_string(),
+            (Some("tree"), true) => "B is slower mostly because its search tree is larger".into(),
+            (Some("tree"), false) => "B is faster mostly because its search tree is smaller".into(),
+            (Some(_), true) => "B is slower mostly per node".into(),
+            (Some(_), false) => "B is faster mostly per node".into(),
+        };
+        Some(format!(
+            "work: {} (time = nodes x time per node, over {} puzzles): {what}",
+            w.words(),
+            crate::report::thousands(w.puzzles)
+        ))
+    }
+
     /// For an A/A: whether it gave a verdict, which it should not.
     pub fn false_verdict(&self) -> bool {
         matches!(
@@ -308,6 +339,8 @@ struct Measured {
     column: HashMap<(usize, u64), usize>,
     /// Corpus of each column.
     corpus: Vec<usize>,
+    /// Line of each column.
+    line: Vec<u64>,
     /// Measured passes' rows (a row may be shorter than the columns: a
     /// puzzle first seen later was not timed in it).
     rows: Vec<Vec<f64>>,
@@ -319,8 +352,32 @@ impl Measured {
         let c = *self.column.entry((corpus, line)).or_insert(next);
         if c == next {
             self.corpus.push(corpus);
+            self.line.push(line);
         }
         c
+    }
+
+    /// The columns timed in every measured pass, each with its mean
+    /// log-ratio over the passes of whole pairs (the passes the units are
+    /// made of): their mean is the log of the overall estimate.
+    fn puzzle_means(&self) -> Vec<(usize, f64)> {
+        let rows = &self.rows[..self.rows.len() / 2 * 2];
+        if rows.is_empty() {
+            return Vec::new();
+        }
+        (0..self.corpus.len())
+            .filter(|&c| {
+                self.rows
+                    .iter()
+                    .all(|r| r.get(c).is_some_and(|d| d.is_finite()))
+            })
+            .map(|c| {
+                (
+                    c,
+                    rows.iter().map(|r| r[c]).sum::<f64>() / rows.len() as f64,
+                )
+            })
+            .collect()
     }
 
     /// The ratio over the puzzles of `corpus` (all with `None`) timed in
@@ -510,6 +567,8 @@ fn run_phase<P: Puzzle>(
         totals: Some((0, 0)),
         ..Nodes::default()
     };
+    // Each puzzle's node counts (A, B), where both report them.
+    let mut node_counts: HashMap<(usize, u64), (u64, u64)> = HashMap::new();
     let mut discrepancies = Vec::new();
     let mut failed_solves = 0;
     let started = Instant::now();
@@ -566,6 +625,9 @@ fn run_phase<P: Puzzle>(
                 }
                 if pass == 0 {
                     nodes.add(ra, rb);
+                    if let (Some(x), Some(y)) = (ra.nodes, rb.nodes) {
+                        node_counts.insert((c, ra.line), (x, y));
+                    }
                 }
             }
         }
@@ -611,6 +673,10 @@ fn run_phase<P: Puzzle>(
         .collect();
     let overall = measured.ratio("all", None, options.confidence);
     let verdict = judge(&overall, options);
+    let work = work_split_of(measured.puzzle_means().into_iter().filter_map(|(col, d)| {
+        let &(x, y) = node_counts.get(&(measured.corpus[col], measured.line[col]))?;
+        Some((d, x, y))
+    }));
     Ok(AbResult {
         a: a.name().to_string(),
         b: b.name().to_string(),
@@ -625,6 +691,7 @@ fn run_phase<P: Puzzle>(
         pass_ratios,
         stop,
         nodes,
+        work,
         discrepancies,
         failed_solves,
         threads,
@@ -664,8 +731,12 @@ fn judge(overall: &Ratio, options: &Options) -> TimeVerdict {
 }
 
 /// The result as JSON (`ab --json`): the verdict, how the interval was
-/// made (`method`, `units`), every pass's ratio, and the A/A that measured
-/// the floor, if any, with whether it gave a (false) verdict.
+/// made (`method`, `units`), every pass's ratio, the split into the search
+/// tree and the time per node (`work`: `puzzles`, `time_ratio`,
+/// `nodes_ratio`, `per_node_ratio`, `cause` `tree`, `per_node` or `null`,
+/// as `compare`'s `time.work`; `null` without node counts), and the A/A
+/// that measured the floor, if any, with whether it gave a (false)
+/// verdict.
 pub fn json(r: &AbResult) -> serde_json::Value {
     use serde_json::json;
     let ratio = |x: &Ratio| {
@@ -694,6 +765,13 @@ pub fn json(r: &AbResult) -> serde_json::Value {
         "judged_at": r.judged_at,
         "floor": r.floor,
         "pass_ratios": r.pass_ratios,
+        "work": r.work.map(|w| json!({
+            "puzzles": w.puzzles,
+            "time_ratio": w.time,
+            "nodes_ratio": w.nodes,
+            "per_node_ratio": w.per_node,
+            "cause": w.cause(),
+        })),
         "nodes": {
             "a": r.nodes.totals.map(|t| t.0),
             "b": r.nodes.totals.map(|t| t.1),

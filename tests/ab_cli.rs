@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{dlxbench, repo_path};
+use common::{bench_into, dlxbench, read_csv, repo_path};
 
 fn corpus() -> String {
     repo_path("datasets/generated/gen_9x9_1000.txt")
@@ -61,7 +61,12 @@ fn ab_reports_the_ratio_the_passes_and_an_algorithm_change() {
         "{stdout}"
     );
     assert!(
-        lines[3].starts_with("nodes: ALGORITHM CHANGE: ") && lines[3].contains(" puzzles differ"),
+        lines[3].starts_with("work: the search tree ")
+            && lines[3].contains("(time = nodes x time per node, over 1,000 puzzles): B is "),
+        "{stdout}"
+    );
+    assert!(
+        lines[4].starts_with("nodes: ALGORITHM CHANGE: ") && lines[4].contains(" puzzles differ"),
         "{stdout}"
     );
     assert_eq!(
@@ -313,4 +318,101 @@ fn bad_input_exits_2_with_a_clear_message() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
     }
+}
+
+/// `ab` splits B/A into the search tree and the time per node as
+/// `compare` does: the tree's ratio is recomputed here from a `bench`
+/// run's node counts (the same on any run), the time's is the estimate.
+#[test]
+fn ab_splits_the_ratio_into_the_search_tree_and_the_time_per_node() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("ab.json");
+    let out = dlxbench()
+        .args(["ab", "dlx", "singles", "--min-passes", "5", "--max-passes"])
+        .args(["5", "-q", "--allow-algorithm-change", "--json"])
+        .arg(&json)
+        .arg(corpus())
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    assert!(code == 0 || code == 1, "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let w = &v["work"];
+    let num = |x: &serde_json::Value| x.as_f64().unwrap_or_else(|| panic!("{x}: {v}"));
+
+    // Node counts from a bench run: ln(max(singles, 1) / max(dlx, 1)) per
+    // puzzle, over every puzzle (both solve all 1,000 within budget).
+    let run = dir.path().join("run");
+    bench_into(
+        &run,
+        &["-q", "--no-plots", "-j", "1", "--solvers", "dlx,singles"],
+        corpus(),
+    )
+    .assert()
+    .success();
+    let mut nodes: std::collections::HashMap<(String, String), [f64; 2]> = Default::default();
+    for r in read_csv(&run.join("puzzles.csv")) {
+        let i = usize::from(r["solver"] == "singles");
+        let n: f64 = r["nodes"].parse::<f64>().unwrap().max(1.0);
+        nodes
+            .entry((r["corpus"].clone(), r["line"].clone()))
+            .or_default()[i] = n;
+    }
+    assert_eq!(nodes.len(), 1000);
+    let tree = (nodes.values().map(|[a, b]| (b / a).ln()).sum::<f64>() / 1000.0).exp();
+
+    assert_eq!(w["puzzles"], 1000, "{v}");
+    assert_eq!(v["overall"]["puzzles"], 1000, "{v}");
+    assert!(
+        (num(&w["nodes_ratio"]) / tree - 1.0).abs() < 1e-9,
+        "{tree}: {w}"
+    );
+    // Every puzzle has node counts: the split's time is the estimate, and
+    // the product of the two parts.
+    let estimate = num(&v["overall"]["estimate"]);
+    assert!((num(&w["time_ratio"]) / estimate - 1.0).abs() < 1e-9, "{v}");
+    let per_node = num(&w["per_node_ratio"]);
+    assert!((tree * per_node / estimate - 1.0).abs() < 1e-9, "{w}");
+    let cause = if tree.ln().abs() >= per_node.ln().abs() {
+        "tree"
+    } else {
+        "per_node"
+    };
+    assert_eq!(w["cause"], cause, "{w}");
+    // The report says it in words, with the same figures.
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("work: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        line.starts_with(&format!(
+            "work: the search tree {tree:.3}x, time per node {per_node:.3}x (time = nodes x time \
+             per node, over 1,000 puzzles): B is "
+        )),
+        "{line}"
+    );
+    // docs/ab.md shows the line of such a run: the same tree (the code's),
+    // a time per node and verdict of its machine.
+    let page = std::fs::read_to_string(repo_path("docs/ab.md")).unwrap();
+    let shown = page
+        .lines()
+        .find(|l| l.starts_with("work: "))
+        .expect("docs/ab.md shows a work line");
+    let pattern = regex::Regex::new(&format!(
+        "{}{}{}",
+        format_args!(r"^work: the search tree {tree:.3}x, time per node \d+\.\d{{3}}x "),
+        r"\(time = nodes x time per node, over 1,000 puzzles\): B is (slower|faster) mostly ",
+        r"(because its search tree is (larger|smaller)|per node)$",
+    ))
+    .unwrap();
+    assert!(pattern.is_match(shown), "docs/ab.md: {shown}");
+    assert!(pattern.is_match(line), "{line}");
+    let faster = if estimate > 1.0 { "slower" } else { "faster" };
+    let why = match cause {
+        "tree" => "because its search tree is",
+        _ => "per node",
+    };
+    assert!(line.contains(faster) && line.contains(why), "{line}");
 }

@@ -819,3 +819,108 @@ fn a_time_change_is_split_into_the_search_tree_and_the_time_per_node() {
         "{text}"
     );
 }
+
+/// Sets the `cpu_model` of the run in `dir` (`run.json` is not among the
+/// checksummed files).
+fn set_cpu(dir: &Path, model: Option<&str>) {
+    let path = dir.join("run.json");
+    let mut run = read_json(&path);
+    assert!(run.get("cpu_model").is_some(), "{run}");
+    run["cpu_model"] = model.map_or(Value::Null, Value::from);
+    std::fs::write(&path, serde_json::to_string_pretty(&run).unwrap()).unwrap();
+}
+
+#[test]
+fn a_baseline_from_another_cpu_has_times_not_comparable_and_counters_still_gate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cur) = base_and_copy(dir.path());
+    for run in [&base, &cur] {
+        set_cpu(run, Some("Baseline CPU @ 2.00GHz"));
+    }
+    // 1.5 times slower: a regression on the same machine...
+    scale_times(&cur, |_| 1.5, 1.5);
+    let (_, doc) = compare_json(&base, &cur, &[]);
+    assert!(
+        results(&doc)
+            .iter()
+            .all(|r| r["time"]["verdict"] == "regression"),
+        "{doc}"
+    );
+    assert_eq!(doc["times_comparable"], true);
+    assert!(doc["other_cpu"].is_null());
+    // ... and an unknown CPU on one side is not another CPU.
+    set_cpu(&cur, None);
+    let (_, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(doc["times_comparable"], true, "{doc}");
+    // On another CPU: no verdict, whatever --metric; the ratio still shows.
+    set_cpu(&cur, Some("Some Other CPU @ 1.00GHz"));
+    for metric in ["nodes", "time", "both"] {
+        let (code, doc) = compare_json(&base, &cur, &["--metric", metric]);
+        assert_eq!(code, 0, "{metric}: {doc}");
+        assert_eq!(doc["times_comparable"], false, "{doc}");
+        assert_eq!(doc["other_cpu"]["baseline"], "Baseline CPU @ 2.00GHz");
+        assert_eq!(doc["other_cpu"]["current"], "Some Other CPU @ 1.00GHz");
+        for r in results(&doc) {
+            let t = &r["time"];
+            assert_eq!(t["verdict"], "not_comparable", "{metric}: {r}");
+            assert!((f(&t["ratio"]) - 1.5).abs() < 0.01, "{t}");
+        }
+        assert_eq!(doc["outcome"]["time_regressions"], 0);
+        assert_eq!(doc["outcome"]["failed"], false);
+        let text = String::from_utf8(
+            compare(&base, &cur)
+                .args(["--metric", metric])
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap();
+        assert!(
+            !text.contains("regression (not gating)"),
+            "{metric}: {text}"
+        );
+        assert!(!text.contains("no significant change"), "{metric}: {text}");
+        assert!(!text.contains("REGRESSION"), "{metric}: {text}");
+        assert_eq!(
+            text.matches("not comparable (another CPU)").count(),
+            // Each row's verdict, the settings line, the outcome line.
+            2 + 2,
+            "{metric}: {text}"
+        );
+        assert!(
+            text.contains("OK (0 algorithm changes; times not comparable (another CPU))"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Note: different CPUs (baseline "),
+            "{metric}: {text}"
+        );
+    }
+    let md = String::from_utf8(
+        compare(&base, &cur)
+            .args(["--format", "markdown"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    assert!(md.contains("| not comparable (another CPU) |"), "{md}");
+    // Node counts are the code's, on any CPU: a change still fails.
+    edit_csv(&cur.join("puzzles.csv"), |h, row| {
+        if row[col(h, "solver")] == "dlx" && row[col(h, "line")] == "7" {
+            let i = col(h, "nodes");
+            row[i] = (row[i].parse::<u64>().unwrap() + 1).to_string();
+        }
+    });
+    let (code, doc) = compare_json(&base, &cur, &[]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(doc["outcome"]["algorithm_changes"], 1);
+    assert_eq!(results(&doc)[0]["time"]["verdict"], "not_comparable");
+    compare(&base, &cur)
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("ALGORITHM CHANGE"))
+        .stdout(predicate::str::contains(
+            "FAILED (1 algorithm change; times not comparable (another CPU))",
+        ));
+}

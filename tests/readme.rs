@@ -18,7 +18,9 @@
 //!   `compare`, the `cargo run --example` programs, `time ...`) and for
 //!   every standard error: quantities of time (`35.5 µs`, `in 0.06 s`),
 //!   rates (`puzzles/s`, `GB/s`), thread counts (the cores), timestamps,
-//!   git revisions, the time verdicts of `compare`, and in tables with time
+//!   git revisions, the time verdicts of `compare`, in `bench`'s line on
+//!   the virtual best solver the single best, the throughput ratio and the
+//!   shares of wins (decided by the times), and in tables with time
 //!   columns (`bench`'s and `compare`'s time table, recognised by a `mean`
 //!   or `ratio` header) the cells of those columns. Everything else
 //!   (puzzle, solution and node counts, statuses, corpus and solver names,
@@ -306,6 +308,11 @@ struct Mask {
     rev: Regex,
     verdict: Regex,
     cells: Regex,
+    /// In `bench`'s line on the virtual best solver: the single best
+    /// (chosen by total time when solvers solve as many), the throughput
+    /// ratio and the shares of wins, which depend on the times.
+    virtual_best: Regex,
+    share: Regex,
 }
 
 impl Mask {
@@ -322,6 +329,11 @@ impl Mask {
             )
             .unwrap(),
             cells: Regex::new(r"\s{2,}").unwrap(),
+            virtual_best: Regex::new(
+                r"(the single best, )\S+(: .* the virtual best )\d+(?:\.\d+)?x( its throughput)",
+            )
+            .unwrap(),
+            share: Regex::new(r"\b\d+(?:\.\d+)?%").unwrap(),
         }
     }
 
@@ -345,6 +357,15 @@ impl Mask {
     }
 
     fn line(&self, line: &str) -> String {
+        let vb: String;
+        let line = match line.starts_with("Virtual best solver on ") {
+            true => {
+                let masked = self.virtual_best.replace(line, "$1<solver>$2<ratio>x$3");
+                vb = self.share.replace_all(&masked, "<share>").into_owned();
+                &vb
+            }
+            false => line,
+        };
         let line = self.time.replace_all(line, "<time>");
         let line = self.rate.replace_all(&line, "<rate> $1");
         let line = self.threads.replace_all(&line, "<n> threads");

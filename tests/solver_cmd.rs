@@ -914,11 +914,19 @@ fn self_reported_times_are_believed_only_when_they_explain_the_round_trips() {
         if verified {
             assert!(explained >= 0.8, "{mode}: {explained}");
             assert_ne!(summary["speed_note"], "unverified");
+            assert_eq!(
+                summary["speed_vs_reference"].is_empty(),
+                summary["speed_vs"].is_empty(),
+                "{mode}: {summary:?}"
+            );
             assert!(!stdout.contains("UNVERIFIED"), "{stdout}");
         } else {
             assert!(explained < 0.8, "{mode}: {explained}");
             assert_eq!(summary["speed_note"], "unverified", "{mode}");
             assert_eq!(summary["speed_vs"], "", "{mode}");
+            // Nor the legacy ratio of throughputs, which the liar's
+            // own times would inflate.
+            assert_eq!(summary["speed_vs_reference"], "", "{mode}");
             assert!(
                 stdout.contains("py: its own times (ns=) (UNVERIFIED on c: they explain"),
                 "{stdout}"

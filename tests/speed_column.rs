@@ -100,9 +100,23 @@ fn no_ratio_for_a_broken_solver_nor_for_too_few_common_puzzles() {
         (&s["naive"]["speed_vs"][..], &s["naive"]["speed_note"][..]),
         ("", "too few")
     );
+    // The legacy ratio of means is gone wherever the paired ratio is: the
+    // broken solver's "no solution" answers are fast, and it had a
+    // throughput thousands of times the reference's.
+    assert_eq!(s["broken"]["speed_vs_reference"], "", "{:?}", s["broken"]);
+    assert!(!s["broken"]["puzzles_per_s"].is_empty());
+    assert_eq!(s["naive"]["speed_vs_reference"], "", "{:?}", s["naive"]);
+    assert_eq!(number(&s["dlx"], "speed_vs_reference"), 1.0);
     let singles = &s["singles"];
     assert_eq!(singles["speed_note"], "");
     assert_eq!(singles["speed_puzzles"], "200");
+    // Where the paired ratio stands, the legacy column is what it always
+    // was: the ratio of throughputs.
+    let throughputs = number(singles, "puzzles_per_s") / number(&s["dlx"], "puzzles_per_s");
+    assert!(
+        (number(singles, "speed_vs_reference") / throughputs - 1.0).abs() < 1e-3,
+        "{singles:?}"
+    );
     let (vs, low, high) = (
         number(singles, "speed_vs"),
         number(singles, "speed_low"),

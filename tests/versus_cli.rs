@@ -560,3 +560,133 @@ fn the_commands_of_docs_versus_md_run() {
     let json = read_json(&tmp.path().join("vs-dlx-dc.json"));
     assert_eq!(json["format"], "dlxbench-versus/1");
 }
+
+/// The virtual best solver's line of `bench`'s notes for `corpus`, as
+/// recomputed from `rows` (`puzzles.csv`) of a corpus of `puzzles`
+/// puzzles: the line up to the throughput ratio, the ratio, and the rest. The library formats the numbers
+/// (`human_ns`, `human_rate`, `thousands`); the figures are computed here.
+fn virtual_best_line(rows: &Rows, corpus: &str, puzzles: u64) -> (String, f64, String) {
+    use dlxbench::report::{human_ns, human_rate, thousands};
+    let solvers: Vec<&str> = SOLVERS.split(',').collect();
+    let ok = solved(&rows[corpus]);
+    let (mut n, mut total) = (0u64, 0u64);
+    let mut wins: HashMap<&str, u64> = HashMap::new();
+    let lines: BTreeSet<u64> = rows[corpus]
+        .values()
+        .flat_map(|r| r.keys().copied())
+        .collect();
+    for line in lines {
+        // The fastest that solved it; the earlier solver on a tie.
+        let best = solvers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| ok[*s].get(&line).map(|&t| (t, i)))
+            .min();
+        if let Some((t, i)) = best {
+            n += 1;
+            total += t;
+            *wins.entry(solvers[i]).or_default() += 1;
+        }
+    }
+    let single = *solvers
+        .iter()
+        .max_by_key(|s| {
+            let t: u64 = ok[**s].values().sum();
+            (ok[**s].len(), std::cmp::Reverse(t))
+        })
+        .unwrap();
+    let (b_n, b_total) = (ok[single].len() as u64, ok[single].values().sum::<u64>());
+    let per_s = |n: u64, t: u64| n as f64 * 1e9 / t as f64;
+    let shares: Vec<String> = solvers
+        .iter()
+        .map(|s| {
+            let w = wins.get(s).copied().unwrap_or(0);
+            format!("{s} {:.1}%", 100.0 * w as f64 / n as f64)
+        })
+        .collect();
+    (
+        format!(
+            "Virtual best solver on {corpus} (the fastest solver on each puzzle): {} of {} puzzles \
+             solved, mean {}, {} puzzles/s on one worker; the single best, {single}: {} solved, \
+             mean {}, {} puzzles/s: the virtual best ",
+            thousands(n),
+            thousands(puzzles),
+            human_ns(total as f64 / n as f64),
+            human_rate(per_s(n, total)),
+            thousands(b_n),
+            human_ns(b_total as f64 / b_n as f64),
+            human_rate(per_s(b_n, b_total)),
+        ),
+        per_s(n, total) / per_s(b_n, b_total),
+        format!(" its throughput; fastest on: {}.", shares.join(", ")),
+    )
+}
+
+/// `text` has the line `virtual_best_line` recomputes (after `prefix`).
+fn check_virtual_best_note(text: &str, prefix: &str, rows: &Rows, puzzles: u64) {
+    let (head, ratio, tail) = virtual_best_line(rows, "c9", puzzles);
+    let line = text
+        .lines()
+        .find_map(|l| l.strip_prefix(prefix)?.strip_prefix(&head))
+        .unwrap_or_else(|| panic!("no line `{prefix}{head}...` in:\n{text}"));
+    let (shown, rest) = line.split_once('x').unwrap();
+    assert_eq!(rest, tail, "{line}");
+    // Three significant figures.
+    let shown: f64 = shown.parse().unwrap();
+    assert!(
+        (shown / ratio - 1.0).abs() < 0.006,
+        "{shown} against {ratio}"
+    );
+    assert!(ratio >= 1.0, "the virtual best is at least the single best");
+}
+
+#[test]
+fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus(tmp.path(), 300);
+    let run = tmp.path().join("run");
+    let stdout = stdout_of(
+        dlxbench()
+            .args(["bench", "-j1", "--no-plots", "--solvers", SOLVERS, "--out"])
+            .arg(&run)
+            .arg(&input),
+    );
+    let rows = rows_of(&[&run]);
+    check_virtual_best_note(&stdout, "", &rows, 300);
+    let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
+    check_virtual_best_note(&md, "- ", &rows, 300);
+
+    // A merge of shards: the figures of the shards' rows together.
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let p = tmp.path().join(format!("part{k}"));
+            bench(&p, &input, &["--shard", &format!("{k}/2"), "--no-plots"]);
+            p
+        })
+        .collect();
+    let merged = tmp.path().join("merged");
+    let stdout = stdout_of(
+        dlxbench()
+            .args(["merge", "--no-plots"])
+            .args(&parts)
+            .arg("--out")
+            .arg(&merged),
+    );
+    let part_rows = rows_of(&[&parts[0], &parts[1]]);
+    check_virtual_best_note(&stdout, "", &part_rows, 300);
+    let md = std::fs::read_to_string(merged.join("summary.md")).unwrap();
+    check_virtual_best_note(&md, "- ", &part_rows, 300);
+    // Each shard's own: its own rows.
+    let md = std::fs::read_to_string(parts[0].join("summary.md")).unwrap();
+    check_virtual_best_note(&md, "- ", &rows_of(&[&parts[0]]), 150);
+
+    // One solver timed: no virtual best to speak of.
+    let alone = tmp.path().join("alone");
+    let stdout = stdout_of(
+        dlxbench()
+            .args(["bench", "-j1", "--no-plots", "--solvers", "dlx", "--out"])
+            .arg(&alone)
+            .arg(&input),
+    );
+    assert!(!stdout.contains("Virtual best"), "{stdout}");
+}

@@ -458,6 +458,10 @@ fn render(r: &AbResult, options: &Options) -> String {
         ),
         _ => format!("no significant change (threshold {judged}: the interval reaches within it)\n"),
     });
+    if let Some(work) = r.work_text() {
+        s.push_str(&work);
+        s.push('\n');
+    }
     s.push_str(&nodes_lines(r));
     s
 }

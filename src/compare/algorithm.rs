@@ -144,14 +144,15 @@ pub fn compare(
             ));
         }
     }
+    let other_cpu = other_cpu(baseline, current);
+    if let Some((bc, cc)) = &other_cpu {
+        notes.push(format!(
+            "different CPUs (baseline {bc}, current {cc}): the times are not comparable (their \
+             ratios measure the machines as well as the code), so no time regression or \
+             improvement is called; node counts and outcomes are compared and gate as ever"
+        ));
+    }
     if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
-        if let (Some(bc), Some(cc)) = (&b.facts.cpu_model, &c.facts.cpu_model) {
-            if bc != cc {
-                notes.push(format!(
-                    "different CPUs (baseline {bc}, current {cc}): time ratios compare machines as well as code"
-                ));
-            }
-        }
         if b.passes != c.passes {
             notes.push(format!(
                 "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
@@ -180,7 +181,10 @@ pub fn compare(
             Some(c) => {
                 let partial =
                     baseline.partial.contains(&b.corpus) || current.partial.contains(&b.corpus);
-                let r = compare_pair(b, c, bt, ct, options, partial, block);
+                let mut r = compare_pair(b, c, bt, ct, options, partial, block);
+                if other_cpu.is_some() && r.time.interval.is_some() {
+                    r.time.verdict = TimeVerdict::NotComparable;
+                }
                 notes.extend(unverified_note(b, c));
                 if partial {
                     notes.push(match r.counters.scope {
@@ -223,7 +227,18 @@ pub fn compare(
         only_in_current,
         notes,
         block,
+        other_cpu,
     })
+}
+
+/// The two runs' CPU models (`run.json`'s `cpu_model`) when both are known
+/// and differ.
+fn other_cpu(baseline: &Run, current: &Run) -> Option<(String, String)> {
+    let model = |r: &Run| r.run_json.as_ref()?.facts.cpu_model.clone();
+    match (model(baseline), model(current)) {
+        (Some(b), Some(c)) if b != c => Some((b, c)),
+        _ => None,
+    }
 }
 
 /// FNV-1a of `corpus NUL solver`: each pair's bootstrap stream.
@@ -334,7 +349,7 @@ fn compare_pair(
 /// tree and the time per node, over the puzzles timed in both with node
 /// counts on both sides ([`WorkSplit`]); `None` when there are none.
 pub fn work_split(b: &[PuzzleRow], c: &[PuzzleRow]) -> Option<WorkSplit> {
-    let (mut n, mut time, mut nodes) = (0u64, 0f64, 0f64);
+    let mut puzzles = Vec::with_capacity(b.len().min(c.len()));
     let (mut i, mut j) = (0, 0);
     while i < b.len() && j < c.len() {
         let (x, y) = (&b[i], &c[j]);
@@ -343,14 +358,27 @@ pub fn work_split(b: &[PuzzleRow], c: &[PuzzleRow]) -> Option<WorkSplit> {
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
                 if let (true, true, Some(nb), Some(nc)) = (x.timed(), y.timed(), x.nodes, y.nodes) {
-                    n += 1;
-                    time += (y.ns as f64 / x.ns as f64).ln();
-                    nodes += (nc.max(1) as f64 / nb.max(1) as f64).ln();
+                    puzzles.push(((y.ns as f64 / x.ns as f64).ln(), nb, nc));
                 }
                 i += 1;
                 j += 1;
             }
         }
+    }
+    work_split_of(puzzles)
+}
+
+/// The split over per-puzzle pairs `(ln(time_c / time_b), nodes_b,
+/// nodes_c)` (a puzzle solved without a node counts 1): what
+/// [`work_split`] computes once it has paired two runs' rows, and what
+/// `ab` computes from its per-puzzle mean log-ratios over the measured
+/// passes ([`crate::ab::AbResult::work`]). `None` without puzzles.
+pub fn work_split_of(puzzles: impl IntoIterator<Item = (f64, u64, u64)>) -> Option<WorkSplit> {
+    let (mut n, mut time, mut nodes) = (0u64, 0f64, 0f64);
+    for (d, nb, nc) in puzzles {
+        n += 1;
+        time += d;
+        nodes += (nc.max(1) as f64 / nb.max(1) as f64).ln();
     }
     (n > 0).then(|| {
         let (time, nodes) = ((time / n as f64).exp(), (nodes / n as f64).exp());

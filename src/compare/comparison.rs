@@ -195,6 +195,10 @@ pub enum TimeVerdict {
     NoChange,
     /// Fewer than two timed puzzles on a side.
     NotEnoughData,
+    /// The runs ran on different CPUs ([`Comparison::other_cpu`]): their
+    /// times measure the machines as well as the code, so no regression
+    /// or improvement is called (the ratio is still reported).
+    NotComparable,
 }
 
 impl TimeVerdict {
@@ -205,6 +209,7 @@ impl TimeVerdict {
             TimeVerdict::Improvement => "improvement",
             TimeVerdict::NoChange => "no_change",
             TimeVerdict::NotEnoughData => "not_enough_data",
+            TimeVerdict::NotComparable => "not_comparable",
         }
     }
 
@@ -215,6 +220,7 @@ impl TimeVerdict {
             TimeVerdict::Improvement => "improvement",
             TimeVerdict::NoChange => "no significant change",
             TimeVerdict::NotEnoughData => "not enough data",
+            TimeVerdict::NotComparable => "not comparable (another CPU)",
         }
     }
 }
@@ -325,6 +331,12 @@ pub struct Comparison {
     pub notes: Vec<String>,
     /// Lines per block of the time interval's bootstrap.
     pub block: usize,
+    /// The CPU models of the baseline and the current run (`run.json`'s
+    /// `cpu_model`) when both are known and differ: the times are then not
+    /// comparable, and every time verdict with an interval is
+    /// [`TimeVerdict::NotComparable`]; the counters are compared and gate
+    /// as ever. `None`: the same CPU, or one of them unknown.
+    pub other_cpu: Option<(String, String)>,
 }
 
 impl Comparison {
@@ -348,6 +360,12 @@ impl Comparison {
     /// Whether time regressions fail the comparison.
     pub fn time_regression_fails(&self) -> bool {
         self.options.metric.gates_time() && self.count(TimeVerdict::Regression) > 0
+    }
+
+    /// Whether the two runs' times are comparable: not when they ran on
+    /// different CPUs ([`Comparison::other_cpu`]).
+    pub fn times_comparable(&self) -> bool {
+        self.other_cpu.is_none()
     }
 
     /// Whether something regressed under the gating checks: exit status 1.

@@ -41,7 +41,10 @@
 //! The verdict ([`TimeVerdict`]): a *regression* only when the whole interval
 //! lies above `1 + max(threshold, floor)`, an *improvement* only when it
 //! lies below `1 - max(threshold, floor)`, otherwise *no significant
-//! change*. Time gates only with [`Metric::Time`] or [`Metric::Both`]; the
+//! change*. Runs whose `run.json` names different CPU models
+//! ([`Comparison::other_cpu`]) get no verdict: their times are not
+//! comparable ([`TimeVerdict::NotComparable`]; the ratio is still shown).
+//! Time gates only with [`Metric::Time`] or [`Metric::Both`]; the
 //! deterministic counters always do (an algorithm change fails unless
 //! [`Options::allow_algorithm_change`], the rule `ab` follows too). p50,
 //! p99 and throughput ratios (from the summaries) are shown for reading;
@@ -79,7 +82,7 @@ mod tests;
 
 use std::path::PathBuf;
 
-pub use algorithm::{check_compatible, compare, verdict, work_split};
+pub use algorithm::{check_compatible, compare, verdict, work_split, work_split_of};
 pub use bootstrap::Interval;
 pub use comparison::{
     Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,

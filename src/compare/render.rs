@@ -28,7 +28,8 @@
 //!                                "solutions": [b, c]}]},
 //!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
 //!              "puzzles", "ratio", "low", "high", "verdict":
-//!              "regression" | "improvement" | "no_change" | "not_enough_data",
+//!              "regression" | "improvement" | "no_change" | "not_enough_data"
+//!              | "not_comparable" (the runs ran on different CPUs: no verdict),
 //!              "work": {"puzzles", "time_ratio", "nodes_ratio", "per_node_ratio",
 //!                       "cause": "tree" | "per_node" | null} | null
 //!                  (time = nodes x time per node: time_ratio = nodes_ratio x
@@ -38,6 +39,8 @@
 //!   }],
 //!   "only_in_baseline", "only_in_current": [{"corpus", "solver"}],
 //!   "notes": ["..."],
+//!   "times_comparable": true | false (false: the runs' CPU models differ),
+//!   "other_cpu": {"baseline", "current"} (the two CPU models) | null,
 //!   "outcome": {"algorithm_changes", "time_regressions", "time_improvements",
 //!               "failed", "exit_status"}
 //! }
@@ -455,6 +458,9 @@ fn side_text(s: &Side) -> String {
 }
 
 fn gating_text(c: &Comparison) -> String {
+    if !c.times_comparable() {
+        return "nodes gate; times not comparable (another CPU): reported, not judged".into();
+    }
     match c.options.metric {
         super::Metric::Both | super::Metric::Time => "nodes and time gate".into(),
         super::Metric::Nodes => "nodes gate; time is reported, not gating".into(),
@@ -479,7 +485,13 @@ fn outcome_line(c: &Comparison) -> String {
     let changes = c.algorithm_changes();
     let regressions = c.count(TimeVerdict::Regression);
     let improvements = c.count(TimeVerdict::Improvement);
-    let counts = if c.options.metric.gates_time() {
+    let counts = if !c.times_comparable() {
+        format!(
+            "{} algorithm change{}; times not comparable (another CPU)",
+            changes,
+            plural(changes)
+        )
+    } else if c.options.metric.gates_time() {
         format!(
             "{} algorithm change{}, {} time regression{}, {} improvement{}",
             changes,
@@ -805,6 +817,8 @@ pub fn json(c: &Comparison) -> Value {
         "only_in_baseline": pairs_json(&c.only_in_baseline),
         "only_in_current": pairs_json(&c.only_in_current),
         "notes": c.notes,
+        "times_comparable": c.times_comparable(),
+        "other_cpu": c.other_cpu.as_ref().map(|(b, cur)| json!({"baseline": b, "current": cur})),
         "outcome": {
             "algorithm_changes": c.algorithm_changes(),
             "time_regressions": c.count(TimeVerdict::Regression),

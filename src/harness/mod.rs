@@ -46,6 +46,7 @@ pub mod own_time;
 mod paired;
 mod schedule;
 mod stats;
+pub mod virtual_best;
 mod worker;
 
 use std::collections::BTreeMap;
@@ -61,6 +62,7 @@ pub use paired::{
 };
 pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
+pub use virtual_best::VirtualBestTally;
 
 use crate::corpus::Corpus;
 use crate::puzzle::Puzzle;

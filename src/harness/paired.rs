@@ -19,11 +19,16 @@
 //! solved back to back, which a burst of load or a frequency change hits
 //! together. The interval ([`block_bootstrap`]) therefore resamples
 //! blocks, not puzzles.
+//!
+//! The same puzzle-by-puzzle records also feed each corpus's virtual best
+//! solver ([`VirtualBestTally`], [`PairedTimes::virtual_best`]): which
+//! solver was fastest on each puzzle.
 
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+use super::virtual_best::VirtualBestTally;
 use super::Record;
 use crate::rng::SplitMix;
 use crate::solvers::Status;
@@ -68,6 +73,10 @@ pub struct PairedTimes {
     /// Per solver, the puzzle being added: `ln ns` and solutions, when it
     /// counts.
     scratch: Vec<Option<(f64, u64)>>,
+    /// The virtual best solver over the puzzles added.
+    virtual_best: VirtualBestTally,
+    /// The puzzle being added, for the virtual best: solver, status, ns.
+    solves: Vec<(usize, Status, u64)>,
 }
 
 /// Whether a record is a solve within budget with a valid answer and a
@@ -89,7 +98,15 @@ impl PairedTimes {
             blocks: BTreeMap::new(),
             disagree: vec![0; solvers * solvers],
             scratch: vec![None; solvers],
+            virtual_best: VirtualBestTally::new(solvers),
+            solves: Vec::with_capacity(solvers),
         }
+    }
+
+    /// The virtual best solver of the puzzles added: on each, the fastest
+    /// solver that solved it ([`VirtualBestTally`]).
+    pub fn virtual_best(&self) -> &VirtualBestTally {
+        &self.virtual_best
     }
 
     /// Lines per block.
@@ -106,6 +123,7 @@ impl PairedTimes {
     pub fn reset(&mut self) {
         self.blocks.clear();
         self.disagree.iter_mut().for_each(|d| *d = 0);
+        self.virtual_best = VirtualBestTally::new(self.solvers);
     }
 
     /// Adds the records of one puzzle, on line `line` (one per solver that
@@ -116,6 +134,14 @@ impl PairedTimes {
         if k < 2 {
             return;
         }
+        self.solves.clear();
+        self.solves.extend(
+            records
+                .iter()
+                .filter(|r| usize::from(r.solver) < k)
+                .map(|r| (usize::from(r.solver), r.status, r.ns)),
+        );
+        self.virtual_best.add(&self.solves);
         self.scratch.iter_mut().for_each(|s| *s = None);
         for r in records {
             let i = usize::from(r.solver);
@@ -174,6 +200,7 @@ impl PairedTimes {
         for (m, o) in self.disagree.iter_mut().zip(&other.disagree) {
             *m += o;
         }
+        self.virtual_best.merge(&other.virtual_best);
     }
 
     /// The blocks of `ln(ns_reference / ns_solver)`, in line order, those

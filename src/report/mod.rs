@@ -19,7 +19,8 @@
 //!   spending all its time in this solver, over-budget solves, parsing and
 //!   validation excluded; empty when nothing was timed, as are the
 //!   latencies);
-//!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's);
+//!   `speed_vs_reference` (`puzzles_per_s` over the reference solver's;
+//!   empty wherever the paired `speed_vs` is);
 //!   `threads`; `mode`; `budget_nodes` (empty: unlimited); `reference`;
 //!   `total_updates` (Dancing Links link updates; empty for solvers that
 //!   have none); then the failure counts, `latency_source`,
@@ -237,7 +238,8 @@ pub(crate) fn reference_index(config: &Config, meta: &RunMeta) -> usize {
 /// Throughput of `s` over that of `reference` on corpus `c`: `None` when
 /// either timed nothing, or when they did not run the same puzzles (one
 /// does not take some that the other does), since their rates then
-/// measure different work.
+/// measure different work. `summary.csv` also leaves it out wherever the
+/// paired ratio is missing ([`summary_csv::rows`]).
 pub(crate) fn speed_vs(c: &CorpusResult, s: &SolverStats, reference: &SolverStats) -> Option<f64> {
     if s.not_applicable != reference.not_applicable {
         return None;

@@ -72,7 +72,13 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                 guesses_per_puzzle: Some(s.guesses_per_puzzle()),
                 no_guess_pct: Some(s.no_guess_pct()),
                 puzzles_per_s: s.puzzles_per_s(c.workers),
-                speed_vs_reference: super::speed_vs(c, s, &c.solvers[reference]),
+                // The legacy ratio of throughputs stands only where the
+                // paired ratio does: a solver that disagrees with the
+                // reference, or whose own times are unverified, has no
+                // speed, whatever its mean.
+                speed_vs_reference: speed
+                    .ratio()
+                    .and_then(|_| super::speed_vs(c, s, &c.solvers[reference])),
                 threads: Some(run.threads as u64),
                 mode: Some(config.mode.as_str().to_string()),
                 budget_nodes: (budget != u64::MAX).then_some(budget),

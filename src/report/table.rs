@@ -326,6 +326,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
     );
     notes.extend(speed_notes(run, config, meta));
+    notes.extend(run.corpora.iter().filter_map(virtual_best_note));
     // The reader's rate on a small corpus is mostly page faults and timer
     // noise: quote it only where there is enough to measure.
     let reader: Vec<String> = run
@@ -544,6 +545,49 @@ fn speed_notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> 
         ));
     }
     notes
+}
+
+/// The virtual best solver of a corpus on which two solvers or more timed
+/// solves ([`crate::harness::VirtualBestTally`]): its mean and throughput
+/// against the single best solver's, and each solver's share of the wins.
+/// `None` for a corpus with fewer, or without the puzzle-by-puzzle tally
+/// (a run read back from its files).
+pub fn virtual_best_note(c: &CorpusResult) -> Option<String> {
+    if c.solvers.iter().filter(|s| s.timed() > 0).count() < 2 {
+        return None;
+    }
+    let vb = c.paired.virtual_best();
+    let (mean, per_s) = (vb.mean_ns()?, vb.per_s()?);
+    let ran = |i: usize| c.solvers.get(i).is_some_and(|s| s.puzzles > 0);
+    let best = vb.single_best(ran)?;
+    let b = vb.solvers[best];
+    let (best_mean, best_per_s) = (b.mean_ns()?, b.per_s()?);
+    let shares: Vec<String> = c
+        .solvers
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| ran(i))
+        .map(|(i, s)| {
+            let wins = vb.solvers.get(i).map_or(0, |t| t.wins);
+            format!("{} {:.1}%", s.name, 100.0 * wins as f64 / vb.solved as f64)
+        })
+        .collect();
+    Some(format!(
+        "Virtual best solver on {} (the fastest solver on each puzzle): {} of {} puzzles solved, \
+         mean {}, {} puzzles/s on one worker; the single best, {}: {} solved, mean {}, {} \
+         puzzles/s: the virtual best {} its throughput; fastest on: {}.",
+        c.name,
+        thousands(vb.solved),
+        thousands(c.puzzles),
+        human_ns(mean),
+        human_rate(per_s),
+        c.solvers[best].name,
+        thousands(b.solved),
+        human_ns(best_mean),
+        human_rate(best_per_s),
+        speed_ratio(per_s / best_per_s),
+        shares.join(", ")
+    ))
 }
 
 /// Three significant figures in plain decimals, as [`speed_ratio`]

@@ -33,6 +33,7 @@ pub mod render;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::harness::virtual_best::{found, solves, VirtualBestTally};
 use crate::results::{schema, PuzzleRecord, ResultDir, ResultError, Verify};
 use crate::solvers::Status;
 
@@ -193,11 +194,6 @@ impl RunRows {
     }
 }
 
-/// Whether `status` is a solution found.
-fn found(status: Status) -> bool {
-    matches!(status, Status::Solved | Status::Unique | Status::Multiple)
-}
-
 /// Reads the run in the directory `dir` puzzle by puzzle (its checksums
 /// verified as `verify` says).
 pub fn read(dir: &Path, verify: Verify) -> Result<RunRows, VersusError> {
@@ -277,9 +273,7 @@ pub fn read_dir(dir: &ResultDir) -> Result<RunRows, VersusError> {
             .collect();
         for s in &mut corpus.solvers {
             for (line, solve) in s.rows.iter_mut() {
-                if solve.status == Status::NoSolution && !contradicted.contains(line) {
-                    solve.solved = true;
-                }
+                solve.solved = solves(solve.status, contradicted.contains(line));
             }
         }
     }
@@ -691,55 +685,52 @@ pub fn virtual_best(corpus: &CorpusRows, band_by: Option<&str>) -> VirtualBest {
     let band_rows = band_by
         .and_then(|name| corpus.solver(name))
         .filter(|r| !r.rows.is_empty() && r.rows.values().all(|s| s.nodes.is_some()));
-    let mut bands: BTreeMap<(u64, u64), Vec<u64>> = BTreeMap::new();
-    let mut shares: Vec<Share> = corpus
+    // The solvers with rows on this corpus, each by its index among them
+    // (the order of the run, which ties go by).
+    let present: Vec<&SolverRows> = corpus
         .solvers
         .iter()
         .filter(|s| !s.rows.is_empty())
-        .map(|s| {
-            let times = s.solved_times();
-            Share {
-                solver: s.name.clone(),
-                solved: times.len() as u64,
-                total_ns: times.iter().sum(),
-                wins: 0,
-            }
-        })
         .collect();
-    let (mut solved, mut total_ns) = (0u64, 0u64);
+    let mut tally = VirtualBestTally::new(present.len());
+    let mut bands: BTreeMap<(u64, u64), Vec<u64>> = BTreeMap::new();
+    let mut puzzle = Vec::with_capacity(present.len());
     for line in corpus.lines() {
-        let best = shares
-            .iter()
-            .enumerate()
-            .filter_map(|(i, sh)| {
-                let s = corpus.solver(&sh.solver)?.rows.get(&line)?;
-                s.solved.then_some((i, s.ns))
-            })
-            .min_by_key(|&(i, ns)| (ns, i));
-        if let Some((i, ns)) = best {
-            solved += 1;
-            total_ns += ns;
-            shares[i].wins += 1;
-            let nodes = band_rows.and_then(|r| r.rows.get(&line)?.nodes);
-            if let Some(nodes) = nodes {
-                let wins = bands
-                    .entry(node_band(nodes))
-                    .or_insert_with(|| vec![0; shares.len()]);
-                wins[i] += 1;
-            }
+        puzzle.clear();
+        puzzle.extend(
+            present
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| s.rows.get(&line).map(|r| (i, r.status, r.ns))),
+        );
+        let Some(i) = tally.add(&puzzle) else {
+            continue;
+        };
+        let nodes = band_rows.and_then(|r| r.rows.get(&line)?.nodes);
+        if let Some(nodes) = nodes {
+            let wins = bands
+                .entry(node_band(nodes))
+                .or_insert_with(|| vec![0; present.len()]);
+            wins[i] += 1;
         }
     }
-    let single_best = shares
+    let shares: Vec<Share> = present
         .iter()
-        .max_by(|x, y| x.solved.cmp(&y.solved).then(y.total_ns.cmp(&x.total_ns)))
-        .map(|s| s.solver.clone());
+        .zip(&tally.solvers)
+        .map(|(s, t)| Share {
+            solver: s.name.clone(),
+            solved: t.solved,
+            total_ns: t.total_ns,
+            wins: t.wins,
+        })
+        .collect();
     VirtualBest {
         corpus: corpus.name.clone(),
         puzzles: corpus.puzzles,
-        solved,
-        total_ns,
+        solved: tally.solved,
+        total_ns: tally.total_ns,
+        single_best: tally.single_best(|_| true).map(|i| present[i].name.clone()),
         shares,
-        single_best,
         band_solver: band_rows.map(|r| r.name.clone()),
         bands: bands
             .into_iter()
