@@ -110,7 +110,9 @@ fn isolated_hosts_load_a_fresh_copy_every_pass() {
     let dir = tempfile::tempdir().unwrap();
     let lib = noting_library(dir.path());
     let log = dir.path().join("loads.txt");
-    let (loads, stdout) = ab(&lib, &log, &[]);
+    // Hosts kept for the pass (a pass that outlasts 50 host start-ups
+    // would replace them after 16 blocks: `--renew-hosts`).
+    let (loads, stdout) = ab(&lib, &log, &["--renew-hosts", "0"]);
     // The two checks before the run load the library itself; then each
     // pass's two hosts (one worker) load copies.
     let (original, copies): (Vec<Load>, Vec<Load>) = loads.into_iter().partition(|l| l.path == lib);
