@@ -159,12 +159,13 @@ fn process_note(
 ) -> Option<String> {
     let mut parts = Vec::new();
     for (i, name) in config.solvers.iter().enumerate() {
-        let (mut own, mut trips, mut sum) = (0u64, 0u64, 0u128);
+        let (mut own, mut trips, mut sum, mut timed) = (0u64, 0u64, 0u128, 0u64);
         for c in &run.corpora {
             if let Some(s) = c.solvers.get(i) {
                 own += s.own_timed;
                 trips += s.round_trip_timed;
                 sum += s.round_trip_ns;
+                timed += s.histogram.len();
             }
         }
         let is_process = config.log_files.get(i).is_some_and(Option::is_some);
@@ -172,6 +173,9 @@ fn process_note(
             continue;
         }
         let source = match (own, trips) {
+            // An isolated library: its host reads the clock around the
+            // call, as in process (no round trips recorded).
+            (0, 0) if timed > 0 => "each call's time as its host reads it".to_string(),
             (0, 0) => "nothing timed".to_string(),
             (_, 0) => "its own times (ns=)".to_string(),
             (0, _) => "round trips".to_string(),
