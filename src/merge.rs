@@ -475,6 +475,9 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     config.threads = 0;
     // The parts' solver logs stay in the parts.
     config.log_files.clear();
+    // The shards' `images.csv` is not merged (yet): the merge is of their
+    // image-0 rows, as a run of `--permute` alone.
+    config.images = 1;
     let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
     let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();

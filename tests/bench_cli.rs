@@ -652,6 +652,7 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
                 assert_eq!(p.counts[1].2, Status::Invalid);
             }
             DiscrepancyKind::CountAboveLimit { .. } => panic!("no count above the limit: {p}"),
+            DiscrepancyKind::ImageDisagreement(_) => panic!("no images: {p}"),
         }
     }
     let stats = &result.corpora[0].solvers[1];

@@ -77,6 +77,12 @@ pub struct Args {
     /// transpose; Hanidoku: the hexagon's rotations and reflections, and digits reversed).
     #[arg(long, value_name = "SEED")]
     pub permute: Option<u64>,
+    /// Solve each puzzle as K symmetry images (image 0 is --permute's, the others of seeds drawn
+    /// from it) and report per solver the spread of nodes and time across the images of a
+    /// puzzle (notes, summary.md; every image's solve in images.csv). Needs --permute.
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "permute",
+          value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub images: u32,
     /// Puzzles each solver solves in a row before the next solver takes the same ones (the
     /// first solver rotating from block to block); a block after another solver's starts with
     /// one untimed solve of its last puzzle. The default isolates the solvers' timings from
@@ -158,6 +164,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
+    config.images = args.images;
     config.schedule.block = usize::try_from(args.block).unwrap_or(usize::MAX);
     if let Some(spec) = &args.shard {
         let (shard, from) =

@@ -42,6 +42,7 @@
 //!   corpus, even when one chunk is much slower than its neighbours.
 
 mod estimate;
+pub mod images;
 pub mod own_time;
 mod paired;
 mod schedule;
@@ -132,6 +133,11 @@ pub struct Config {
     pub shuffle: Option<u64>,
     /// Seed for replacing each puzzle by a random symmetry image.
     pub permute: Option<u64>,
+    /// Symmetry images solved per puzzle (`--images`; needs `permute`):
+    /// 1 solves the one image `permute` makes, K more than 1 also K-1
+    /// images of seeds derived from it ([`images`]), whose rows go to
+    /// [`CorpusResult::images`] alone.
+    pub images: u32,
     /// The order in which the solvers take the puzzles.
     pub schedule: Schedule,
     /// The part of every corpus to run (none: all of it).
@@ -171,6 +177,7 @@ impl Config {
             passes: 1,
             shuffle: None,
             permute: None,
+            images: 1,
             schedule: Schedule::default(),
             shard: None,
             round_trip_floor_ns: 0.0,
@@ -297,6 +304,9 @@ pub enum DiscrepancyKind {
     Disagreement,
     /// The named solver returned a grid that is not a solution.
     InvalidSolution(String),
+    /// The named solver's solution counts differ across the symmetry
+    /// images of one puzzle (`--images`: [`images::check`]).
+    ImageDisagreement(String),
     /// The named solver returned a count above the limit it was asked to
     /// count up to: no answer a solver may give (its record is `invalid`).
     CountAboveLimit {
@@ -329,6 +339,11 @@ impl std::fmt::Display for Discrepancy {
             DiscrepancyKind::InvalidSolution(s) => write!(
                 f,
                 "{} line {}: {s} returned an invalid solution:",
+                self.corpus, self.line
+            )?,
+            DiscrepancyKind::ImageDisagreement(s) => write!(
+                f,
+                "{} line {}: {s}'s solution counts differ across symmetry images:",
                 self.corpus, self.line
             )?,
             DiscrepancyKind::CountAboveLimit { solver, limit } => write!(
@@ -460,6 +475,10 @@ pub struct CorpusResult {
     /// they are against, once ([`CorpusResult::speeds`]); empty until
     /// then (set `paired` before asking for them).
     pub speed_cache: std::sync::OnceLock<(usize, Vec<Speed>)>,
+    /// With [`Config::images`] above 1: every image's solve of every
+    /// puzzle, sorted by line, solver and image (`images.csv`); empty
+    /// otherwise, and for a run read back from files.
+    pub images: Vec<images::ImageRow>,
 }
 
 /// Failed solves kept in full per corpus ([`CorpusResult::failures`]).
@@ -836,6 +855,7 @@ pub fn run<P: Puzzle>(
             recorded_speeds: None,
             speed_cache: std::sync::OnceLock::new(),
             round_trip_floor_ns: config.round_trip_floor_ns,
+            images: Vec::new(),
         };
         for out in outputs {
             result.puzzles += out.puzzles;
@@ -847,7 +867,11 @@ pub fn run<P: Puzzle>(
             result.workers += usize::from(out.chunks > 0);
             run.discrepancies.extend(out.discrepancies);
             result.failures.extend(out.failures);
+            result.images.extend(out.images);
         }
+        result
+            .images
+            .sort_unstable_by_key(|r| (r.line, r.solver, r.image));
         trim_failure_notes(&mut result.failures);
         result.malformed_examples.sort();
         result.malformed_examples.truncate(MALFORMED_EXAMPLES);

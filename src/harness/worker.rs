@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::SyncSender;
 use std::time::Duration;
 
+use super::images::{self, ImageRow};
 use super::paired::PairedTimes;
 use super::stats::SolverStats;
 use super::{
@@ -73,6 +74,9 @@ pub(super) struct Output {
     pub discrepancies: Vec<Discrepancy>,
     /// Failed solves ([`super::CorpusResult::failures`]), trimmed.
     pub failures: Vec<FailureNote>,
+    /// Every image's solves, with `images` above 1
+    /// ([`super::CorpusResult::images`]).
+    pub images: Vec<ImageRow>,
 }
 
 /// A puzzle line of the current chunk.
@@ -125,6 +129,8 @@ pub(super) struct Worker<P: Puzzle> {
     last_solver: Option<usize>,
     /// The corpus's paired solve times so far.
     paired: PairedTimes,
+    /// The corpus's image rows so far (`images` above 1).
+    image_rows: Vec<ImageRow>,
 }
 
 impl<P: Puzzle> Worker<P> {
@@ -155,6 +161,7 @@ impl<P: Puzzle> Worker<P> {
             failures: Vec::new(),
             last_solver: None,
             paired: PairedTimes::default(),
+            image_rows: Vec::new(),
         }
     }
 
@@ -212,6 +219,7 @@ impl<P: Puzzle> Worker<P> {
             lines_done,
             discrepancies: std::mem::take(&mut self.discrepancies),
             failures: std::mem::take(&mut self.failures),
+            images: std::mem::take(&mut self.image_rows),
         }
     }
 
@@ -236,7 +244,7 @@ impl<P: Puzzle> Worker<P> {
             if P::parse_line(line.text, job.lineup.options, &mut self.puzzle).is_err() {
                 continue;
             }
-            let grid = prepare(config, &self.puzzle, &mut self.image, line.offset);
+            let grid = prepare(config.permute, &self.puzzle, &mut self.image, line.offset);
             for (i, solver) in self.solvers.iter_mut().enumerate() {
                 if !solver.accepts(grid) {
                     continue;
@@ -358,105 +366,131 @@ impl<P: Puzzle> Worker<P> {
         // What the harness saw of this chunk's failures (rare: allocated
         // only when one happens).
         let mut details: Vec<((u64, u16), String)> = Vec::new();
-        for pass in 0..config.passes.max(1) {
-            for step in config
-                .schedule
-                .steps(self.parsed.len(), solver_count, k, pass)
-            {
-                let i = step.solver;
-                let solver = &mut self.solvers[i];
-                // A solver whose process was just replaced is warmed up as
-                // one that did not solve the block before.
-                let previous = match solver.wants_warm_up() {
-                    true => None,
-                    false => self.last_solver,
-                };
-                if let Some(j) = step.warm_up(previous) {
-                    let offset = self.parsed[j].offset;
-                    let grid = prepare(config, &self.grids[j], &mut self.image, offset);
-                    if solver.accepts(grid) {
-                        // Untimed: its timed solve comes later in the block.
-                        let budget = config.budgets[i];
-                        let out =
-                            black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
-                        if out
-                            .failure
-                            .is_some_and(|f| f.status() != Status::NotApplicable)
-                        {
-                            let detail = solver.take_detail();
-                            self.failures.push(warm_up_failed(
-                                &mut self.stats[i],
-                                job.lineup.solvers[i].name(),
-                                self.parsed[j].number,
-                                out,
-                                detail,
-                            ));
-                        }
-                    }
-                }
-                self.last_solver = Some(i);
-                let checks = Checks {
-                    limit: config.limit,
-                    budget: config.budgets[i],
-                    solutions: solver.returns_solutions(),
-                    applies_budget: solver.applies_budget(),
-                    pass,
-                };
-                if solver.solves_blocks() {
-                    // A solver in its own process: the whole block at once
-                    // (batched, when it takes batches); each puzzle's
-                    // outcome recorded as it ends, as below.
-                    self.accepted.clear();
-                    for j in step.puzzles.clone() {
-                        let offset = self.parsed[j].offset;
-                        let grid = prepare(config, &self.grids[j], &mut self.image, offset);
-                        let accepted = solver.accepts(grid);
-                        self.accepted.push(accepted);
-                        if !accepted {
-                            let r = &mut records[j * solver_count + i];
-                            r.status = Status::NotApplicable;
-                            r.ns = 0;
-                        }
-                    }
-                    let mut block = BlockView {
-                        config,
-                        grids: &self.grids,
-                        parsed: &self.parsed,
-                        image: &mut self.image,
-                        imaged: None,
-                        first: step.puzzles.start,
-                        accepted: &self.accepted,
-                        records: &mut records,
-                        details: &mut details,
-                        solver_count,
-                        solver: i,
-                        checks,
+        // With `images` above 1, the records of images 1 to K-1, one
+        // vector each in the layout of `records` (image 0's).
+        let image_count = match config.permute {
+            Some(_) => config.images.max(1),
+            None => 1,
+        };
+        let mut extra: Vec<Vec<Record>> = (1..image_count).map(|_| records.clone()).collect();
+        let mut ignored: Vec<((u64, u16), String)> = Vec::new();
+        let passes = config.passes.max(1);
+        for image in 0..image_count {
+            let seed = config.permute.map(|s| images::image_seed(s, image));
+            let (records, details) = match image {
+                0 => (&mut records, &mut details),
+                i => (&mut extra[i as usize - 1], &mut ignored),
+            };
+            for pass in 0..passes {
+                for step in
+                    config
+                        .schedule
+                        .steps(self.parsed.len(), solver_count, k, image * passes + pass)
+                {
+                    let i = step.solver;
+                    let solver = &mut self.solvers[i];
+                    // A solver whose process was just replaced is warmed up as
+                    // one that did not solve the block before.
+                    let previous = match solver.wants_warm_up() {
+                        true => None,
+                        false => self.last_solver,
                     };
-                    solver.solve_block(&mut block, config.limit, checks.budget, &mut self.solution);
-                    continue;
-                }
-                for j in step.puzzles {
-                    let offset = self.parsed[j].offset;
-                    let grid = prepare(config, &self.grids[j], &mut self.image, offset);
-                    let r = &mut records[j * solver_count + i];
-                    if !solver.accepts(grid) {
-                        r.status = Status::NotApplicable;
-                        r.ns = 0;
+                    if let Some(j) = step.warm_up(previous) {
+                        let offset = self.parsed[j].offset;
+                        let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+                        if solver.accepts(grid) {
+                            // Untimed: its timed solve comes later in the block.
+                            let budget = config.budgets[i];
+                            let out = black_box(solver.solve(
+                                grid,
+                                config.limit,
+                                budget,
+                                &mut self.solution,
+                            ));
+                            if out
+                                .failure
+                                .is_some_and(|f| f.status() != Status::NotApplicable)
+                            {
+                                let detail = solver.take_detail();
+                                self.failures.push(warm_up_failed(
+                                    &mut self.stats[i],
+                                    job.lineup.solvers[i].name(),
+                                    self.parsed[j].number,
+                                    out,
+                                    detail,
+                                ));
+                            }
+                        }
+                    }
+                    self.last_solver = Some(i);
+                    let checks = Checks {
+                        limit: config.limit,
+                        budget: config.budgets[i],
+                        solutions: solver.returns_solutions(),
+                        applies_budget: solver.applies_budget(),
+                        pass,
+                    };
+                    if solver.solves_blocks() {
+                        // A solver in its own process: the whole block at once
+                        // (batched, when it takes batches); each puzzle's
+                        // outcome recorded as it ends, as below.
+                        self.accepted.clear();
+                        for j in step.puzzles.clone() {
+                            let offset = self.parsed[j].offset;
+                            let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+                            let accepted = solver.accepts(grid);
+                            self.accepted.push(accepted);
+                            if !accepted {
+                                let r = &mut records[j * solver_count + i];
+                                r.status = Status::NotApplicable;
+                                r.ns = 0;
+                            }
+                        }
+                        let mut block = BlockView {
+                            seed,
+                            grids: &self.grids,
+                            parsed: &self.parsed,
+                            image: &mut self.image,
+                            imaged: None,
+                            first: step.puzzles.start,
+                            accepted: &self.accepted,
+                            records,
+                            details,
+                            solver_count,
+                            solver: i,
+                            checks,
+                        };
+                        solver.solve_block(
+                            &mut block,
+                            config.limit,
+                            checks.budget,
+                            &mut self.solution,
+                        );
                         continue;
                     }
-                    // The solver reads the clock itself: around its search
-                    // alone, after the dynamic call.
-                    let (out, took) = solver.solve_timed(
-                        grid,
-                        config.limit,
-                        config.budgets[i],
-                        &mut self.solution,
-                    );
-                    let detail = out.failure.and_then(|_| solver.take_detail());
-                    if let (Some(d), 0) = (detail, pass) {
-                        details.push(((r.line, r.solver), d));
+                    for j in step.puzzles {
+                        let offset = self.parsed[j].offset;
+                        let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+                        let r = &mut records[j * solver_count + i];
+                        if !solver.accepts(grid) {
+                            r.status = Status::NotApplicable;
+                            r.ns = 0;
+                            continue;
+                        }
+                        // The solver reads the clock itself: around its search
+                        // alone, after the dynamic call.
+                        let (out, took) = solver.solve_timed(
+                            grid,
+                            config.limit,
+                            config.budgets[i],
+                            &mut self.solution,
+                        );
+                        let detail = out.failure.and_then(|_| solver.take_detail());
+                        if let (Some(d), 0) = (detail, pass) {
+                            details.push(((r.line, r.solver), d));
+                        }
+                        record(r, &out, took, &checks, &self.solution, grid);
                     }
-                    record(r, &out, took, &checks, &self.solution, grid);
                 }
             }
         }
@@ -468,8 +502,12 @@ impl<P: Puzzle> Worker<P> {
             self.paired
                 .add_puzzle(line, &records[base..base + solver_count]);
         }
+        if image_count > 1 {
+            self.add_images(job, &records, &extra);
+        }
         let cut_short = records
             .iter()
+            .chain(extra.iter().flatten())
             .any(|r| r.failure == Some(Failure::Interrupted));
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);
@@ -495,6 +533,38 @@ impl<P: Puzzle> Worker<P> {
             None => self.records = records,
         }
         cut_short
+    }
+
+    /// Keeps the image rows of a chunk whose image 0 records are `first`
+    /// and whose images 1 to K-1 records are `extra` (same layout), and
+    /// checks each puzzle's solution counts across its images
+    /// ([`images::check`]). A puzzle a solver does not take has no rows.
+    fn add_images(&mut self, job: &Job<'_, P>, first: &[Record], extra: &[Vec<Record>]) {
+        let seed = job.config.permute.unwrap_or(0);
+        let mut rows: Vec<ImageRow> = Vec::with_capacity(extra.len() + 1);
+        for (at, r0) in first.iter().enumerate() {
+            rows.clear();
+            let all = std::iter::once(r0).chain(extra.iter().map(|e| &e[at]));
+            for (image, r) in (0u32..).zip(all) {
+                if r.status == Status::NotApplicable {
+                    continue;
+                }
+                rows.push(ImageRow {
+                    line: r.line,
+                    solver: r.solver,
+                    image,
+                    seed: images::image_seed(seed, image),
+                    status: r.status,
+                    solutions: r.solutions,
+                    nodes: r.nodes,
+                    ns: r.ns,
+                });
+            }
+            let name = job.lineup.solvers[usize::from(r0.solver)].name();
+            self.discrepancies
+                .extend(images::check(job.corpus.name(), r0.line, name, &rows));
+            self.image_rows.extend_from_slice(&rows);
+        }
     }
 
     /// Records invalid solutions and disagreements ([`super::cross_check`]).
@@ -573,7 +643,8 @@ fn record<P: Puzzle>(
 /// [`crate::solvers::Solver::solve_block`]: the step's puzzles (their
 /// images, with `permute`), and their records.
 struct BlockView<'a, P: Puzzle> {
-    config: &'a Config,
+    /// The image's seed (none: the puzzles as they are).
+    seed: Option<u64>,
     grids: &'a [P],
     parsed: &'a [Parsed],
     image: &'a mut P,
@@ -594,18 +665,18 @@ struct BlockView<'a, P: Puzzle> {
 impl<P: Puzzle> BlockView<'_, P> {
     /// The puzzle to solve at chunk index `j` (its image is made once).
     fn grid(
-        config: &Config,
+        seed: Option<u64>,
         grids: &[P],
         parsed: &[Parsed],
         image: &mut P,
         imaged: &mut Option<usize>,
         j: usize,
     ) -> bool {
-        if config.permute.is_some() && *imaged != Some(j) {
-            prepare(config, &grids[j], image, parsed[j].offset);
+        if seed.is_some() && *imaged != Some(j) {
+            prepare(seed, &grids[j], image, parsed[j].offset);
             *imaged = Some(j);
         }
-        config.permute.is_some()
+        seed.is_some()
     }
 }
 
@@ -620,7 +691,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         }
         let j = self.first + index;
         let imaged = Self::grid(
-            self.config,
+            self.seed,
             self.grids,
             self.parsed,
             self.image,
@@ -640,7 +711,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
     ) {
         let j = self.first + index;
         let imaged = Self::grid(
-            self.config,
+            self.seed,
             self.grids,
             self.parsed,
             self.image,
@@ -718,10 +789,15 @@ fn excerpt(text: &[u8]) -> String {
     }
 }
 
-/// The puzzle to solve: the puzzle, or its seeded symmetry image.
+/// The puzzle to solve: the puzzle, or its symmetry image of seed `seed`.
 #[inline]
-fn prepare<'g, P: Puzzle>(config: &Config, puzzle: &'g P, image: &'g mut P, offset: u64) -> &'g P {
-    match config.permute {
+fn prepare<'g, P: Puzzle>(
+    seed: Option<u64>,
+    puzzle: &'g P,
+    image: &'g mut P,
+    offset: u64,
+) -> &'g P {
+    match seed {
         Some(seed) => {
             P::symmetry_image(puzzle, image, &mut SplitMix::for_item(seed, offset));
             image

@@ -46,10 +46,13 @@
 //! * `summary.md` ([`markdown`]): the terminal table in Markdown.
 //! * `problems.txt` ([`problems_txt`]): every problem found (solvers that
 //!   disagreed, invalid answers), one a line; only when there is one.
+//! * `images.csv` ([`images_csv`]): with `--images K`, one row per puzzle
+//!   x solver x symmetry image.
 //! * `run.json` ([`run_json`]): what was run, where and when.
 
 pub mod hgrm;
 pub mod histograms_json;
+pub mod images_csv;
 pub mod markdown;
 pub mod problems_txt;
 pub mod puzzles_csv;
@@ -146,6 +149,7 @@ pub fn all_reports() -> Vec<Box<dyn Report>> {
         Box::new(histograms_json::HistogramsJson),
         Box::new(markdown::Markdown),
         Box::new(problems_txt::ProblemsTxt),
+        Box::new(images_csv::ImagesCsv),
         Box::new(run_json::RunJson),
     ]
 }

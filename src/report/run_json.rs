@@ -182,6 +182,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         warmup: Some(config.warmup),
         shuffle_seed: config.shuffle,
         permute_seed: config.permute,
+        images: (config.permute.is_some() && config.images > 1).then_some(config.images),
         schedule_block: Some(config.schedule.block),
         solvers,
         reference: Some(meta.reference.clone()),

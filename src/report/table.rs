@@ -295,6 +295,9 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     }
     if let Some(seed) = config.permute {
         settings.push_str(&format!(", symmetry images (seed {seed})"));
+        if config.images > 1 {
+            settings.push_str(&format!(", {} images per puzzle", config.images));
+        }
     }
     if config.kind != crate::kinds::PuzzleKind::default().name() {
         settings.push_str(&format!(", {} puzzles", config.kind));
@@ -331,6 +334,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     );
     notes.extend(speed_notes(run, config, meta));
     notes.extend(run.corpora.iter().filter_map(virtual_best_note));
+    notes.extend(images_notes(run, config));
     // The reader's rate on a small corpus is mostly page faults and timer
     // noise: quote it only where there is enough to measure.
     let reader: Vec<String> = run
@@ -592,6 +596,58 @@ pub fn virtual_best_note(c: &CorpusResult) -> Option<String> {
         speed_ratio(per_s / best_per_s),
         shares.join(", ")
     ))
+}
+
+/// With `--images K`: per corpus and solver, the spread of its nodes and
+/// times across the K symmetry images of a puzzle
+/// ([`crate::harness::images`]): the puzzles counted, the median max/min
+/// node ratio and time coefficient of variation, and the puzzles with the
+/// widest node spread (line, fewest and most nodes).
+pub fn images_notes(run: &RunResult, config: &Config) -> Vec<String> {
+    use crate::harness::images::SolverSpread;
+    let (Some(seed), true) = (config.permute, config.images > 1) else {
+        return Vec::new();
+    };
+    let mut notes = Vec::new();
+    for c in run.corpora.iter().filter(|c| !c.images.is_empty()) {
+        notes.push(format!(
+            "Symmetry images on {}: {} per puzzle (image 0 of seed {seed}, the others of seeds \
+             drawn from it; every image's solve in images.csv); per solver, over the puzzles \
+             whose images were all solved within budget, the median of max/min nodes across a \
+             puzzle's images and of the coefficient of variation of its times, and the \
+             puzzles with the widest node spread (line: fewest-most nodes):",
+            c.name, config.images
+        ));
+        for (i, name) in config.solvers.iter().enumerate() {
+            let s = SolverSpread::of(&c.images, i as u16, config.images);
+            if s.puzzles + s.left_out == 0 {
+                continue;
+            }
+            let ratio = s
+                .median_node_ratio
+                .map_or("no nodes".to_string(), |r| format!("{r:.3}"));
+            let cv = s
+                .median_time_cv
+                .map_or("-".to_string(), |v| format!("{v:.3}"));
+            let widest: Vec<String> = s
+                .widest
+                .iter()
+                .filter_map(|w| w.nodes.map(|(lo, hi)| (w.line, lo, hi)))
+                .map(|(line, lo, hi)| format!("line {line}: {}-{}", thousands(lo), thousands(hi)))
+                .collect();
+            notes.push(format!(
+                "  {name}: {} puzzles ({} left out), median max/min nodes {ratio}, median time \
+             CV {cv}{}",
+                thousands(s.puzzles),
+                thousands(s.left_out),
+                match widest.is_empty() {
+                    true => String::new(),
+                    false => format!("; widest: {}", widest.join(", ")),
+                }
+            ));
+        }
+    }
+    notes
 }
 
 /// Three significant figures in plain decimals, as [`speed_ratio`]

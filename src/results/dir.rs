@@ -476,6 +476,7 @@ impl ResultDir {
             passes: r.passes.unwrap_or(1),
             shuffle: r.shuffle_seed,
             permute: r.permute_seed,
+            images: r.images.unwrap_or(1),
             round_trip_floor_ns: r.round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
             schedule: harness::Schedule {
                 block: r
@@ -651,6 +652,8 @@ impl ResultDir {
                 paired: harness::PairedTimes::new(config.solvers.len(), config.schedule.block),
                 recorded_speeds: None,
                 speed_cache: std::sync::OnceLock::new(),
+                // `images.csv` is not read back.
+                images: Vec::new(),
             });
         }
         Ok(result)

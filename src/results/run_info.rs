@@ -51,6 +51,11 @@ pub struct RunInfo {
     pub shuffle_seed: Option<u64>,
     /// Symmetry-image seed: a different one means different puzzles.
     pub permute_seed: Option<u64>,
+    /// Symmetry images per puzzle (`--images K`, K above 1): image 0 is
+    /// `permute_seed`'s, every image's solve is in `images.csv`; absent
+    /// for a run of one image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub images: Option<u32>,
     /// Puzzles per scheduling block.
     pub schedule_block: Option<usize>,
     /// Solvers with their budgets, in run order.
@@ -431,7 +436,7 @@ impl RunInfo {
     /// The names of the files a run of these corpora and solvers has in
     /// its directory: `summary.csv`, `run.json`, `histograms.json`,
     /// `summary.md`, `puzzles.csv` (with per-puzzle rows), `problems.txt`
-    /// (when it found problems), each corpus x
+    /// (when it found problems), `images.csv` (with `--images`), each corpus x
     /// solver's `.hgrm` file, and the pictures and `report.html` that
     /// `bench` or a later `plot` draws there. The exports are not among
     /// them: they are where the command line put them.
@@ -440,6 +445,7 @@ impl RunInfo {
             .iter()
             .filter(|f| self.per_puzzle || **f != schema::PUZZLES_CSV)
             .filter(|f| self.problems > 0 || **f != schema::PROBLEMS_TXT)
+            .filter(|f| self.images.is_some() || **f != schema::IMAGES_CSV)
             .map(|f| f.to_string())
             .collect();
         for stem in self.file_stems() {

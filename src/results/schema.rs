@@ -25,6 +25,9 @@ pub const SUMMARY_MD: &str = "summary.md";
 /// one a line, as `bench` prints them: written only when there is one
 /// (the terminal shows the first few of each corpus).
 pub const PROBLEMS_TXT: &str = "problems.txt";
+/// With `bench --images K`: one row per puzzle x solver x symmetry image
+/// ([`images`]), written only by such a run.
+pub const IMAGES_CSV: &str = "images.csv";
 
 /// The ending of the per corpus x solver percentile files.
 pub const HGRM_SUFFIX: &str = ".hgrm";
@@ -39,8 +42,9 @@ pub const PICTURES: [&str; 4] = ["percentiles", "latency", "cost", "speed"];
 
 /// The files of a run whose names do not depend on its corpora and
 /// solvers ([`PUZZLES_CSV`] only with per-puzzle rows, [`REPORT_HTML`]
-/// only once drawn, [`PROBLEMS_TXT`] only when the run found problems).
-pub const FIXED_FILES: [&str; 7] = [
+/// only once drawn, [`PROBLEMS_TXT`] only when the run found problems,
+/// [`IMAGES_CSV`] only with `--images`).
+pub const FIXED_FILES: [&str; 8] = [
     SUMMARY_CSV,
     PUZZLES_CSV,
     RUN_JSON,
@@ -48,6 +52,7 @@ pub const FIXED_FILES: [&str; 7] = [
     SUMMARY_MD,
     REPORT_HTML,
     PROBLEMS_TXT,
+    IMAGES_CSV,
 ];
 
 /// Whether a file named `name` may be one a run writes: one of
@@ -341,6 +346,25 @@ pub mod puzzles {
     ];
 }
 
+/// The columns of `images.csv` ([`IMAGES_CSV`]), in order: the corpus,
+/// the puzzle's line, the solver, the image (0 to K-1) and its seed, then
+/// the solve's status, solutions (capped), nodes (empty for solvers that
+/// report none) and time (ns, the minimum over passes).
+pub mod images {
+    /// Column names, in order.
+    pub const COLUMNS: [&str; 9] = [
+        "corpus",
+        "line",
+        "solver",
+        "image",
+        "seed",
+        "status",
+        "solutions",
+        "nodes",
+        "ns",
+    ];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -411,6 +435,7 @@ mod tests {
             HISTOGRAMS_JSON,
             SUMMARY_MD,
             PROBLEMS_TXT,
+            IMAGES_CSV,
         ]);
     }
 }

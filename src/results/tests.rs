@@ -63,6 +63,7 @@ fn info() -> RunInfo {
         warmup: Some(0),
         shuffle_seed: None,
         permute_seed: Some(7),
+        images: None,
         schedule_block: Some(64),
         solvers: vec![SolverInfo {
             name: "dlx".into(),
