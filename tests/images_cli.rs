@@ -1,0 +1,273 @@
+//! `bench --images K`: each puzzle solved as K symmetry images, and per
+//! solver the spread of nodes and time across a puzzle's images. The
+//! figures the run reports (the table's notes) are recomputed here from
+//! `images.csv` alone, read as plain CSV, with arithmetic of the test's
+//! own (not the library's `harness::images`).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use common::{bench_into, dlxbench, read_csv, read_json, repo_path, stdout_of, write_file};
+
+const SOLVERS: [&str; 3] = ["dlx", "dc", "locked"];
+const IMAGES: usize = 4;
+
+/// The first `n` puzzles of the generated 9x9 corpus, as a corpus file.
+fn corpus(dir: &Path, n: usize) -> PathBuf {
+    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
+    let lines: String = common::puzzle_lines(&text)
+        .take(n)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write_file(dir, "c9.txt", lines)
+}
+
+/// Runs `bench --images 4 --permute 1` over 120 puzzles; returns the
+/// result directory and the standard output.
+fn run(tmp: &Path) -> (PathBuf, String) {
+    let input = corpus(tmp, 120);
+    let out = tmp.join("run");
+    let stdout = stdout_of(&mut bench_into(
+        &out,
+        &[
+            "-j1",
+            "--solvers",
+            &SOLVERS.join(","),
+            "--images",
+            "4",
+            "--permute",
+            "1",
+            "--no-plots",
+        ],
+        &input,
+    ));
+    (out, stdout)
+}
+
+/// One row of `images.csv`.
+#[derive(Debug, Clone)]
+struct Row {
+    image: usize,
+    seed: String,
+    status: String,
+    solutions: u64,
+    nodes: u64,
+    ns: f64,
+}
+
+/// solver -> line -> rows by image.
+type Rows = BTreeMap<String, BTreeMap<u64, Vec<Row>>>;
+
+fn rows_of(dir: &Path) -> Rows {
+    let mut rows = Rows::new();
+    for r in read_csv(&dir.join("images.csv")) {
+        assert_eq!(r["corpus"], "c9");
+        rows.entry(r["solver"].clone())
+            .or_default()
+            .entry(r["line"].parse().unwrap())
+            .or_default()
+            .push(Row {
+                image: r["image"].parse().unwrap(),
+                seed: r["seed"].clone(),
+                status: r["status"].clone(),
+                solutions: r["solutions"].parse().unwrap(),
+                nodes: r["nodes"].parse().unwrap(),
+                ns: r["ns"].parse().unwrap(),
+            });
+    }
+    rows
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Standard deviation (dividing by the count) over the mean.
+fn cv(times: &[f64]) -> f64 {
+    let n = times.len() as f64;
+    let mean = times.iter().sum::<f64>() / n;
+    let var = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / n;
+    var.sqrt() / mean
+}
+
+/// What the notes say of one solver.
+#[derive(Debug)]
+struct Reported {
+    puzzles: u64,
+    left_out: u64,
+    ratio: f64,
+    cv: f64,
+    /// (line, fewest, most nodes).
+    widest: Vec<(u64, u64, u64)>,
+}
+
+fn number(s: &str) -> u64 {
+    s.replace(',', "").parse().unwrap()
+}
+
+/// Parses `  NAME: N puzzles (M left out), median max/min nodes R, median
+/// time CV C; widest: line L: A-B, ...`.
+fn reported(stdout: &str, solver: &str) -> Reported {
+    let prefix = format!("  {solver}: ");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no note for {solver}:\n{stdout}"));
+    let rest = &line[prefix.len()..];
+    let (counts, rest) = rest.split_once(", median max/min nodes ").unwrap();
+    let (puzzles, left) = counts.split_once(" puzzles (").unwrap();
+    let left_out = left.strip_suffix(" left out)").unwrap();
+    let (ratio, rest) = rest.split_once(", median time CV ").unwrap();
+    let (cv, widest) = rest.split_once("; widest: ").unwrap();
+    let widest = widest
+        .split(", line ")
+        .map(|w| {
+            let w = w.trim_start_matches("line ");
+            let (line, nodes) = w.split_once(": ").unwrap();
+            let (lo, hi) = nodes.split_once('-').unwrap();
+            (number(line), number(lo), number(hi))
+        })
+        .collect();
+    Reported {
+        puzzles: number(puzzles),
+        left_out: number(left_out),
+        ratio: ratio.parse().unwrap(),
+        cv: cv.parse().unwrap(),
+        widest,
+    }
+}
+
+#[test]
+fn the_reported_spread_is_recomputed_from_images_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, stdout) = run(tmp.path());
+    assert!(
+        stdout.contains("symmetry images (seed 1), 4 images per puzzle"),
+        "{stdout}"
+    );
+    let rows = rows_of(&out);
+    assert_eq!(rows.len(), SOLVERS.len());
+    for solver in SOLVERS {
+        let lines = &rows[solver];
+        assert_eq!(lines.len(), 120, "{solver}");
+        let mut ratios = Vec::new();
+        let mut cvs = Vec::new();
+        // (ratio, line, fewest, most)
+        let mut spreads: Vec<(f64, u64, u64, u64)> = Vec::new();
+        for (&line, images) in lines {
+            let order: Vec<usize> = images.iter().map(|r| r.image).collect();
+            assert_eq!(
+                order,
+                (0..IMAGES).collect::<Vec<_>>(),
+                "{solver} line {line}"
+            );
+            // Image 0 is --permute 1's image: seed 1; the others differ.
+            assert_eq!(images[0].seed, "1");
+            for r in &images[1..] {
+                assert_ne!(r.seed, "1");
+            }
+            assert!(images.iter().all(|r| r.status == "unique"));
+            let lo = images.iter().map(|r| r.nodes).min().unwrap();
+            let hi = images.iter().map(|r| r.nodes).max().unwrap();
+            assert!(lo > 0);
+            let ratio = hi as f64 / lo as f64;
+            ratios.push(ratio);
+            spreads.push((ratio, line, lo, hi));
+            let times: Vec<f64> = images.iter().map(|r| r.ns).collect();
+            cvs.push(cv(&times));
+        }
+        spreads.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap().then(a.1.cmp(&b.1)));
+        let widest: Vec<(u64, u64, u64)> = spreads[..5].iter().map(|s| (s.1, s.2, s.3)).collect();
+        let r = reported(&stdout, solver);
+        assert_eq!((r.puzzles, r.left_out), (120, 0), "{solver}");
+        assert!(
+            (r.ratio - median(ratios.clone())).abs() <= 0.0005 + 1e-9,
+            "{solver}: reported {} recomputed {}",
+            r.ratio,
+            median(ratios)
+        );
+        assert!(
+            (r.cv - median(cvs.clone())).abs() <= 0.0005 + 1e-9,
+            "{solver}: reported {} recomputed {}",
+            r.cv,
+            median(cvs)
+        );
+        assert_eq!(r.widest, widest, "{solver}");
+    }
+    // summary.md has the same notes.
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("Symmetry images on c9: 4 per puzzle"), "{md}");
+    // run.json records the images and lists the file, with its checksum.
+    let info = read_json(&out.join("run.json"));
+    assert_eq!(info["images"], 4);
+    assert_eq!(info["permute_seed"], 1);
+    let files: Vec<&str> = info["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"images.csv"), "{files:?}");
+    assert!(info["file_sha256"]["images.csv"].is_string());
+}
+
+#[test]
+fn the_solution_counts_agree_across_images_and_image_0_is_the_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = run(tmp.path());
+    let rows = rows_of(&out);
+    // Image 0's rows are puzzles.csv's: the run is --permute 1's.
+    let mut puzzles = 0;
+    for p in read_csv(&out.join("puzzles.csv")) {
+        let line: u64 = p["line"].parse().unwrap();
+        let image0 = &rows[&p["solver"]][&line][0];
+        assert_eq!(image0.status, p["status"]);
+        assert_eq!(image0.solutions.to_string(), p["solutions"]);
+        assert_eq!(image0.nodes.to_string(), p["nodes"]);
+        assert_eq!(image0.ns.to_string(), p["ns"]);
+        puzzles += 1;
+    }
+    assert_eq!(puzzles, 120 * SOLVERS.len());
+    for (solver, lines) in &rows {
+        for (line, images) in lines {
+            let counts: Vec<u64> = images.iter().map(|r| r.solutions).collect();
+            assert!(
+                counts.iter().all(|&c| c == 1),
+                "{solver} line {line}: {counts:?}"
+            );
+        }
+    }
+    // No problem was found: none reported.
+    assert!(!out.join("problems.txt").exists());
+}
+
+#[test]
+fn images_need_a_permute_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus(tmp.path(), 3);
+    dlxbench()
+        .args(["bench", "-q", "--images", "4", "--no-plots"])
+        .arg("--out")
+        .arg(tmp.path().join("x"))
+        .arg(&input)
+        .assert()
+        .failure()
+        .code(2);
+    // One image is the run without images: no images.csv.
+    let out = tmp.path().join("one");
+    stdout_of(&mut bench_into(
+        &out,
+        &["-q", "--images", "1", "--permute", "3", "--no-plots"],
+        &input,
+    ));
+    assert!(!out.join("images.csv").exists());
+    assert!(read_json(&out.join("run.json")).get("images").is_none());
+}
