@@ -53,7 +53,7 @@ struct Row {
     seed: String,
     status: String,
     solutions: u64,
-    nodes: u64,
+    nodes: Option<u64>,
     ns: f64,
 }
 
@@ -73,7 +73,7 @@ fn rows_of(dir: &Path) -> Rows {
                 seed: r["seed"].clone(),
                 status: r["status"].clone(),
                 solutions: r["solutions"].parse().unwrap(),
-                nodes: r["nodes"].parse().unwrap(),
+                nodes: r["nodes"].parse().ok(),
                 ns: r["ns"].parse().unwrap(),
             });
     }
@@ -175,8 +175,8 @@ fn the_reported_spread_is_recomputed_from_images_csv() {
                 assert_ne!(r.seed, "1");
             }
             assert!(images.iter().all(|r| r.status == "unique"));
-            let lo = images.iter().map(|r| r.nodes).min().unwrap();
-            let hi = images.iter().map(|r| r.nodes).max().unwrap();
+            let lo = images.iter().map(|r| r.nodes.unwrap()).min().unwrap();
+            let hi = images.iter().map(|r| r.nodes.unwrap()).max().unwrap();
             assert!(lo > 0);
             let ratio = hi as f64 / lo as f64;
             ratios.push(ratio);
@@ -231,7 +231,7 @@ fn the_solution_counts_agree_across_images_and_image_0_is_the_run() {
         let image0 = &rows[&p["solver"]][&line][0];
         assert_eq!(image0.status, p["status"]);
         assert_eq!(image0.solutions.to_string(), p["solutions"]);
-        assert_eq!(image0.nodes.to_string(), p["nodes"]);
+        assert_eq!(image0.nodes.unwrap().to_string(), p["nodes"]);
         assert_eq!(image0.ns.to_string(), p["ns"]);
         puzzles += 1;
     }
@@ -270,4 +270,85 @@ fn images_need_a_permute_seed() {
     ));
     assert!(!out.join("images.csv").exists());
     assert!(read_json(&out.join("run.json")).get("images").is_none());
+}
+
+/// A solver in its own process (the Python example's search) that answers
+/// "no solution" whenever the puzzle's first cell is given: a solver that
+/// depends on the presentation, whose counts differ across images.
+const LIAR: &str = r#"
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("example", sys.argv[1])
+example = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(example)
+honest = example.answer
+
+def answer(request):
+    response = honest(request)
+    puzzle = request.split(" ")[2]
+    if puzzle[0] != "." and response[:1].isdigit():
+        return "0 -"
+    return response
+
+example.answer = answer
+example.HEADER = "dlxbench-protocol 1"
+example.main()
+"#;
+
+#[test]
+fn a_solver_whose_counts_differ_across_images_is_a_problem() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus(tmp.path(), 10);
+    let liar = write_file(tmp.path(), "liar.py", LIAR);
+    let example = repo_path("examples/solvers/python/solver.py");
+    let out = tmp.path().join("run");
+    let output = bench_into(
+        &out,
+        &[
+            "-q",
+            "-j1",
+            "--solvers",
+            "dlx,liar",
+            &format!(
+                "--solver-cmd=liar=python3 {} {}",
+                liar.display(),
+                example.display()
+            ),
+            "--images",
+            "4",
+            "--permute",
+            "1",
+            "--no-plots",
+        ],
+        &input,
+    )
+    .output()
+    .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let problems = std::fs::read_to_string(out.join("problems.txt")).unwrap();
+    let rows = rows_of(&out);
+    // Recomputed from images.csv: the lines where the liar's counts differ.
+    let expected: Vec<u64> = rows["liar"]
+        .iter()
+        .filter(|(_, images)| images.iter().any(|r| r.solutions != images[0].solutions))
+        .map(|(&line, _)| line)
+        .collect();
+    assert!(!expected.is_empty(), "the images all agree: {problems}");
+    let reported: Vec<u64> = problems
+        .lines()
+        .filter(|l| l.contains("liar's solution counts differ across symmetry images"))
+        .map(|l| {
+            let rest = l.strip_prefix("c9 line ").unwrap();
+            rest[..rest.find(':').unwrap()].parse().unwrap()
+        })
+        .collect();
+    assert_eq!(reported, expected, "{problems}");
+    assert!(
+        !problems.contains("dlx's solution counts differ"),
+        "{problems}"
+    );
 }
