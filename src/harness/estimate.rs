@@ -123,7 +123,12 @@ pub fn estimate<P: Puzzle>(
             per_line += total.as_secs_f64() / n as f64;
         }
         let workers = threads.min(corpus.chunk_count().max(1)) as f64;
-        wall += per_line * lines * f64::from(config.passes.max(1)) / workers;
+        // Every pass of every symmetry image (`images`) solves the line.
+        let images = match config.permute {
+            Some(_) => config.images.max(1),
+            None => 1,
+        };
+        wall += per_line * lines * f64::from(config.passes.max(1) * images) / workers;
     }
     if samples.iter().all(Vec::is_empty) {
         return None;
