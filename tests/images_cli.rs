@@ -352,3 +352,136 @@ fn a_solver_whose_counts_differ_across_images_is_a_problem() {
         "{problems}"
     );
 }
+
+/// The Python example, with a request counter kept in a file (argv 2, so
+/// that it survives the restart after a crash): request 13 and 26 crash
+/// the process (exit 3), request 18 is answered with a grid of ones (an
+/// invalid answer). Alone, on one worker, over 10 puzzles with 4 images,
+/// requests 1 to 10 are image 0's, so those are solves of images 1 to 3.
+const FAILING: &str = r#"
+import importlib.util, os, sys
+spec = importlib.util.spec_from_file_location("example", sys.argv[1])
+example = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(example)
+honest = example.answer
+counter = sys.argv[2]
+
+def answer(request):
+    n = int(open(counter).read()) + 1 if os.path.exists(counter) else 1
+    with open(counter, "w") as f:
+        f.write(str(n))
+    if n in (13, 26):
+        os._exit(3)
+    if n == 18:
+        return "1 " + "1" * len(request.split(" ")[2])
+    return honest(request)
+
+example.answer = answer
+example.HEADER = "dlxbench-protocol 1"
+example.main()
+"#;
+
+#[test]
+fn failures_on_the_other_images_are_counted_as_image_0_failures_are() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus(tmp.path(), 10);
+    let failing = write_file(tmp.path(), "failing.py", FAILING);
+    let example = repo_path("examples/solvers/python/solver.py");
+    let counter = tmp.path().join("requests");
+    let out = tmp.path().join("run");
+    let output = bench_into(
+        &out,
+        &[
+            "-j1",
+            "--solvers",
+            "odd",
+            &format!(
+                "--solver-cmd=odd=python3 {} {} {}",
+                failing.display(),
+                example.display(),
+                counter.display()
+            ),
+            "--images",
+            "4",
+            "--permute",
+            "1",
+            "--no-plots",
+        ],
+        &input,
+    )
+    .output()
+    .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    // A failure on any image fails the run, as one on image 0 does.
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    // Image 0 (puzzles.csv) is all well: the failures are the images'.
+    let image0 = read_csv(&out.join("puzzles.csv"));
+    assert_eq!(image0.len(), 10);
+    assert!(image0.iter().all(|r| r["status"] == "unique"), "{image0:?}");
+    // images.csv's status says what happened to each image's solve.
+    let rows = rows_of(&out);
+    let with = |status: &str| -> Vec<(u64, usize)> {
+        let mut v: Vec<(u64, usize)> = rows["odd"]
+            .iter()
+            .flat_map(|(&line, images)| {
+                images
+                    .iter()
+                    .filter(|r| r.status == status)
+                    .map(move |r| (line, r.image))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let crashed = with("crashed");
+    let invalid = with("invalid");
+    assert_eq!(crashed.len(), 2, "{rows:?}");
+    assert_eq!(invalid.len(), 1, "{rows:?}");
+    assert!(crashed.iter().chain(&invalid).all(|&(_, image)| image > 0));
+    // Counted among the failed solves: run.json, the table's note.
+    let info = read_json(&out.join("run.json"));
+    let failures = &info["corpora"][0]["failures"][0];
+    assert_eq!(failures["solver"], "odd");
+    assert_eq!(failures["crashed"], 0);
+    assert_eq!(failures["image_failed"], crashed.len());
+    assert!(
+        stdout.contains("c9: odd failed 2 solves of symmetry images other than image 0"),
+        "{stdout}"
+    );
+    // problems.txt names each failure with its image, and the invalid
+    // answer as a problem of its image.
+    let problems = std::fs::read_to_string(out.join("problems.txt")).unwrap();
+    for (line, image) in &crashed {
+        let prefix = format!("c9 line {line}: odd crashed");
+        let suffix = format!("on symmetry image {image}");
+        assert!(
+            problems
+                .lines()
+                .any(|l| l.starts_with(&prefix) && l.contains(&suffix)),
+            "{prefix} ... {suffix}:\n{problems}"
+        );
+    }
+    let (line, image) = invalid[0];
+    assert!(
+        problems.contains(&format!(
+            "c9 line {line}, symmetry image {image}: odd returned an invalid solution: odd=1 \
+             (invalid)"
+        )),
+        "{problems}"
+    );
+    // The puzzles with a failed image are left out of the spread.
+    let mut lines: Vec<u64> = crashed.iter().chain(&invalid).map(|f| f.0).collect();
+    lines.sort();
+    lines.dedup();
+    let prefix = "  odd: ";
+    let note = stdout.lines().find(|l| l.starts_with(prefix)).unwrap();
+    assert!(
+        note.starts_with(&format!(
+            "  odd: {} puzzles ({} left out)",
+            10 - lines.len(),
+            lines.len()
+        )),
+        "{note}"
+    );
+}

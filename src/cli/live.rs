@@ -336,6 +336,7 @@ mod tests {
         Discrepancy {
             corpus: corpus.into(),
             line,
+            image: None,
             kind: DiscrepancyKind::Disagreement,
             counts: Vec::new(),
         }

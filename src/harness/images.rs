@@ -31,9 +31,9 @@
 //! solved within budget with a valid answer) is a problem, reported like a
 //! disagreement between solvers.
 
-use super::{Discrepancy, DiscrepancyKind};
+use super::{cross_check, Discrepancy, DiscrepancyKind, Record};
 use crate::rng::SplitMix;
-use crate::solvers::Status;
+use crate::solvers::{Status, Timing};
 
 /// Puzzles with the widest node spread that a report lists per solver.
 pub const WIDEST: usize = 5;
@@ -233,12 +233,80 @@ pub fn check(corpus: &str, line: u64, name: &str, rows: &[ImageRow]) -> Option<D
     Some(Discrepancy {
         corpus: corpus.to_string(),
         line,
+        image: None,
         kind: DiscrepancyKind::ImageDisagreement(name.to_string()),
         counts: rows
             .iter()
             .map(|r| (format!("image {}", r.image), r.solutions, r.status))
             .collect(),
     })
+}
+
+/// The problems of one puzzle (line `line` of `corpus`, solved with the
+/// solution limit `limit`) found in `rows`, its image rows of every solver
+/// (any order; `name` gives a solver's name): per solver, counts that
+/// differ across its images ([`check`]); on each image 1 to K-1, what the
+/// cross-check between solvers finds on image 0 ([`cross_check`], tagged
+/// with the image): an invalid answer, and a disagreement between solvers
+/// unless one was found on the puzzle already (on image 0, across a
+/// solver's images or on an earlier image: one fault, told once). Image
+/// 0's own problems are the run's cross-check's, not repeated here.
+/// `bench` and `merge` both check with it, so shards add up to the run.
+pub fn check_line<'n>(
+    corpus: &str,
+    line: u64,
+    limit: u64,
+    rows: &[ImageRow],
+    name: impl Fn(u16) -> &'n str,
+) -> Vec<Discrepancy> {
+    let mut rows = rows.to_vec();
+    rows.sort_unstable_by_key(|r| (r.solver, r.image));
+    let mut found: Vec<Discrepancy> = rows
+        .chunk_by(|a, b| a.solver == b.solver)
+        .filter_map(|solver| check(corpus, line, name(solver[0].solver), solver))
+        .collect();
+    rows.sort_by_key(|r| (r.image, r.solver));
+    let mut disagreed = !found.is_empty();
+    for image in rows.chunk_by(|a, b| a.image == b.image) {
+        let records: Vec<Record> = image.iter().map(ImageRow::record).collect();
+        let problems = cross_check(corpus, line, limit, &records, &name);
+        let disagree = |d: &Discrepancy| d.kind == DiscrepancyKind::Disagreement;
+        if image[0].image == 0 {
+            disagreed |= problems.iter().any(disagree);
+            continue;
+        }
+        for mut d in problems {
+            if disagree(&d) {
+                if disagreed {
+                    continue;
+                }
+                disagreed = true;
+            }
+            d.image = Some(image[0].image);
+            found.push(d);
+        }
+    }
+    found
+}
+
+impl ImageRow {
+    /// The row as the record of a solve, for [`cross_check`] (what the
+    /// row does not hold is empty).
+    fn record(&self) -> Record {
+        Record {
+            line: self.line,
+            solver: self.solver,
+            status: self.status,
+            ns: self.ns,
+            solutions: self.solutions,
+            nodes: self.nodes,
+            guesses: 0,
+            updates: None,
+            mems: None,
+            failure: None,
+            timing: Timing::Call,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -338,5 +406,59 @@ mod tests {
         assert_eq!(image_seed(42, 0), 42);
         assert_ne!(image_seed(42, 1), image_seed(42, 2));
         assert_ne!(image_seed(42, 1), 42);
+    }
+
+    #[test]
+    fn a_line_is_checked_on_every_image_each_fault_told_once() {
+        let name = |s: u16| ["a", "b"][usize::from(s)];
+        let both = |image: u32, a: (Status, u64), b: (Status, u64)| {
+            let mut ra = row(9, image, 1, 1);
+            (ra.status, ra.solutions) = a;
+            let mut rb = ra;
+            rb.solver = 1;
+            (rb.status, rb.solutions) = b;
+            [ra, rb]
+        };
+        let unique = (Status::Unique, 1);
+        // All well.
+        let rows: Vec<ImageRow> = (0..3).flat_map(|i| both(i, unique, unique)).collect();
+        assert!(check_line("c", 9, 2, &rows, name).is_empty());
+        // An invalid answer on image 2: a problem of image 2 (and not one
+        // of the counts across images: an invalid answer is not compared).
+        let mut rows: Vec<ImageRow> = (0..3).flat_map(|i| both(i, unique, unique)).collect();
+        rows[5].status = Status::Invalid;
+        let found = check_line("c", 9, 2, &rows, name);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].image, Some(2));
+        assert_eq!(found[0].kind, DiscrepancyKind::InvalidSolution("b".into()));
+        assert!(found[0]
+            .to_string()
+            .starts_with("c line 9, symmetry image 2: b returned an invalid solution"));
+        // b over budget on image 0, then counting 2 on images 1 and 2 where
+        // a counts 1: no count differs across a solver's images, so the
+        // disagreement between solvers is told, once, on image 1.
+        let mut rows: Vec<ImageRow> = both(0, unique, (Status::Budget, 0)).to_vec();
+        for i in 1..3 {
+            rows.extend(both(i, unique, (Status::Multiple, 2)));
+        }
+        let found = check_line("c", 9, 2, &rows, name);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].image, &found[0].kind),
+            (Some(1), &DiscrepancyKind::Disagreement)
+        );
+        // b's count differs across its images: that is the fault, told
+        // once (not again as disagreements on images 1 and 2).
+        let mut rows: Vec<ImageRow> = both(0, unique, unique).to_vec();
+        for i in 1..3 {
+            rows.extend(both(i, unique, (Status::Multiple, 2)));
+        }
+        let found = check_line("c", 9, 2, &rows, name);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].kind,
+            DiscrepancyKind::ImageDisagreement("b".into())
+        );
+        assert_eq!(found[0].image, None);
     }
 }

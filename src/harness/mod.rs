@@ -324,6 +324,10 @@ pub struct Discrepancy {
     pub corpus: String,
     /// 1-based line.
     pub line: u64,
+    /// The symmetry image (`--images`, 1 to K-1) whose solves it was found
+    /// in ([`images::check_line`]); none for the puzzle as the run's table
+    /// has it (image 0) and across a solver's images.
+    pub image: Option<u32>,
     /// What went wrong.
     pub kind: DiscrepancyKind,
     /// Every solver's capped solution count and status for the puzzle.
@@ -331,25 +335,24 @@ pub struct Discrepancy {
 }
 
 impl std::fmt::Display for Discrepancy {
+    /// `c9 line 12: solvers disagree: dlx=1 (unique), ...`; found on a
+    /// symmetry image, `c9 line 12, symmetry image 2: ...`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}", self.corpus, self.line)?;
+        if let Some(image) = self.image {
+            write!(f, ", symmetry image {image}")?;
+        }
         match &self.kind {
-            DiscrepancyKind::Disagreement => {
-                write!(f, "{} line {}: solvers disagree:", self.corpus, self.line)?
+            DiscrepancyKind::Disagreement => write!(f, ": solvers disagree:")?,
+            DiscrepancyKind::InvalidSolution(s) => {
+                write!(f, ": {s} returned an invalid solution:")?
             }
-            DiscrepancyKind::InvalidSolution(s) => write!(
-                f,
-                "{} line {}: {s} returned an invalid solution:",
-                self.corpus, self.line
-            )?,
-            DiscrepancyKind::ImageDisagreement(s) => write!(
-                f,
-                "{} line {}: {s}'s solution counts differ across symmetry images:",
-                self.corpus, self.line
-            )?,
+            DiscrepancyKind::ImageDisagreement(s) => {
+                write!(f, ": {s}'s solution counts differ across symmetry images:")?
+            }
             DiscrepancyKind::CountAboveLimit { solver, limit } => write!(
                 f,
-                "{} line {}: {solver} returned a count above the limit of {limit} it was given:",
-                self.corpus, self.line
+                ": {solver} returned a count above the limit of {limit} it was given:"
             )?,
         }
         for (i, (name, count, status)) in self.counts.iter().enumerate() {
@@ -404,6 +407,7 @@ pub fn cross_check<'n>(
         found.push(Discrepancy {
             corpus: corpus.to_string(),
             line,
+            image: None,
             kind: match r.solutions > limit {
                 true => DiscrepancyKind::CountAboveLimit { solver, limit },
                 false => DiscrepancyKind::InvalidSolution(solver),
@@ -415,6 +419,7 @@ pub fn cross_check<'n>(
         found.push(Discrepancy {
             corpus: corpus.to_string(),
             line,
+            image: None,
             kind: DiscrepancyKind::Disagreement,
             counts,
         });
@@ -498,13 +503,17 @@ pub struct FailureNote {
     /// In an untimed warm-up solve (`--warmup`, or a block's first solve),
     /// which has no record of its own.
     pub warm_up: bool,
+    /// On symmetry image 1 to K-1 (`--images`): its solve is a row of
+    /// `images.csv`, not of `puzzles.csv`; none for image 0.
+    pub image: Option<u32>,
     /// What the harness saw ([`crate::solvers::Solver::take_detail`]): the
     /// offending line, quoted, or the OS error.
     pub detail: Option<String>,
 }
 
 impl std::fmt::Display for FailureNote {
-    /// `line 12: py crashed (exit 3)`; for a solver stopped after failures
+    /// `line 12: py crashed (exit 3)` (`... on symmetry image 2` for an
+    /// image's solve); for a solver stopped after failures
     /// in a row, `line 20: py stopped after failures in a row; its
     /// remaining puzzles are skipped`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -524,6 +533,9 @@ impl std::fmt::Display for FailureNote {
         }
         if self.warm_up {
             f.write_str(" in an untimed warm-up solve")?;
+        }
+        if let Some(image) = self.image {
+            write!(f, " on symmetry image {image}")?;
         }
         if let Some(detail) = &self.detail {
             write!(f, ": {detail}")?;
@@ -647,13 +659,14 @@ impl RunResult {
             .any(|c| !c.allow_zero && c.solvers.iter().any(|s| s.unsolvable > 0))
     }
 
-    /// Failed solves over the run: crashes, timeouts and protocol errors
+    /// Failed solves over the run: crashes, timeouts and protocol errors,
+    /// in untimed warm-up solves and on symmetry images 1 to K-1 too
     /// (skipped puzzles are not counted: they follow failures or a stop).
     pub fn failed_solves(&self) -> u64 {
         self.corpora
             .iter()
             .flat_map(|c| &c.solvers)
-            .map(|s| s.failed() + s.warm_up_failed)
+            .map(|s| s.failed() + s.warm_up_failed + s.image_failed)
             .sum()
     }
 
@@ -906,26 +919,31 @@ pub fn run<P: Puzzle>(
     Ok(run)
 }
 
-/// Sorts discrepancies and keeps one per (corpus, line, kind): a warm-up
+/// Sorts discrepancies and keeps one per (corpus, line, image, kind): a warm-up
 /// finding is repeated by the measured pass, which lists every solver's
 /// count, so that one is kept.
-fn sort_discrepancies(discrepancies: &mut Vec<Discrepancy>) {
+pub(crate) fn sort_discrepancies(discrepancies: &mut Vec<Discrepancy>) {
     discrepancies.sort_by(|a, b| {
         (
             &a.corpus,
             a.line,
+            a.image,
             &a.kind,
             std::cmp::Reverse(a.counts.len()),
         )
             .cmp(&(
                 &b.corpus,
                 b.line,
+                b.image,
                 &b.kind,
                 std::cmp::Reverse(b.counts.len()),
             ))
     });
     discrepancies.dedup_by(|later, first| {
-        later.corpus == first.corpus && later.line == first.line && later.kind == first.kind
+        later.corpus == first.corpus
+            && later.line == first.line
+            && later.image == first.image
+            && later.kind == first.kind
     });
 }
 

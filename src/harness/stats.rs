@@ -59,6 +59,11 @@ pub struct SolverStats {
     /// that no failure is hidden.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub warm_up_failed: u64,
+    /// Solves of symmetry images 1 to K-1 (`--images`) that failed
+    /// (crashed, timeout, protocol error): rows of `images.csv`, not
+    /// records of the puzzles, counted here so that no failure is hidden.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub image_failed: u64,
     /// Timed puzzles whose time is the solver's own report (`ns=`) of a
     /// solver in its own process ([`crate::solvers::Timing::Own`]).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -162,6 +167,7 @@ impl SolverStats {
             skipped: 0,
             own_timed: 0,
             warm_up_failed: 0,
+            image_failed: 0,
             round_trip_timed: 0,
             round_trip_ns: 0,
             sum_ns: 0,
@@ -193,6 +199,7 @@ impl SolverStats {
         self.skipped = 0;
         self.own_timed = 0;
         self.warm_up_failed = 0;
+        self.image_failed = 0;
         self.round_trip_timed = 0;
         self.round_trip_ns = 0;
         self.sum_ns = 0;
@@ -312,6 +319,7 @@ impl SolverStats {
         self.skipped += o.skipped;
         self.own_timed += o.own_timed;
         self.warm_up_failed += o.warm_up_failed;
+        self.image_failed += o.image_failed;
         self.round_trip_timed += o.round_trip_timed;
         self.round_trip_ns += o.round_trip_ns;
         self.sum_ns += o.sum_ns;

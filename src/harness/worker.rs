@@ -274,6 +274,7 @@ impl<P: Puzzle> Worker<P> {
                     self.discrepancies.push(Discrepancy {
                         corpus: job.corpus.name().to_string(),
                         line: line.number,
+                        image: None,
                         kind: DiscrepancyKind::InvalidSolution(name.clone()),
                         counts: vec![(name, out.solutions, Status::Invalid)],
                     });
@@ -373,13 +374,18 @@ impl<P: Puzzle> Worker<P> {
             None => 1,
         };
         let mut extra: Vec<Vec<Record>> = (1..image_count).map(|_| records.clone()).collect();
-        let mut ignored: Vec<((u64, u16), String)> = Vec::new();
+        // And what the harness saw of their failures, per image.
+        let mut extra_details: Vec<Vec<((u64, u16), String)>> =
+            (1..image_count).map(|_| Vec::new()).collect();
         let passes = config.passes.max(1);
         for image in 0..image_count {
             let seed = config.permute.map(|s| images::image_seed(s, image));
             let (records, details) = match image {
                 0 => (&mut records, &mut details),
-                i => (&mut extra[i as usize - 1], &mut ignored),
+                i => (
+                    &mut extra[i as usize - 1],
+                    &mut extra_details[i as usize - 1],
+                ),
             };
             for pass in 0..passes {
                 for step in
@@ -412,13 +418,15 @@ impl<P: Puzzle> Worker<P> {
                                 .is_some_and(|f| f.status() != Status::NotApplicable)
                             {
                                 let detail = solver.take_detail();
-                                self.failures.push(warm_up_failed(
+                                let mut note = warm_up_failed(
                                     &mut self.stats[i],
                                     job.lineup.solvers[i].name(),
                                     self.parsed[j].number,
                                     out,
                                     detail,
-                                ));
+                                );
+                                note.image = (image > 0).then_some(image);
+                                self.failures.push(note);
                             }
                         }
                     }
@@ -504,6 +512,7 @@ impl<P: Puzzle> Worker<P> {
         }
         if image_count > 1 {
             self.add_images(job, &records, &extra);
+            self.image_failures(job, &extra, extra_details);
         }
         let cut_short = records
             .iter()
@@ -518,6 +527,7 @@ impl<P: Puzzle> Worker<P> {
                     status: r.status,
                     failure: r.failure,
                     warm_up: false,
+                    image: None,
                     detail: details
                         .iter()
                         .position(|(k, _)| *k == (r.line, r.solver))
@@ -537,33 +547,74 @@ impl<P: Puzzle> Worker<P> {
 
     /// Keeps the image rows of a chunk whose image 0 records are `first`
     /// and whose images 1 to K-1 records are `extra` (same layout), and
-    /// checks each puzzle's solution counts across its images
-    /// ([`images::check`]). A puzzle a solver does not take has no rows.
+    /// checks each puzzle's rows ([`images::check_line`]). A puzzle a
+    /// solver does not take has no rows of it.
     fn add_images(&mut self, job: &Job<'_, P>, first: &[Record], extra: &[Vec<Record>]) {
         let seed = job.config.permute.unwrap_or(0);
-        let mut rows: Vec<ImageRow> = Vec::with_capacity(extra.len() + 1);
-        for (at, r0) in first.iter().enumerate() {
+        let solvers = self.solvers.len();
+        let name = |solver: u16| job.lineup.solvers[usize::from(solver)].name();
+        let mut rows: Vec<ImageRow> = Vec::with_capacity((extra.len() + 1) * solvers);
+        for base in (0..first.len()).step_by(solvers.max(1)) {
             rows.clear();
-            let all = std::iter::once(r0).chain(extra.iter().map(|e| &e[at]));
-            for (image, r) in (0u32..).zip(all) {
-                if r.status == Status::NotApplicable {
-                    continue;
+            for at in base..base + solvers {
+                let all = std::iter::once(&first[at]).chain(extra.iter().map(|e| &e[at]));
+                for (image, r) in (0u32..).zip(all) {
+                    if r.status == Status::NotApplicable {
+                        continue;
+                    }
+                    rows.push(ImageRow {
+                        line: r.line,
+                        solver: r.solver,
+                        image,
+                        seed: images::image_seed(seed, image),
+                        status: r.status,
+                        solutions: r.solutions,
+                        nodes: r.nodes,
+                        ns: r.ns,
+                    });
                 }
-                rows.push(ImageRow {
+            }
+            let line = first[base].line;
+            self.discrepancies.extend(images::check_line(
+                job.corpus.name(),
+                line,
+                job.config.limit,
+                &rows,
+                name,
+            ));
+            self.image_rows.extend_from_slice(&rows);
+        }
+    }
+
+    /// Counts and notes the failed solves of images 1 to K-1 (`extra`, in
+    /// the layout of a chunk's records; `details`: what the harness saw of
+    /// each image's failures) as image 0's are: among the solver's failed
+    /// solves ([`SolverStats::image_failed`]) and in the failure notes,
+    /// with their image.
+    fn image_failures(
+        &mut self,
+        job: &Job<'_, P>,
+        extra: &[Vec<Record>],
+        mut details: Vec<Vec<((u64, u16), String)>>,
+    ) {
+        for ((image, records), details) in (1u32..).zip(extra).zip(&mut details) {
+            for r in records.iter().filter(|r| r.status.is_failure()) {
+                if r.status != Status::Skipped {
+                    self.stats[usize::from(r.solver)].image_failed += 1;
+                }
+                self.failures.push(FailureNote {
                     line: r.line,
-                    solver: r.solver,
-                    image,
-                    seed: images::image_seed(seed, image),
+                    solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
                     status: r.status,
-                    solutions: r.solutions,
-                    nodes: r.nodes,
-                    ns: r.ns,
+                    failure: r.failure,
+                    warm_up: false,
+                    image: Some(image),
+                    detail: details
+                        .iter()
+                        .position(|(k, _)| *k == (r.line, r.solver))
+                        .map(|at| details.swap_remove(at).1),
                 });
             }
-            let name = job.lineup.solvers[usize::from(r0.solver)].name();
-            self.discrepancies
-                .extend(images::check(job.corpus.name(), r0.line, name, &rows));
-            self.image_rows.extend_from_slice(&rows);
         }
     }
 
@@ -776,6 +827,7 @@ fn warm_up_failed(
         status: failure.status(),
         failure: Some(failure),
         warm_up: true,
+        image: None,
         detail,
     }
 }

@@ -100,7 +100,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             failures: c
                 .solvers
                 .iter()
-                .filter(|s| s.failed() + s.skipped + s.warm_up_failed > 0)
+                .filter(|s| s.failed() + s.skipped + s.warm_up_failed + s.image_failed > 0)
                 .map(|s| FailureCounts {
                     solver: s.name.clone(),
                     crashed: s.crashed,
@@ -108,6 +108,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
                     protocol_error: s.protocol_error,
                     skipped: s.skipped,
                     warm_up_failed: s.warm_up_failed,
+                    image_failed: s.image_failed,
                     notes: c
                         .failures
                         .iter()

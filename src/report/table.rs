@@ -227,6 +227,26 @@ fn warm_up_notes(run: &RunResult) -> Vec<String> {
     notes
 }
 
+/// The failed solves of symmetry images 1 to K-1 (`--images`): rows of
+/// `images.csv`, not of the table, so said here (and counted among the
+/// failed solves).
+fn image_failure_notes(run: &RunResult) -> Vec<String> {
+    let mut notes = Vec::new();
+    for c in &run.corpora {
+        for s in c.solvers.iter().filter(|s| s.image_failed > 0) {
+            notes.push(format!(
+                "{}: {} failed {} solve{} of symmetry images other than image 0 (in images.csv; \
+                 counted among the failed solves; problems.txt has the first).",
+                c.name,
+                s.name,
+                thousands(s.image_failed),
+                if s.image_failed == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    notes
+}
+
 /// What the check of solver `i`'s own times found on each corpus
 /// ([`crate::harness::own_time`]), for the process note: `` (checked
 /// against the round trips)``, or where they do not, `` (UNVERIFIED
@@ -329,6 +349,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         notes.push(note);
     }
     notes.extend(warm_up_notes(run));
+    notes.extend(image_failure_notes(run));
     notes.push(
         "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
     );

@@ -232,6 +232,10 @@ pub struct FailureCounts {
     /// own; counted among the run's failed solves).
     #[serde(skip_serializing_if = "is_zero")]
     pub warm_up_failed: u64,
+    /// Solves of symmetry images 1 to K-1 (`--images`) that failed (rows
+    /// of `images.csv`; counted among the run's failed solves).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub image_failed: u64,
     /// The first failures of the corpus as the run reports them (`line
     /// 12: py protocol-error (stray): ...`, with what the harness saw).
     #[serde(skip_serializing_if = "Vec::is_empty")]
