@@ -4,7 +4,7 @@
 //! What is checked first, naming the difference when it fails: every part
 //! holds a finished run (not an interrupted one); the parts ran the same
 //! corpora (SHA-256), kind, mode, limit, passes, warm-up, shuffle and
-//! permute seeds, schedule block, solvers and budgets, with the same
+//! permute seeds, symmetry images, schedule block, solvers and budgets, with the same
 //! dlxbench version; they are shards of one partition, none given twice
 //! and none missing (unless the merge is [`Options::partial`]).
 //!
@@ -31,7 +31,11 @@
 //! `.hgrm` files, `summary.md`, `histograms.json` and `run.json` are then
 //! written from the merged statistics by the reports a run uses, so the
 //! merged directory is a normal result directory (one that `compare` and
-//! `merge` read).
+//! `merge` read). Parts run with `bench --images K` (the same K) have their
+//! `images.csv` rows gathered in corpus and line order ([`merge_images`]),
+//! each puzzle's image rows checked again as the run checks them
+//! ([`images::check_line`]), and the images' notes and `images.csv`
+//! written from them as the unsharded run writes them.
 //!
 //! Throughput in a merged run: a corpus's workers are the parts' workers
 //! added up, and `puzzles_per_s` is puzzles x workers / summed solve time:
@@ -46,6 +50,7 @@ use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::atomic::AtomicFile;
+use crate::harness::images::{self, ImageRow};
 use crate::harness::{self, Config, Discrepancy, PairedTimes, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
@@ -377,6 +382,7 @@ fn settings(run: &RunInfo) -> Vec<(&'static str, String)> {
         ("warm-up", json_text(&run.warmup)),
         ("shuffle seed", json_text(&run.shuffle_seed)),
         ("permute seed", json_text(&run.permute_seed)),
+        ("symmetry images", json_text(&run.images)),
         ("schedule block", json_text(&run.schedule_block)),
     ]
 }
@@ -475,9 +481,6 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     config.threads = 0;
     // The parts' solver logs stay in the parts.
     config.log_files.clear();
-    // The shards' `images.csv` is not merged (yet): the merge is of their
-    // image-0 rows, as a run of `--permute` alone.
-    config.images = 1;
     let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
     let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();
@@ -493,6 +496,12 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
         }
         written.push(into.join(schema::PUZZLES_CSV));
     }
+    if config.permute.is_some() && config.images > 1 {
+        let discrepancies = merge_images(&parts, &config, &mut result)?;
+        result.discrepancies.extend(discrepancies);
+    }
+    // In the order and with the deduplication of the run's.
+    harness::sort_discrepancies(&mut result.discrepancies);
     // Parts in shard order in `merged_from`.
     let mut ordered: Vec<&Part> = parts.iter().collect();
     ordered.sort_by_key(|p| p.indices[0]);
@@ -955,4 +964,152 @@ fn merge_rows(
     file.flush().map_err(io)?;
     file.commit().map_err(io)?;
     Ok((rows, discrepancies, paired))
+}
+
+/// The columns of `images.csv` a merge reads, by position.
+struct ImageColumns {
+    corpus: usize,
+    line: usize,
+    solver: usize,
+    image: usize,
+    seed: usize,
+    status: usize,
+    solutions: usize,
+    nodes: usize,
+    ns: usize,
+}
+
+impl ImageColumns {
+    /// The positions of the columns in a file whose header is `header`
+    /// (none: a column is missing).
+    fn of(header: &csv::StringRecord) -> Option<ImageColumns> {
+        let at = |name: &str| header.iter().position(|h| h == name);
+        Some(ImageColumns {
+            corpus: at("corpus")?,
+            line: at("line")?,
+            solver: at("solver")?,
+            image: at("image")?,
+            seed: at("seed")?,
+            status: at("status")?,
+            solutions: at("solutions")?,
+            nodes: at("nodes")?,
+            ns: at("ns")?,
+        })
+    }
+}
+
+/// Reads the parts' `images.csv` into the corpora of `result` (each
+/// corpus's rows sorted by line, solver and image, as a run keeps them)
+/// and checks every puzzle's image rows as the run does
+/// ([`images::check_line`]); returns what the checks found. A line held by
+/// two parts is an overlap; a row naming a corpus or solver the run does
+/// not have, or an image outside 0 to K-1, is refused.
+fn merge_images(
+    parts: &[Part],
+    config: &Config,
+    result: &mut RunResult,
+) -> Result<Vec<Discrepancy>, MergeError> {
+    // Per corpus: its rows, and the part each line came from.
+    let mut owners: Vec<HashMap<u64, usize>> = vec![HashMap::new(); result.corpora.len()];
+    for c in &mut result.corpora {
+        c.images.clear();
+    }
+    for (i, part) in parts.iter().enumerate() {
+        for (c, row) in read_images(part, config, result)? {
+            let owner = *owners[c].entry(row.line).or_insert(i);
+            if owner != i {
+                return Err(MergeError::Overlap {
+                    corpus: result.corpora[c].name.clone(),
+                    line: row.line,
+                    first: parts[owner].dir.clone(),
+                    second: part.dir.clone(),
+                });
+            }
+            result.corpora[c].images.push(row);
+        }
+    }
+    let name = |s: u16| config.solvers[usize::from(s)].as_str();
+    let mut found = Vec::new();
+    for c in &mut result.corpora {
+        c.images
+            .sort_unstable_by_key(|r| (r.line, r.solver, r.image));
+        for puzzle in c.images.chunk_by(|a, b| a.line == b.line) {
+            let line = puzzle[0].line;
+            found.extend(images::check_line(
+                &c.name,
+                line,
+                config.limit,
+                puzzle,
+                name,
+            ));
+        }
+    }
+    Ok(found)
+}
+
+/// The rows of one part's `images.csv`, each with its corpus's index in
+/// `result`.
+fn read_images(
+    part: &Part,
+    config: &Config,
+    result: &RunResult,
+) -> Result<Vec<(usize, ImageRow)>, MergeError> {
+    let path = part.dir.join(schema::IMAGES_CSV);
+    let mut reader = csv::Reader::from_path(&path).map_err(|e| csv_error(&path, e))?;
+    let bad = |what: String| MergeError::Part {
+        dir: part.dir.clone(),
+        what: format!("{}: {what}", schema::IMAGES_CSV),
+    };
+    let header = reader.headers().map_err(|e| csv_error(&path, e))?.clone();
+    let columns = ImageColumns::of(&header)
+        .ok_or_else(|| bad(format!("not the header of the file: {header:?}")))?;
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| csv_error(&path, e))?;
+        let at = record.position().map_or(0, |p| p.line());
+        let row = image_row(&record, &columns, config, result)
+            .ok_or_else(|| bad(format!("line {at}: not a row a run of this part writes")))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// One row of `images.csv` with its corpus's index; none when a field is
+/// not what a run of `config` writes.
+fn image_row(
+    record: &csv::StringRecord,
+    columns: &ImageColumns,
+    config: &Config,
+    result: &RunResult,
+) -> Option<(usize, ImageRow)> {
+    let field = |i: usize| record.get(i);
+    let corpus = result
+        .corpora
+        .iter()
+        .position(|c| Some(c.name.as_str()) == field(columns.corpus))?;
+    let solver = config
+        .solvers
+        .iter()
+        .position(|s| Some(s.as_str()) == field(columns.solver))?;
+    let image: u32 = field(columns.image)?.parse().ok()?;
+    if image >= config.images {
+        return None;
+    }
+    let nodes = match field(columns.nodes)? {
+        "" => None,
+        n => Some(n.parse().ok()?),
+    };
+    Some((
+        corpus,
+        ImageRow {
+            line: field(columns.line)?.parse().ok()?,
+            solver: u16::try_from(solver).ok()?,
+            image,
+            seed: field(columns.seed)?.parse().ok()?,
+            status: Status::from_name(field(columns.status)?)?,
+            solutions: field(columns.solutions)?.parse().ok()?,
+            nodes,
+            ns: field(columns.ns)?.parse().ok()?,
+        },
+    ))
 }

@@ -485,3 +485,144 @@ fn failures_on_the_other_images_are_counted_as_image_0_failures_are() {
         "{note}"
     );
 }
+
+/// `images.csv` with its `ns` column emptied (the times of two runs
+/// differ; everything else is the code's).
+fn without_times(dir: &Path) -> String {
+    let text = std::fs::read_to_string(dir.join("images.csv")).unwrap();
+    text.lines()
+        .map(|l| match l.rsplit_once(',') {
+            Some((rest, _)) => format!("{rest},\n"),
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
+/// The images note of `solver` in `summary.md` without its time CV: the
+/// puzzles, left out, median node ratio and widest spreads.
+fn node_figures(dir: &Path, solver: &str) -> String {
+    let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    let line = md
+        .lines()
+        .find(|l| {
+            let l = l.trim_start_matches('-').trim_start();
+            l.starts_with(&format!("{solver}: ")) && l.contains("left out")
+        })
+        .unwrap_or_else(|| panic!("no images note for {solver}:\n{md}"));
+    let (nodes, rest) = line.split_once(", median time CV ").unwrap();
+    let widest = rest.split_once("; widest: ").map_or("", |w| w.1);
+    format!("{nodes}; {widest}")
+}
+
+#[test]
+fn shards_run_with_images_merge_to_the_unsharded_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let input = corpus(tmp.path(), 30);
+    let liar = write_file(tmp.path(), "liar.py", LIAR);
+    let example = repo_path("examples/solvers/python/solver.py");
+    let cmd = format!(
+        "--solver-cmd=liar=python3 {} {}",
+        liar.display(),
+        example.display()
+    );
+    let run = |name: &str, extra: &[&str]| -> PathBuf {
+        let out = tmp.path().join(name);
+        let mut args = vec![
+            "-q",
+            "-j1",
+            "--solvers",
+            "dlx,liar",
+            &cmd,
+            "--permute",
+            "1",
+            "--no-plots",
+        ];
+        args.extend(extra);
+        let output = bench_into(&out, &args, &input).output().unwrap();
+        // The liar's counts depend on the presentation: problems, exit 1.
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        out
+    };
+    let whole = run("whole", &["--images", "4"]);
+    let parts = [
+        run("s1", &["--images", "4", "--shard", "1/2"]),
+        run("s2", &["--images", "4", "--shard", "2/2"]),
+    ];
+    let merged = tmp.path().join("merged");
+    let output = dlxbench()
+        .arg("merge")
+        .args(&parts)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(merged.join("images.csv").exists(), "{stderr}");
+    // The shards' rows, gathered in line order: the unsharded run's rows
+    // (times apart), and each row as its shard wrote it.
+    assert_eq!(without_times(&merged), without_times(&whole));
+    let mut from_parts: Vec<String> = parts
+        .iter()
+        .flat_map(|p| {
+            let text = std::fs::read_to_string(p.join("images.csv")).unwrap();
+            text.lines().skip(1).map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect();
+    let key = |l: &String| {
+        let f: Vec<u64> = l.split(',').map(|x| x.parse().unwrap_or(0)).collect();
+        // line, solver (dlx before liar), image
+        (f[1], !l.contains(",dlx,"), f[3])
+    };
+    from_parts.sort_by_key(key);
+    let merged_text = std::fs::read_to_string(merged.join("images.csv")).unwrap();
+    let merged_rows: Vec<String> = merged_text.lines().skip(1).map(str::to_string).collect();
+    assert_eq!(merged_rows, from_parts);
+    // The same problems, found again from the merged rows, in the same
+    // order: those of image 0 and those across and on the other images.
+    let problems = std::fs::read_to_string(merged.join("problems.txt")).unwrap();
+    assert_eq!(
+        problems,
+        std::fs::read_to_string(whole.join("problems.txt")).unwrap()
+    );
+    assert!(
+        problems.contains("liar's solution counts differ across symmetry images"),
+        "{problems}"
+    );
+    // The notes: the node figures are the unsharded run's; the time CV is
+    // recomputed from the merged rows.
+    assert_eq!(node_figures(&merged, "dlx"), node_figures(&whole, "dlx"));
+    let rows = rows_of(&merged);
+    let cvs: Vec<f64> = rows["dlx"]
+        .values()
+        .map(|images| cv(&images.iter().map(|r| r.ns).collect::<Vec<_>>()))
+        .collect();
+    let md = std::fs::read_to_string(merged.join("summary.md")).unwrap();
+    assert!(
+        md.contains(&format!("median time CV {:.3}", median(cvs))),
+        "{md}"
+    );
+    let info = read_json(&merged.join("run.json"));
+    assert_eq!(info["images"], 4);
+    assert!(info["file_sha256"]["images.csv"].is_string());
+    // Parts run with another K are not merged.
+    let other = run("other", &["--images", "3", "--shard", "2/2"]);
+    let refused = dlxbench()
+        .arg("merge")
+        .arg(&parts[0])
+        .arg(&other)
+        .arg("--out")
+        .arg(tmp.path().join("refused"))
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("the parts differ in symmetry images"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+}
