@@ -364,144 +364,18 @@ impl<P: Puzzle> Worker<P> {
                 timing: Timing::Call,
             })
         }));
-        // What the harness saw of this chunk's failures (rare: allocated
-        // only when one happens).
-        let mut details: Vec<((u64, u16), String)> = Vec::new();
-        // With `images` above 1, the records of images 1 to K-1, one
-        // vector each in the layout of `records` (image 0's).
         let image_count = match config.permute {
             Some(_) => config.images.max(1),
             None => 1,
         };
+        // With `images` above 1, the records of images 1 to K-1, one
+        // vector each in the layout of `records` (image 0's).
         let mut extra: Vec<Vec<Record>> = (1..image_count).map(|_| records.clone()).collect();
-        // And what the harness saw of their failures, per image.
-        let mut extra_details: Vec<Vec<((u64, u16), String)>> =
-            (1..image_count).map(|_| Vec::new()).collect();
-        let passes = config.passes.max(1);
-        for image in 0..image_count {
-            let seed = config.permute.map(|s| images::image_seed(s, image));
-            let (records, details) = match image {
-                0 => (&mut records, &mut details),
-                i => (
-                    &mut extra[i as usize - 1],
-                    &mut extra_details[i as usize - 1],
-                ),
-            };
-            for pass in 0..passes {
-                for step in
-                    config
-                        .schedule
-                        .steps(self.parsed.len(), solver_count, k, image * passes + pass)
-                {
-                    let i = step.solver;
-                    let solver = &mut self.solvers[i];
-                    // A solver whose process was just replaced is warmed up as
-                    // one that did not solve the block before.
-                    let previous = match solver.wants_warm_up() {
-                        true => None,
-                        false => self.last_solver,
-                    };
-                    if let Some(j) = step.warm_up(previous) {
-                        let offset = self.parsed[j].offset;
-                        let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
-                        if solver.accepts(grid) {
-                            // Untimed: its timed solve comes later in the block.
-                            let budget = config.budgets[i];
-                            let out = black_box(solver.solve(
-                                grid,
-                                config.limit,
-                                budget,
-                                &mut self.solution,
-                            ));
-                            if out
-                                .failure
-                                .is_some_and(|f| f.status() != Status::NotApplicable)
-                            {
-                                let detail = solver.take_detail();
-                                let mut note = warm_up_failed(
-                                    &mut self.stats[i],
-                                    job.lineup.solvers[i].name(),
-                                    self.parsed[j].number,
-                                    out,
-                                    detail,
-                                );
-                                note.image = (image > 0).then_some(image);
-                                self.failures.push(note);
-                            }
-                        }
-                    }
-                    self.last_solver = Some(i);
-                    let checks = Checks {
-                        limit: config.limit,
-                        budget: config.budgets[i],
-                        solutions: solver.returns_solutions(),
-                        applies_budget: solver.applies_budget(),
-                        pass,
-                    };
-                    if solver.solves_blocks() {
-                        // A solver in its own process: the whole block at once
-                        // (batched, when it takes batches); each puzzle's
-                        // outcome recorded as it ends, as below.
-                        self.accepted.clear();
-                        for j in step.puzzles.clone() {
-                            let offset = self.parsed[j].offset;
-                            let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
-                            let accepted = solver.accepts(grid);
-                            self.accepted.push(accepted);
-                            if !accepted {
-                                let r = &mut records[j * solver_count + i];
-                                r.status = Status::NotApplicable;
-                                r.ns = 0;
-                            }
-                        }
-                        let mut block = BlockView {
-                            seed,
-                            grids: &self.grids,
-                            parsed: &self.parsed,
-                            image: &mut self.image,
-                            imaged: None,
-                            first: step.puzzles.start,
-                            accepted: &self.accepted,
-                            records,
-                            details,
-                            solver_count,
-                            solver: i,
-                            checks,
-                        };
-                        solver.solve_block(
-                            &mut block,
-                            config.limit,
-                            checks.budget,
-                            &mut self.solution,
-                        );
-                        continue;
-                    }
-                    for j in step.puzzles {
-                        let offset = self.parsed[j].offset;
-                        let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
-                        let r = &mut records[j * solver_count + i];
-                        if !solver.accepts(grid) {
-                            r.status = Status::NotApplicable;
-                            r.ns = 0;
-                            continue;
-                        }
-                        // The solver reads the clock itself: around its search
-                        // alone, after the dynamic call.
-                        let (out, took) = solver.solve_timed(
-                            grid,
-                            config.limit,
-                            config.budgets[i],
-                            &mut self.solution,
-                        );
-                        let detail = out.failure.and_then(|_| solver.take_detail());
-                        if let (Some(d), 0) = (detail, pass) {
-                            details.push(((r.line, r.solver), d));
-                        }
-                        record(r, &out, took, &checks, &self.solution, grid);
-                    }
-                }
-            }
-        }
+        // What the harness saw of the failures, per image (rare: allocated
+        // only when one happens).
+        let mut details = self.solve_images(job, k, &mut records, &mut extra);
+        let extra_details = details.split_off(1);
+        let mut details = details.pop().unwrap_or_default();
         for j in 0..self.parsed.len() {
             let base = j * solver_count;
             let line = self.parsed[j].number;
@@ -543,6 +417,164 @@ impl<P: Puzzle> Worker<P> {
             None => self.records = records,
         }
         cut_short
+    }
+
+    /// Solves a chunk's puzzles on every symmetry image (one without
+    /// `images`), every pass, step by step of the schedule ([`Self::run_step`]):
+    /// image 0's records in `records`, images 1 to K-1's in `extra` (same
+    /// layout). Returns what the harness saw of each image's failures.
+    fn solve_images(
+        &mut self,
+        job: &Job<'_, P>,
+        k: usize,
+        records: &mut [Record],
+        extra: &mut [Vec<Record>],
+    ) -> Vec<Vec<((u64, u16), String)>> {
+        let config = job.config;
+        let solver_count = self.solvers.len();
+        let mut details: Vec<Vec<((u64, u16), String)>> =
+            (0..=extra.len()).map(|_| Vec::new()).collect();
+        let passes = config.passes.max(1);
+        for (image, details) in (0u32..).zip(&mut details) {
+            let seed = config.permute.map(|s| images::image_seed(s, image));
+            let records = match image {
+                0 => &mut *records,
+                i => &mut extra[i as usize - 1][..],
+            };
+            for pass in 0..passes {
+                let at = Pass { seed, image, pass };
+                for step in
+                    config
+                        .schedule
+                        .steps(self.parsed.len(), solver_count, k, image * passes + pass)
+                {
+                    self.run_step(job, step, at, records, details);
+                }
+            }
+        }
+        details
+    }
+
+    /// The untimed warm-up solve of step `step` on the symmetry image and
+    /// pass `at`, when its solver ran something else last
+    /// ([`super::Step::warm_up`]): a failure is counted and noted
+    /// ([`warm_up_failed`]), with its image.
+    fn warm_up_step(&mut self, job: &Job<'_, P>, step: &super::Step, at: Pass) {
+        let config = job.config;
+        let i = step.solver;
+        let Pass { seed, image, .. } = at;
+        let solver = &mut self.solvers[i];
+        // A solver whose process was just replaced is warmed up as
+        // one that did not solve the block before.
+        let previous = match solver.wants_warm_up() {
+            true => None,
+            false => self.last_solver,
+        };
+        if let Some(j) = step.warm_up(previous) {
+            let offset = self.parsed[j].offset;
+            let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+            if solver.accepts(grid) {
+                // Untimed: its timed solve comes later in the block.
+                let budget = config.budgets[i];
+                let out = black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
+                if out
+                    .failure
+                    .is_some_and(|f| f.status() != Status::NotApplicable)
+                {
+                    let detail = solver.take_detail();
+                    let mut note = warm_up_failed(
+                        &mut self.stats[i],
+                        job.lineup.solvers[i].name(),
+                        self.parsed[j].number,
+                        out,
+                        detail,
+                    );
+                    note.image = (image > 0).then_some(image);
+                    self.failures.push(note);
+                }
+            }
+        }
+    }
+
+    /// Runs one step of the schedule (`step`: a solver's block) on the
+    /// symmetry image and pass `at`: the block's untimed warm-up solve
+    /// when the solver ran something else last, then its timed solves,
+    /// recorded in `records` (the image's records of the chunk), what the
+    /// harness saw of their failures in `details`.
+    fn run_step(
+        &mut self,
+        job: &Job<'_, P>,
+        step: super::Step,
+        at: Pass,
+        records: &mut [Record],
+        details: &mut Vec<((u64, u16), String)>,
+    ) {
+        let config = job.config;
+        let solver_count = self.solvers.len();
+        let Pass { seed, pass, .. } = at;
+        let i = step.solver;
+        self.warm_up_step(job, &step, at);
+        let solver = &mut self.solvers[i];
+        self.last_solver = Some(i);
+        let checks = Checks {
+            limit: config.limit,
+            budget: config.budgets[i],
+            solutions: solver.returns_solutions(),
+            applies_budget: solver.applies_budget(),
+            pass,
+        };
+        if solver.solves_blocks() {
+            // A solver in its own process: the whole block at once
+            // (batched, when it takes batches); each puzzle's
+            // outcome recorded as it ends, as below.
+            self.accepted.clear();
+            for j in step.puzzles.clone() {
+                let offset = self.parsed[j].offset;
+                let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+                let accepted = solver.accepts(grid);
+                self.accepted.push(accepted);
+                if !accepted {
+                    let r = &mut records[j * solver_count + i];
+                    r.status = Status::NotApplicable;
+                    r.ns = 0;
+                }
+            }
+            let mut block = BlockView {
+                seed,
+                grids: &self.grids,
+                parsed: &self.parsed,
+                image: &mut self.image,
+                imaged: None,
+                first: step.puzzles.start,
+                accepted: &self.accepted,
+                records,
+                details,
+                solver_count,
+                solver: i,
+                checks,
+            };
+            solver.solve_block(&mut block, config.limit, checks.budget, &mut self.solution);
+            return;
+        }
+        for j in step.puzzles {
+            let offset = self.parsed[j].offset;
+            let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
+            let r = &mut records[j * solver_count + i];
+            if !solver.accepts(grid) {
+                r.status = Status::NotApplicable;
+                r.ns = 0;
+                continue;
+            }
+            // The solver reads the clock itself: around its search
+            // alone, after the dynamic call.
+            let (out, took) =
+                solver.solve_timed(grid, config.limit, config.budgets[i], &mut self.solution);
+            let detail = out.failure.and_then(|_| solver.take_detail());
+            if let (Some(d), 0) = (detail, pass) {
+                details.push(((r.line, r.solver), d));
+            }
+            record(r, &out, took, &checks, &self.solution, grid);
+        }
     }
 
     /// Keeps the image rows of a chunk whose image 0 records are `first`
@@ -629,6 +661,15 @@ impl<P: Puzzle> Worker<P> {
             name,
         ));
     }
+}
+
+/// Where a step runs: the symmetry image (its seed, none without
+/// `permute`) and the pass.
+#[derive(Clone, Copy)]
+struct Pass {
+    seed: Option<u64>,
+    image: u32,
+    pass: u32,
 }
 
 /// What a solve's record is checked against: the run's limit and the
