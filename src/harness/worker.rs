@@ -353,6 +353,7 @@ impl<P: Puzzle> Worker<P> {
                 mems: None,
                 failure: None,
                 timing: Timing::Call,
+                host: None,
             })
         }));
         // What the harness saw of this chunk's failures (rare: allocated
@@ -540,11 +541,13 @@ fn record<P: Puzzle>(
         if out.failure.is_none() && r.ns > ns {
             r.ns = ns;
             r.timing = out.timing;
+            r.host = out.host;
         }
         return;
     }
     r.ns = ns;
     r.timing = out.timing;
+    r.host = out.host;
     r.failure = out.failure;
     // Validation, outside the timed region.
     let status = out.status(checks.limit);
