@@ -565,6 +565,7 @@ struct Columns {
     round_trip_ns: usize,
     cause: usize,
     mems: usize,
+    host: usize,
 }
 
 impl Rows {
@@ -583,7 +584,7 @@ impl Rows {
             .map(|c| c.as_bytes())
             .collect();
         // A part written before the later columns (`round_trip_ns`,
-        // `cause`, `mems`) has the columns up to `updates`, or `cause`.
+        // `cause`, `mems`, `host`) has the columns up to `updates`, or `cause`.
         let header: Vec<&[u8]> = header.iter().collect();
         let known = header.len() >= 9 && header.len() <= expected.len();
         if !known || header[..] != expected[..header.len()] {
@@ -691,6 +692,15 @@ impl Rows {
                 ),
             },
             timing: crate::solvers::Timing::Call,
+            host: match self.row.get(columns.host) {
+                None | Some(b"") => None,
+                Some(field) => Some(
+                    std::str::from_utf8(field)
+                        .ok()
+                        .and_then(|f| f.parse().ok())
+                        .ok_or_else(|| bad("host"))?,
+                ),
+            },
         };
         // The round trip, for a solver in its own process: the time is
         // the round trip itself, or the solver's own beside it.
@@ -850,6 +860,7 @@ fn merge_rows(
         round_trip_ns: position(schema::puzzles::ROUND_TRIP_NS),
         cause: position(schema::puzzles::CAUSE),
         mems: position(schema::puzzles::MEMS),
+        host: position(schema::puzzles::HOST),
     };
     let mut readers: Vec<Rows> = parts
         .iter()

@@ -305,6 +305,7 @@ impl ImageRow {
             mems: None,
             failure: None,
             timing: Timing::Call,
+            host: None,
         }
     }
 }

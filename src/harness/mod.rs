@@ -45,6 +45,7 @@ mod estimate;
 pub mod images;
 pub mod own_time;
 mod paired;
+mod quantiles;
 mod schedule;
 mod stats;
 pub mod virtual_best;
@@ -58,8 +59,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 pub use estimate::{estimate, Estimate};
 pub use paired::{
-    block_bootstrap, quantile, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio, MIN_COMMON,
-    SPEED_CONFIDENCE, SPEED_RESAMPLES, SPEED_SEED,
+    block_bootstrap, quantile, t_for, z_for, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio,
+    MIN_COMMON, SPEED_CONFIDENCE, SPEED_RESAMPLES, SPEED_SEED,
 };
 pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
@@ -240,6 +241,9 @@ pub struct Record {
     pub failure: Option<Failure>,
     /// What `ns` measured ([`crate::solvers::Outcome::timing`]).
     pub timing: Timing,
+    /// The process that timed `ns` ([`crate::solvers::Outcome::host`]):
+    /// the speed interval resamples a host process's blocks together.
+    pub host: Option<u32>,
 }
 
 /// Receives per-puzzle records, one chunk at a time, in chunk order, on a

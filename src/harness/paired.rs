@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
+pub use super::quantiles::{quantile, t_for, z_for};
 use super::virtual_best::VirtualBestTally;
 use super::Record;
 use crate::rng::SplitMix;
@@ -56,6 +57,60 @@ pub struct BlockSum {
     pub count: u32,
 }
 
+/// One block of lines: per pair of solvers the sum of log-ratios, and per
+/// solver the process that timed its solves there.
+#[derive(Debug, Clone, PartialEq)]
+struct PairBlock {
+    /// `solvers x solvers` sums; entry `i * solvers + j` (`i < j`) sums
+    /// `ln ns_i - ln ns_j`.
+    sums: Vec<BlockSum>,
+    /// Per solver, the process that timed the block's first counted solve
+    /// ([`Record::host`]; `None`: in process).
+    hosts: Vec<Option<u32>>,
+}
+
+impl PairBlock {
+    fn new(solvers: usize) -> Self {
+        PairBlock {
+            sums: vec![BlockSum::default(); solvers * solvers],
+            hosts: vec![None; solvers],
+        }
+    }
+}
+
+/// Whose effect a unit of the speed interval shares with others, on one
+/// side of a pair: a block of lines (both solvers in this process), this
+/// process, or a host process of the solver's own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Side {
+    /// A block of lines, its own unit.
+    Block(u64),
+    /// This process: the same for every unit.
+    Here,
+    /// A process of the solver's own.
+    Host(u32),
+}
+
+/// The units of a speed interval ([`PairedTimes::pairs`]): each unit's
+/// sums, and on each side of the pair which process (dense indices) its
+/// effect belongs to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Units {
+    /// Per unit, the sum and count of `ln(ns_reference / ns_solver)`.
+    pub sums: Vec<BlockSum>,
+    /// Per unit, the reference's process (or block).
+    pub reference: Vec<usize>,
+    /// Per unit, the solver's process (or block).
+    pub solver: Vec<usize>,
+}
+
+impl Units {
+    /// Puzzles over all units.
+    pub fn puzzles(&self) -> u64 {
+        self.sums.iter().map(|b| u64::from(b.count)).sum()
+    }
+}
+
 /// Per block of lines and pair of solvers, the paired log-ratios of solve
 /// times; per pair, the puzzles both timed with different solution counts.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -64,15 +119,14 @@ pub struct PairedTimes {
     solvers: usize,
     /// Lines per block.
     block: u64,
-    /// Block index `(line - 1) / block` -> `solvers x solvers` sums; entry
-    /// `i * solvers + j` (`i < j`) sums `ln ns_i - ln ns_j`.
-    blocks: BTreeMap<u64, Vec<BlockSum>>,
+    /// Block index `(line - 1) / block` -> its sums and hosts.
+    blocks: BTreeMap<u64, PairBlock>,
     /// `solvers x solvers` counts (`i < j`) of puzzles both timed whose
     /// solution counts differ.
     disagree: Vec<u64>,
-    /// Per solver, the puzzle being added: `ln ns` and solutions, when it
-    /// counts.
-    scratch: Vec<Option<(f64, u64)>>,
+    /// Per solver, the puzzle being added: `ln ns`, solutions and host,
+    /// when it counts.
+    scratch: Vec<Option<(f64, u64, Option<u32>)>>,
     /// The virtual best solver over the puzzles added.
     virtual_best: VirtualBestTally,
     /// The puzzle being added, for the virtual best: solver, status, ns.
@@ -146,35 +200,33 @@ impl PairedTimes {
         for r in records {
             let i = usize::from(r.solver);
             if i < k && counts(r) {
-                self.scratch[i] = Some(((r.ns as f64).ln(), r.solutions));
+                self.scratch[i] = Some(((r.ns as f64).ln(), r.solutions, r.host));
             }
         }
         let block = line.saturating_sub(1) / self.block;
         let (blocks, disagree, scratch) = (&mut self.blocks, &mut self.disagree, &self.scratch);
-        let mut sums: Option<&mut Vec<BlockSum>> = None;
+        let mut entry: Option<&mut PairBlock> = None;
         for i in 0..k {
-            let Some((li, si)) = scratch[i] else {
+            let Some((li, si, hi)) = scratch[i] else {
                 continue;
             };
             for j in i + 1..k {
-                let Some((lj, sj)) = scratch[j] else {
+                let Some((lj, sj, hj)) = scratch[j] else {
                     continue;
                 };
                 if si != sj {
                     disagree[i * k + j] += 1;
                     continue;
                 }
-                if sums.is_none() {
-                    sums = Some(
-                        blocks
-                            .entry(block)
-                            .or_insert_with(|| vec![BlockSum::default(); k * k]),
-                    );
+                if entry.is_none() {
+                    entry = Some(blocks.entry(block).or_insert_with(|| PairBlock::new(k)));
                 }
-                let Some(entry) = sums.as_deref_mut() else {
+                let Some(e) = entry.as_deref_mut() else {
                     continue;
                 };
-                let e = &mut entry[i * k + j];
+                e.hosts[i] = e.hosts[i].or(hi);
+                e.hosts[j] = e.hosts[j].or(hj);
+                let e = &mut e.sums[i * k + j];
                 e.sum += li - lj;
                 e.count += 1;
             }
@@ -187,14 +239,17 @@ impl PairedTimes {
         if other.solvers != self.solvers || other.block != self.block {
             return;
         }
-        for (b, sums) in &other.blocks {
+        for (b, theirs) in &other.blocks {
             let mine = self
                 .blocks
                 .entry(*b)
-                .or_insert_with(|| vec![BlockSum::default(); sums.len()]);
-            for (m, o) in mine.iter_mut().zip(sums) {
+                .or_insert_with(|| PairBlock::new(self.solvers));
+            for (m, o) in mine.sums.iter_mut().zip(&theirs.sums) {
                 m.sum += o.sum;
                 m.count += o.count;
+            }
+            for (m, o) in mine.hosts.iter_mut().zip(&theirs.hosts) {
+                *m = m.or(*o);
             }
         }
         for (m, o) in self.disagree.iter_mut().zip(&other.disagree) {
@@ -203,41 +258,147 @@ impl PairedTimes {
         self.virtual_best.merge(&other.virtual_best);
     }
 
-    /// The blocks of `ln(ns_reference / ns_solver)`, in line order, those
-    /// with at least one pair; and the puzzles whose solution counts
-    /// differ between the two.
-    pub fn pairs(&self, reference: usize, solver: usize) -> (Vec<BlockSum>, u64) {
+    /// The units the speed interval resamples, each the sum of
+    /// `ln(ns_reference / ns_solver)` over its pairs (those with at least
+    /// one), in a fixed order; and the puzzles whose solution counts differ
+    /// between the two.
+    ///
+    /// A unit is a block of lines when both solvers ran in this process.
+    /// When either ran in processes of its own, a unit is every block the
+    /// two timed in the same pair of processes: a process keeps, for its
+    /// whole life, effects that move all its times together (where its
+    /// code, stack and heap landed, and so which cache sets they share),
+    /// so its blocks are not independent of each other. An A/A run of one
+    /// library loaded twice, isolated, measured it (docs/benchmarks.md):
+    /// resampling blocks, 74 of 100 intervals held 1.0; the hosts' blocks
+    /// together, see there. Hosts replaced every few blocks
+    /// (`--renew-hosts`) make the units many.
+    pub fn pairs(&self, reference: usize, solver: usize) -> (Units, u64) {
         let k = self.solvers;
         if reference >= k || solver >= k || reference == solver {
-            return (Vec::new(), 0);
+            return (Units::default(), 0);
         }
         let (i, j, sign) = if reference < solver {
             (reference, solver, 1.0)
         } else {
             (solver, reference, -1.0)
         };
-        let blocks = self
-            .blocks
-            .values()
-            .map(|s| s[i * k + j])
-            .filter(|s| s.count > 0)
-            .map(|s| BlockSum {
-                sum: sign * s.sum,
-                count: s.count,
-            })
-            .collect();
-        (blocks, self.disagree[i * k + j])
+        let mut units: BTreeMap<(Side, Side), BlockSum> = BTreeMap::new();
+        for (&b, block) in &self.blocks {
+            let s = block.sums[i * k + j];
+            if s.count == 0 {
+                continue;
+            }
+            let (hr, hs) = match reference < solver {
+                true => (block.hosts[i], block.hosts[j]),
+                false => (block.hosts[j], block.hosts[i]),
+            };
+            let key = match (hr, hs) {
+                (None, None) => (Side::Block(b), Side::Here),
+                (hr, hs) => (
+                    hr.map_or(Side::Here, Side::Host),
+                    hs.map_or(Side::Here, Side::Host),
+                ),
+            };
+            let u = units.entry(key).or_default();
+            u.sum += sign * s.sum;
+            u.count += s.count;
+        }
+        let dense = |side: fn(&(Side, Side)) -> Side| {
+            let mut seen: Vec<Side> = units.keys().map(side).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            units
+                .keys()
+                .map(|key| seen.binary_search(&side(key)).unwrap_or(0))
+                .collect::<Vec<usize>>()
+        };
+        let out = Units {
+            reference: dense(|key| key.0),
+            solver: dense(|key| key.1),
+            sums: units.values().copied().collect(),
+        };
+        (out, self.disagree[i * k + j])
     }
+}
+
+/// The speed interval over `units` ([`PairedTimes::pairs`]). When one
+/// side of every unit is the same process (a block, this process, or a
+/// solver's one host), the effects are one-way: [`block_bootstrap`] over
+/// the units. When both solvers ran in several processes of their own,
+/// each unit shares its reference's process with some units and its
+/// solver's with others (the two are replaced at different blocks), and
+/// resampling the units as if independent misses both effects: Owen's
+/// pigeonhole bootstrap ("The pigeonhole bootstrap", Annals of Applied
+/// Statistics, 2007) draws the reference's processes and the solver's
+/// independently, with replacement, and weights each unit by the product
+/// of its two processes' draws. It is known to be mildly conservative. In
+/// 100 A/A runs of one library loaded twice, isolated (docs/benchmarks.md),
+/// it held 1.0 in 97 and 100 of 100, where units resampled as
+/// independent held it in 84 to 89.
+pub fn unit_bootstrap(
+    units: &Units,
+    resamples: usize,
+    seed: u64,
+    confidence: f64,
+) -> Option<(f64, f64, f64)> {
+    let count = |side: &[usize]| side.iter().max().map_or(0, |&m| m + 1);
+    let (nr, ns) = (count(&units.reference), count(&units.solver));
+    let total = units.puzzles();
+    if nr < 2 || ns < 2 || resamples == 0 || total == 0 {
+        return block_bootstrap(&units.sums, resamples, seed, confidence);
+    }
+    let estimate = (units.sums.iter().map(|b| b.sum).sum::<f64>() / total as f64).exp();
+    let mut means: Vec<f64> = (0..resamples as u64)
+        .into_par_iter()
+        .map(|b| {
+            let mut rng = SplitMix::for_item(seed, b);
+            let mut weights = vec![0u64; nr + ns];
+            let (wr, ws) = weights.split_at_mut(nr);
+            (0..nr).for_each(|_| wr[rng.below(nr)] += 1);
+            (0..ns).for_each(|_| ws[rng.below(ns)] += 1);
+            let (mut sum, mut count) = (0.0f64, 0u64);
+            for (u, s) in units.sums.iter().enumerate() {
+                let w = wr[units.reference[u]] * ws[units.solver[u]];
+                sum += w as f64 * s.sum;
+                count += w * u64::from(s.count);
+            }
+            // A draw that meets no unit (its processes never overlapped:
+            // rare) counts as the estimate.
+            match count {
+                0 => estimate.ln(),
+                _ => sum / count as f64,
+            }
+        })
+        .collect();
+    means.sort_unstable_by(f64::total_cmp);
+    let tail = (1.0 - confidence) / 2.0;
+    Some((
+        estimate,
+        quantile(&means, tail).exp(),
+        quantile(&means, 1.0 - tail).exp(),
+    ))
 }
 
 /// The ratio estimate `exp(sum / count)` over `blocks` and a percentile
 /// bootstrap interval over blocks: `resamples` times, draw as many blocks
 /// with replacement and take the pooled mean of their log-ratios; the
 /// interval is the `(1 - confidence) / 2` and `(1 + confidence) / 2`
-/// quantiles of those means, exponentiated. Resample `b` draws from its
-/// own stream ([`SplitMix::for_item`]`(seed, b)`): the same data and seed
-/// give the same interval whatever the thread count. `None` with fewer
-/// than two blocks or no resamples.
+/// quantiles of those means, widened about the estimate by
+/// `t_for(confidence, n - 1) / z_for(confidence) * sqrt(n / (n - 1))`,
+/// exponentiated. Resample `b` draws from its own stream
+/// ([`SplitMix::for_item`]`(seed, b)`): the same data and seed give the
+/// same interval whatever the thread count. `None` with fewer than two
+/// blocks or no resamples.
+///
+/// Why the widening: a bootstrap over `n` units spreads like a standard
+/// error computed with `n` in the denominator where `n - 1` belongs, and
+/// its percentiles are normal ones where the spread is estimated from `n`
+/// units; both make a percentile interval over few units too narrow (the
+/// small-sample correction of cluster-robust intervals: `n / (n - 1)` and
+/// Student's t with `n - 1` degrees of freedom). Over hundreds of blocks
+/// it widens by well under 1%; over a dozen units (one solver's host
+/// processes) by about 17%; over the 23 blocks of top1465, 8%.
 pub fn block_bootstrap(
     blocks: &[BlockSum],
     resamples: usize,
@@ -265,22 +426,12 @@ pub fn block_bootstrap(
         .collect();
     means.sort_unstable_by(f64::total_cmp);
     let tail = (1.0 - confidence) / 2.0;
-    Some((
-        estimate,
-        quantile(&means, tail).exp(),
-        quantile(&means, 1.0 - tail).exp(),
-    ))
-}
-
-/// The `q` quantile of sorted `values`, interpolating linearly between
-/// order statistics (the "type 7" definition).
-pub fn quantile(values: &[f64], q: f64) -> f64 {
-    let h = (values.len() - 1) as f64 * q.clamp(0.0, 1.0);
-    let (i, frac) = (h.floor() as usize, h - h.floor());
-    match values.get(i + 1) {
-        Some(&next) => values[i] + frac * (next - values[i]),
-        None => values[i],
-    }
+    let widen =
+        t_for(confidence, n as u64 - 1) / z_for(confidence) * (n as f64 / (n - 1) as f64).sqrt();
+    let centre = estimate.ln();
+    let low = centre - (centre - quantile(&means, tail)) * widen;
+    let high = centre + (quantile(&means, 1.0 - tail) - centre) * widen;
+    Some((estimate, low.exp(), high.exp()))
 }
 
 /// A solver's speed against the reference, as the table shows it.
@@ -375,17 +526,17 @@ impl Speed {
         if paired.is_empty() {
             return Speed::Missing(NoRatio::NoData);
         }
-        let (blocks, disagree) = paired.pairs(reference, solver);
+        let (units, disagree) = paired.pairs(reference, solver);
         if disagree > 0 {
             return Speed::Missing(NoRatio::Disagrees);
         }
-        let puzzles: u64 = blocks.iter().map(|b| u64::from(b.count)).sum();
+        let puzzles = units.puzzles();
         if puzzles < MIN_COMMON {
             return Speed::Missing(NoRatio::TooFew);
         }
-        let interval = block_bootstrap(&blocks, SPEED_RESAMPLES, SPEED_SEED, SPEED_CONFIDENCE);
+        let interval = unit_bootstrap(&units, SPEED_RESAMPLES, SPEED_SEED, SPEED_CONFIDENCE);
         let estimate = interval.map_or_else(
-            || (blocks.iter().map(|b| b.sum).sum::<f64>() / puzzles as f64).exp(),
+            || (units.sums.iter().map(|b| b.sum).sum::<f64>() / puzzles as f64).exp(),
             |i| i.0,
         );
         Speed::Ratio(SpeedRatio {
@@ -424,6 +575,7 @@ mod tests {
             mems: None,
             failure: None,
             timing: Timing::Call,
+            host: None,
         }
     }
 
@@ -481,6 +633,106 @@ mod tests {
         // And the other direction: reference 1 against 0.
         let back = ratio(Speed::of(&quiet, 1, 0, (0, 0)));
         assert!((back.estimate - 2.0).abs() < 1e-9, "{back:?}");
+    }
+
+    /// A/A pairs over 40 blocks of 8 lines: solver 1 runs in four host
+    /// processes of 10 blocks each, one of them 20% slower throughout (a
+    /// process effect). In process, every block is a unit; with hosts,
+    /// every host's blocks are one unit, and the interval widens to cover
+    /// the slow host, which blocks resampled one by one do not.
+    #[test]
+    fn the_blocks_of_one_host_process_are_resampled_together() {
+        let run = |hosts: bool| {
+            let mut p = PairedTimes::new(2, 8);
+            for line in 1..=320u64 {
+                let block = (line - 1) / 8;
+                let host = 1000 + (block / 10) as u32;
+                let jitter = 1.0 + 0.02 * ((line * 7919 % 11) as f64 - 5.0) / 5.0;
+                let slow = if host == 1001 { 1.2 } else { 1.0 };
+                let mut b = record(
+                    line,
+                    1,
+                    (10_000.0 * jitter * slow) as u64,
+                    Status::Unique,
+                    1,
+                );
+                b.host = hosts.then_some(host);
+                let recs = [record(line, 0, 10_000, Status::Unique, 1), b];
+                p.add_puzzle(line, &recs);
+            }
+            p
+        };
+        let (blocks, _) = run(false).pairs(0, 1);
+        assert_eq!(blocks.sums.len(), 40);
+        let (units, _) = run(true).pairs(0, 1);
+        assert_eq!(units.sums.len(), 4);
+        assert_eq!(units.solver, [0, 1, 2, 3]);
+        assert_eq!(units.reference, [0, 0, 0, 0]);
+        assert_eq!(units.puzzles(), 320);
+        let width = |units: &Units| {
+            let (_, low, high) = unit_bootstrap(units, 2000, 1, 0.95).unwrap();
+            high / low
+        };
+        assert!(
+            width(&units) > 1.0 + 2.0 * (width(&blocks) - 1.0),
+            "{units:?}"
+        );
+        // Shards keep the hosts: a merge of two halves has the same units.
+        let mut halves = [PairedTimes::new(2, 8), PairedTimes::new(2, 8)];
+        for line in 1..=320u64 {
+            let block = (line - 1) / 8;
+            let mut b = record(line, 1, 10_000, Status::Unique, 1);
+            b.host = Some(1000 + (block / 10) as u32);
+            let recs = [record(line, 0, 9_000, Status::Unique, 1), b];
+            halves[usize::from(line > 160)].add_puzzle(line, &recs);
+        }
+        let [mut first, second] = halves;
+        first.merge(&second);
+        assert_eq!(first.pairs(0, 1).0.sums.len(), 4);
+    }
+
+    /// Both solvers in processes of their own, replaced at different
+    /// blocks: a unit shares its reference's process with some units and
+    /// its solver's with others. One slow process on each side: the
+    /// pigeonhole interval is wider than one over the units as if they
+    /// were independent, and contains the truth (1.0) where that does not.
+    #[test]
+    fn crossed_host_processes_are_resampled_on_both_sides() {
+        let mut p = PairedTimes::new(2, 8);
+        for line in 1..=480u64 {
+            let block = (line - 1) / 8;
+            // The reference's hosts last 12 blocks, the solver's 8.
+            let (ha, hb) = (100 + (block / 12) as u32, 200 + (block / 8) as u32);
+            let jitter = 1.0 + 0.01 * ((line * 7919 % 11) as f64 - 5.0) / 5.0;
+            let slow_a = if ha == 100 { 1.15 } else { 1.0 };
+            let slow_b = if hb == 203 { 1.15 } else { 1.0 };
+            let mut a = record(line, 0, (10_000.0 * slow_a) as u64, Status::Unique, 1);
+            let mut b = record(
+                line,
+                1,
+                (10_000.0 * jitter * slow_b) as u64,
+                Status::Unique,
+                1,
+            );
+            a.host = Some(ha);
+            b.host = Some(hb);
+            p.add_puzzle(line, &[a, b]);
+        }
+        let (units, _) = p.pairs(0, 1);
+        assert_eq!(units.reference.iter().max(), Some(&4));
+        assert_eq!(units.solver.iter().max(), Some(&7));
+        let (e, low, high) = unit_bootstrap(&units, 2000, 1, 0.95).unwrap();
+        let (_, flat_low, flat_high) = block_bootstrap(&units.sums, 2000, 1, 0.95).unwrap();
+        assert!(
+            high / low > flat_high / flat_low,
+            "{low} {high} {flat_low} {flat_high}"
+        );
+        assert!(low <= 1.0 && 1.0 <= high, "{e} ({low}-{high})");
+        // The reference seen from the solver: the same interval, inverted.
+        let (back, _) = p.pairs(1, 0);
+        let (e2, low2, high2) = unit_bootstrap(&back, 2000, 1, 0.95).unwrap();
+        assert!((e * e2 - 1.0).abs() < 1e-9);
+        assert!(low2 > 0.0 && high2 >= e2 && low2 <= e2);
     }
 
     #[test]

@@ -160,6 +160,7 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
         mems: None,
         failure: None,
         timing: crate::solvers::Timing::Call,
+        host: None,
     };
     stats.add(&record(100, Status::Unique));
     stats.add(&record(300, Status::Unique));
@@ -378,6 +379,7 @@ fn record(solver: u16, solutions: u64, status: Status) -> Record {
         mems: None,
         failure: None,
         timing: crate::solvers::Timing::Call,
+        host: None,
     }
 }
 

@@ -362,6 +362,7 @@ impl<P: Puzzle> Worker<P> {
                 mems: None,
                 failure: None,
                 timing: Timing::Call,
+                host: None,
             })
         }));
         let image_count = match config.permute {
@@ -702,11 +703,13 @@ fn record<P: Puzzle>(
         if out.failure.is_none() && r.ns > ns {
             r.ns = ns;
             r.timing = out.timing;
+            r.host = out.host;
         }
         return;
     }
     r.ns = ns;
     r.timing = out.timing;
+    r.host = out.host;
     r.failure = out.failure;
     // Validation, outside the timed region.
     let status = out.status(checks.limit);

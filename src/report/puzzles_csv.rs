@@ -132,6 +132,10 @@ impl RecordSink for PuzzlesCsv {
             if let Some(m) = r.mems {
                 f.write_all(buf.format(m).as_bytes())?;
             }
+            f.write_all(b",")?;
+            if let Some(h) = r.host {
+                f.write_all(buf.format(h).as_bytes())?;
+            }
             f.write_all(b"\n")?;
         }
         Ok(())
@@ -176,6 +180,7 @@ mod tests {
                     round_trip_ns: 5000,
                 },
             },
+            host: (line > 1).then_some(4242),
         };
         let records = [
             record(1, 0, Status::Unique, Some(10), Some(99), Some(4321)),
@@ -207,6 +212,7 @@ mod tests {
                     round_trip_ns: r.timing.round_trip_ns(r.ns),
                     cause: r.failure.map(|f| f.cause()),
                     mems: r.mems,
+                    host: r.host,
                 })
                 .unwrap();
         }
@@ -234,23 +240,24 @@ mod tests {
             mems: None,
             failure: None,
             timing: crate::solvers::Timing::Call,
+            host: None,
         };
         let header = format!("{}\n", COLUMNS.join(","));
         w.write_batch("a", &[record(1), record(2)]).unwrap();
         w.end_corpus("a").unwrap();
-        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,,\na,2,dlx,10,1,1,0,unique,,,,\n");
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,,,\na,2,dlx,10,1,1,0,unique,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.write_batch("b", &[record(1)]).unwrap();
         w.write_batch("b", &[record(2)]).unwrap();
         // b in flight: a only, complete.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.end_corpus("b").unwrap();
-        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,,\nb,2,dlx,10,1,1,0,unique,,,,\n");
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,,,\nb,2,dlx,10,1,1,0,unique,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
         // c cut short by a stop: its rows come with finish.
         w.write_batch("c", &[record(1)]).unwrap();
         w.finish().unwrap();
-        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,,\n");
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
         // No temporary file is left.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

@@ -54,11 +54,16 @@ pub use summary::SummaryRow;
 /// `own_overhead_ns` in `summary.csv`, `speed_note` `unverified`), a
 /// process solver past its budget as `budget` with cause `deadline`, the
 /// causes `stray`, `too-long` and `clock`, and in `run.json` the log caps'
-/// `log_dropped_bytes` and the failures' `warm_up_failed` and `notes`.
+/// `log_dropped_bytes` and the failures' `warm_up_failed` and `notes`. 5:
+/// the `host` column of `puzzles.csv` (the process that timed each solve
+/// of a solver in its own process, which the speed interval resamples by),
+/// and for a run with `--images K` its `images` key, `image_failed` and
+/// `images.csv`.
 /// Every older version is still read (versions before 2 unverified:
 /// [`Checksums::NotRecorded`]; before 3 without mems: not recorded; before
-/// 4 without the own-time check).
-pub const SCHEMA_VERSION: u32 = 4;
+/// 4 without the own-time check; before 5 without hosts: each block its
+/// own unit).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the
 /// result files.

@@ -47,6 +47,10 @@ pub struct PuzzleRecord {
     /// solver does not count them, or an older file).
     #[serde(default)]
     pub mems: Option<u64>,
+    /// The process id of the process that timed the solve, for a solver in
+    /// its own process (`None`: an in-process solver, or an older file).
+    #[serde(default)]
+    pub host: Option<u32>,
 }
 
 fn status_out<S: Serializer>(status: &Status, s: S) -> Result<S::Ok, S::Error> {

@@ -326,11 +326,15 @@ pub mod puzzles {
     /// Mems: memory accesses as Knuth's programs count them (empty for
     /// solvers that do not count them).
     pub const MEMS: &str = "mems";
+    /// The process id of the process that timed the solve, for a solver
+    /// in its own process (empty for in-process solvers): the speed
+    /// interval resamples the blocks of one host process together.
+    pub const HOST: &str = "host";
 
     /// Every column, in the file's order. Columns added later ([`UPDATES`],
-    /// then [`ROUND_TRIP_NS`] and [`CAUSE`], then [`MEMS`]) come last, so
-    /// that readers of older files by position keep working.
-    pub const COLUMNS: [&str; 12] = [
+    /// then [`ROUND_TRIP_NS`] and [`CAUSE`], then [`MEMS`], then [`HOST`])
+    /// come last, so that readers of older files by position keep working.
+    pub const COLUMNS: [&str; 13] = [
         CORPUS,
         LINE,
         SOLVER,
@@ -343,6 +347,7 @@ pub mod puzzles {
         ROUND_TRIP_NS,
         CAUSE,
         MEMS,
+        HOST,
     ];
 }
 
@@ -397,9 +402,9 @@ mod tests {
         assert_unique(&puzzles::COLUMNS);
         assert_eq!(
             puzzles::COLUMNS.join(","),
-            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems"
+            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems,host"
         );
-        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::MEMS));
+        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::HOST));
     }
 
     #[test]

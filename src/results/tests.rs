@@ -492,13 +492,14 @@ fn mems_round_trip_in_every_file() {
         round_trip_ns: None,
         cause: None,
         mems,
+        host: None,
     };
     let rows = [record("dc", Some(5140)), record("dlx", None)];
     let text = csv_text(&rows);
     assert_eq!(
         text,
         format!(
-            "{}\nc,3,dc,100,1,9,0,unique,40,,,5140\nc,3,dlx,100,1,9,0,unique,40,,,\n",
+            "{}\nc,3,dc,100,1,9,0,unique,40,,,5140,\nc,3,dlx,100,1,9,0,unique,40,,,,\n",
             schema::puzzles::COLUMNS.join(",")
         )
     );
@@ -562,6 +563,7 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
             round_trip_ns: None,
             cause: None,
             mems: None,
+            host: None,
         }]
     );
     // Nor does one from before `mems` (up to `cause`).

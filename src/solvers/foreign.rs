@@ -522,6 +522,7 @@ impl ForeignSolver {
             budget_exceeded: false,
             failure: None,
             timing: crate::solvers::Timing::Call,
+            host: None,
         }
     }
 }

@@ -163,6 +163,13 @@ pub struct Outcome {
     /// (in-process solvers), or for a solver in its own process the
     /// harness's round trip or the solver's own `ns=`.
     pub timing: Timing,
+    /// The OS process id of the process the solve ran in, for a solver in
+    /// its own process; `None`: this process. A process carries effects
+    /// that last as long as it does (where its code and data landed in
+    /// memory and the caches), so the table's speed interval resamples
+    /// the blocks one process timed together
+    /// ([`crate::harness::PairedTimes::pairs`]).
+    pub host: Option<u32>,
 }
 
 /// What a solve's time measured ([`Outcome::timing`]).
@@ -466,6 +473,7 @@ impl Default for Outcome {
             budget_exceeded: false,
             failure: None,
             timing: Timing::Call,
+            host: None,
         }
     }
 }
@@ -483,6 +491,7 @@ impl From<SearchStats> for Outcome {
             budget_exceeded: stats.budget_exceeded,
             failure: None,
             timing: Timing::Call,
+            host: None,
         }
     }
 }

@@ -40,6 +40,7 @@ fn exact_cover_stats_become_an_outcome() {
             budget_exceeded: false,
             failure: None,
             timing: Timing::Call,
+            host: None,
         }
     );
     assert_eq!(outcome.status(2), Status::Multiple);

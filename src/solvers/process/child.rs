@@ -112,6 +112,11 @@ impl Child {
 
     /// The bytes of a line [`Child::read_line`] returned (valid until the
     /// next read).
+    /// Its process id.
+    pub(super) fn pid(&self) -> u32 {
+        self.pgid as u32
+    }
+
     pub(super) fn line(&self, range: Range<usize>) -> &[u8] {
         &self.data[range]
     }

@@ -676,6 +676,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             budget_exceeded: false,
             failure: None,
             timing,
+            host: self.child.as_ref().map(Child::pid),
         };
         (outcome, took)
     }
