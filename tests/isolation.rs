@@ -149,6 +149,16 @@ fn assert_one_failure(run: &Run, status: &str, cause: &str) {
         }
     }
     assert!(run.rows("dlx").iter().all(|r| r["status"] == "unique"));
+    // Each solve names the process that timed it (`host`, which the speed
+    // interval resamples by): one host up to the failure, a fresh one
+    // after it; dlx, in process, none.
+    let host = |line: usize| rows[line - 1]["host"].clone();
+    assert!(host(1).parse::<u32>().is_ok(), "{:?}", rows[0]);
+    assert_ne!(host(1), std::process::id().to_string());
+    assert_eq!(host(1), host(FAIL_AT - 1));
+    assert_ne!(host(FAIL_AT + 1), host(1));
+    assert_eq!(host(FAIL_AT + 1), host(PUZZLES));
+    assert!(run.rows("dlx").iter().all(|r| r["host"].is_empty()));
     let summary = run.summary("failing");
     assert_eq!(summary["invalid"], "0");
     assert_eq!(
