@@ -45,6 +45,18 @@
 //! may add up to no more than the time from the write to the k-th answer
 //! (`clock` otherwise), which holds however late the harness reads.
 //!
+//! Reading a batch late. With [`ProcessOptions::sleep_through_batches`]
+//! (the isolated host's: its `ns=` is the harness's own reading around the
+//! call, nothing to check against round trips), a worker whose next answer
+//! is not there yet sleeps through 9/10 of the time the batch's remaining
+//! answers are expected to take (the last batch's mean own time each), up
+//! to the puzzle's deadline, then reads what has arrived: a few wake-ups a
+//! batch instead of one per answer, and the solver's process keeps the
+//! core meanwhile. Deadlines and failures are as above (a deadline is
+//! found no later: a sleep ends at it); the round trips are not a solver's own per
+//! answer any more, which is why a `--solver-cmd` solver, whose own times
+//! are checked against them, is read as its answers come.
+//!
 //! Per-process effects. A solver process keeps one memory layout (the
 //! kernel's address randomisation draws it once, at `exec`) and its place
 //! in the caches for as long as it runs; every time it records comes from
@@ -83,6 +95,10 @@ pub const MAX_BATCH: usize = 64;
 /// capacity Linux gives (64 KiB unless memory is short), so that the write
 /// never waits for the solver to read.
 pub const MAX_BATCH_BYTES: usize = 16 * 1024;
+
+/// The shortest sleep [`ProcessOptions::sleep_through_batches`] takes
+/// (a sleep costs a wake-up, and Linux lets it run up to 50 µs late).
+const MIN_SLEEP: Duration = Duration::from_micros(50);
 
 /// The default [`ProcessOptions::renew_after`] of an isolated C library's
 /// hosts: a fresh host every this many blocks, at the most often.
@@ -282,14 +298,15 @@ impl<P: Puzzle> ProcessSolver<P> {
             block.done(first, &outcome, took, solution, detail);
             return first + 1;
         }
-        let (mut since, mut own_ns) = (written, 0u64);
+        let (mut since, mut own_ns, mut owned) = (written, 0u64, 0u64);
         for k in 0..self.pending.len() {
             let (index, a, b) = self.pending[k];
             self.current = a..b;
             let max = max_response_bytes(&self.request[a..=b]);
-            let child = self.child.as_mut().expect("running");
             // Each puzzle's deadline runs from the answer before it.
             let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+            self.sleep_through(self.pending.len() - k, deadline);
+            let child = self.child.as_mut().expect("running");
             let read = child.read_line(max, deadline, stop);
             let now = crate::clock::Instant::now();
             let round_trip = now.duration_since(since);
@@ -305,6 +322,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             };
             if matches!(outcome.timing, Timing::Own { .. }) {
                 own_ns = own_ns.saturating_add(nanos(took));
+                owned += 1;
             }
             let last = k + 1 == self.pending.len();
             if last && outcome.failure.is_none_or(|f| f == Failure::Declined) {
@@ -321,7 +339,35 @@ impl<P: Puzzle> ProcessSolver<P> {
                 return index + 1;
             }
         }
+        if let Some(mean) = own_ns.checked_div(owned) {
+            self.answer_ns = mean;
+        }
         i
+    }
+
+    /// With [`ProcessOptions::sleep_through_batches`], when the next of
+    /// the batch's `remaining` answers is not there yet: sleeps through most
+    /// of the time they are expected to take (each the last batch's mean
+    /// own time), up to `deadline`. A batch then costs the harness a few
+    /// wake-ups rather than one per answer, and the solver has the core to
+    /// itself meanwhile.
+    fn sleep_through(&self, remaining: usize, deadline: Option<std::time::Instant>) {
+        if !self.shared.options.sleep_through_batches || self.answer_ns == 0 {
+            return;
+        }
+        let Some(child) = self.child.as_ref() else {
+            return;
+        };
+        let expected = (remaining as u64).saturating_mul(self.answer_ns);
+        let nap = Duration::from_nanos(expected / 10 * 9);
+        if nap < MIN_SLEEP || child.has_output() {
+            return;
+        }
+        let mut nap = nap.min(super::POLL_SLICE);
+        if let Some(d) = deadline {
+            nap = nap.min(d.saturating_duration_since(std::time::Instant::now()));
+        }
+        std::thread::sleep(nap);
     }
 }
 
@@ -553,6 +599,50 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn sleeping_through_batches_changes_no_answer_and_no_failure() {
+        // Answers take 5 ms and say 2 ms: the harness sleeps through most of
+        // each block after the first; request 27 (the second block's puzzle
+        // 6) hangs for 3 s, past its 300 ms budget.
+        let dir = tempfile::tempdir().unwrap();
+        let script = format!(
+            "echo dlxbench-protocol 1 +batch; n=0; while read cmd limit p; do \
+             n=$((n+1)); sleep 0.005; \
+             if [ $n -eq 27 ] && [ ! -e {m} ]; then touch {m}; sleep 3; fi; \
+             echo \"0 - guesses=${{p:0:1}} ns=2000000\"; done",
+            m = dir.path().join("hung").display()
+        );
+        let options = ProcessOptions {
+            sleep_through_batches: true,
+            ..ProcessOptions::default()
+        };
+        let mut s = bash(&script, options);
+        let budget = Budget::UNLIMITED.with_time(Duration::from_millis(300));
+        let t = Instant::now();
+        for round in 0..3 {
+            let mut block = Recorded::new(20);
+            s.solve_block(&mut block, 2, budget, &mut Grid::blank());
+            let mut expected = vec![None; 20];
+            if round == 1 {
+                expected[6] = Some(Failure::Deadline);
+            }
+            assert_eq!(block.failures(), expected, "block {round}");
+            for (k, d) in block.done.iter().enumerate() {
+                if expected[k].is_none() {
+                    let (outcome, took) = d.unwrap();
+                    assert_eq!(outcome.guesses, tags(20)[k], "block {round}, puzzle {k}");
+                    assert_eq!(took, Duration::from_millis(2), "its own time");
+                }
+            }
+        }
+        // The hang cost its budget, not its 3 s.
+        assert!(
+            t.elapsed() < Duration::from_millis(2500),
+            "{:?}",
+            t.elapsed()
+        );
     }
 
     #[test]

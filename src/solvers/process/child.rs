@@ -110,13 +110,13 @@ impl Child {
         })
     }
 
-    /// The bytes of a line [`Child::read_line`] returned (valid until the
-    /// next read).
     /// Its process id.
     pub(super) fn pid(&self) -> u32 {
         self.pgid as u32
     }
 
+    /// The bytes of a line [`Child::read_line`] returned (valid until the
+    /// next read).
     pub(super) fn line(&self, range: Range<usize>) -> &[u8] {
         &self.data[range]
     }
@@ -146,6 +146,22 @@ impl Child {
             }
         }
         self.start < self.end
+    }
+
+    /// Whether [`Child::read_line`] would return without waiting: a whole
+    /// line read already, or output (or the end of it) in the pipe.
+    pub(super) fn has_output(&self) -> bool {
+        if memchr::memchr(b'\n', &self.data[self.scanned..self.end]).is_some() {
+            return true;
+        }
+        let mut pfd = libc::pollfd {
+            fd: self.stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd, on the stack; a timeout of 0 does not wait.
+        let ready = unsafe { libc::poll(&mut pfd, 1, 0) };
+        ready != 0
     }
 
     /// The unread output [`Child::has_unsolicited`] found.

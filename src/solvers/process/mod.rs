@@ -280,6 +280,13 @@ pub struct ProcessOptions {
     /// replacements cost at most 1/this of the wall clock. By default
     /// [`RENEW_COST_FACTOR`].
     pub renew_cost_factor: u32,
+    /// Sleep through most of a batch's expected time rather than wake for
+    /// each answer (see [`batch`]): for solvers whose answers carry a time
+    /// the harness need not check against round trips (the isolated host
+    /// of a C library, whose `ns=` is the harness's own reading in its
+    /// process). False by default: a solver's own times are checked against
+    /// each answer's round trip, which a late read would blur.
+    pub sleep_through_batches: bool,
 }
 
 impl Default for ProcessOptions {
@@ -294,6 +301,7 @@ impl Default for ProcessOptions {
             batch: MAX_BATCH,
             renew_after: None,
             renew_cost_factor: RENEW_COST_FACTOR,
+            sleep_through_batches: false,
         }
     }
 }
@@ -459,6 +467,9 @@ pub struct ProcessSolver<P> {
     /// When the running process was started, and how long it took to
     /// print its header.
     life: Option<(std::time::Instant, Duration)>,
+    /// The mean own time of an answer in the last batch, ns
+    /// ([`ProcessOptions::sleep_through_batches`]).
+    answer_ns: u64,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -490,6 +501,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             retiring: batch::Retiring::default(),
             renewed: false,
             life: None,
+            answer_ns: 0,
             _puzzle: PhantomData,
         }
     }
