@@ -157,7 +157,7 @@ fn process_note(
     config: &Config,
     floor: Option<&RoundTripFloor>,
 ) -> Option<String> {
-    let mut parts = Vec::new();
+    let (mut parts, mut any_trips) = (Vec::new(), false);
     for (i, name) in config.solvers.iter().enumerate() {
         let (mut own, mut trips, mut sum, mut timed) = (0u64, 0u64, 0u128, 0u64);
         for c in &run.corpora {
@@ -182,6 +182,7 @@ fn process_note(
             _ => format!("its own times (ns=) for {own} puzzles, round trips for {trips}"),
         };
         let checks = own_time_verdicts(run, i);
+        any_trips |= own + trips > 0;
         match own + trips {
             0 => parts.push(format!("{name}: {source}")),
             n => parts.push(format!(
@@ -200,9 +201,14 @@ fn process_note(
                 thousands(f.requests)
             )
         });
+        // What a round trip is, where one is quoted (an isolated library's
+        // host reads the call's time itself: none is).
+        let trip = match any_trips || !floor.is_empty() {
+            true => format!(" (round trip: request written to response read{floor})"),
+            false => String::new(),
+        };
         format!(
-            "Solvers in their own processes: latencies are {} (round trip: request written to \
-             response read{floor}).",
+            "Solvers in their own processes: latencies are {}{trip}.",
             parts.join("; ")
         )
     })

@@ -286,13 +286,17 @@ impl Output {
 
 impl<P: Puzzle> Session<'_, P> {
     /// The round-trip floor ([`echo::measure`], [`echo::REQUESTS`]
-    /// requests), when the lineup has solvers in their own processes and
-    /// [`Session::echo_program`] is given.
+    /// requests), when the lineup has solvers whose own times are checked
+    /// against round trips ([`crate::solvers::SolverEntry::own_times`]) and
+    /// [`Session::echo_program`] is given. Isolated libraries alone need
+    /// none: their times are the hosts' readings of the call, and the
+    /// floor's thousand round trips would be a fixed cost of tens of
+    /// milliseconds on a busy machine, a tenth of a fast solver's run.
     fn round_trip_floor(&self) -> Option<RoundTripFloor> {
         #[cfg(unix)]
         {
             let program = self.echo_program.as_ref()?;
-            if self.lineup.solvers.iter().all(|s| s.log_file().is_none()) {
+            if !self.lineup.solvers.iter().any(|s| s.own_times()) {
                 return None;
             }
             let floor = echo::measure(program, echo::REQUESTS).ok()?;

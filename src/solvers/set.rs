@@ -48,6 +48,9 @@ pub struct SolverEntry<P: 'static> {
     default_budget: Budget,
     make: Arc<Make<P>>,
     log_file: Option<LogFile>,
+    /// Its latencies are its own claims (`ns=`), checked against the round
+    /// trips the harness measures ([`SolverEntry::own_times`]).
+    own_times: bool,
     /// Makes the entry afresh for a pass ([`super::layout`]).
     relayout: Option<(Randomised, Arc<Relayout<P>>)>,
 }
@@ -143,6 +146,7 @@ impl<P> SolverEntry<P> {
             default_budget: Budget::UNLIMITED,
             make: Arc::new(make),
             log_file: None,
+            own_times: false,
             relayout: None,
         }
     }
@@ -186,6 +190,22 @@ impl<P> SolverEntry<P> {
         self.log_file.as_ref()
     }
 
+    /// The same entry for a solver whose latencies are its own claims
+    /// (a `--solver-cmd` solver's `ns=`), checked against the round trips
+    /// the harness measures around them: a run with one measures the
+    /// pipe's round-trip floor first.
+    pub fn with_own_times(mut self) -> Self {
+        self.own_times = true;
+        self
+    }
+
+    /// Whether its latencies are its own claims ([`Self::with_own_times`]);
+    /// false for built-in solvers and loaded libraries, in process or
+    /// isolated (a host's time is the harness's own reading of the call).
+    pub fn own_times(&self) -> bool {
+        self.own_times
+    }
+
     /// The same entry with `budget` as its default budget.
     pub fn with_default_budget(mut self, budget: Budget) -> Self {
         self.default_budget = budget;
@@ -221,6 +241,7 @@ impl<P> Clone for SolverEntry<P> {
             default_budget: self.default_budget,
             make: Arc::clone(&self.make),
             log_file: self.log_file.clone(),
+            own_times: self.own_times,
             relayout: self.relayout.clone(),
         }
     }

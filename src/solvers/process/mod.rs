@@ -390,6 +390,7 @@ pub(crate) fn entry_placed<P: Puzzle>(
     })
     .with_default_budget(Budget::UNLIMITED.with_time(Budget::SAFETY_TIME))
     .with_log_file(log)
+    .with_own_times()
 }
 
 /// Why [`check`] refused a command: what was seen, in words.
