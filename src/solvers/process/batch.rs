@@ -97,8 +97,8 @@ pub const MAX_BATCH: usize = 64;
 pub const MAX_BATCH_BYTES: usize = 16 * 1024;
 
 /// The shortest sleep [`ProcessOptions::sleep_through_batches`] takes
-/// (a sleep costs a wake-up, and Linux lets it run up to 50 µs late).
-const MIN_SLEEP: Duration = Duration::from_micros(50);
+/// (a sleep costs a wake-up).
+const MIN_SLEEP: Duration = Duration::from_micros(30);
 
 /// The default [`ProcessOptions::renew_after`] of an isolated C library's
 /// hosts: a fresh host every this many blocks, at the most often.
@@ -367,7 +367,28 @@ impl<P: Puzzle> ProcessSolver<P> {
         if let Some(d) = deadline {
             nap = nap.min(d.saturating_duration_since(std::time::Instant::now()));
         }
+        precise_sleeps();
         std::thread::sleep(nap);
+    }
+}
+
+/// Lets this thread's sleeps end within a microsecond of their time
+/// rather than Linux's default 50 µs timer slack (once per thread): a
+/// sleep that ends late, after the batch's last answer, leaves the
+/// solver's process idle.
+fn precise_sleeps() {
+    #[cfg(target_os = "linux")]
+    {
+        thread_local! {
+            static SET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        }
+        if !SET.replace(true) {
+            // SAFETY: PR_SET_TIMERSLACK takes a value and changes only this
+            // thread's timer slack.
+            unsafe {
+                libc::prctl(libc::PR_SET_TIMERSLACK, 1_000 as libc::c_ulong);
+            }
+        }
     }
 }
 
