@@ -8,18 +8,13 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
-use common::{dlxbench, read_csv, read_json, repo_path, stdout_of, write_file};
+use common::{dlxbench, read_csv, read_json, repo_path, stdout_of};
 
 const SOLVERS: &str = "dlx,dc,heuristic,naive";
 
-/// The first `n` puzzles of the generated 9x9 corpus, as a corpus file.
+/// The first `n` puzzles of the generated 9x9 corpus, as `c9.txt`.
 fn corpus(dir: &Path, n: usize) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let lines: String = common::puzzle_lines(&text)
-        .take(n)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    write_file(dir, "c9.txt", lines)
+    common::gen_9x9_corpus(dir, "c9.txt", n)
 }
 
 fn bench(out: &Path, corpus: &Path, extra: &[&str]) {
