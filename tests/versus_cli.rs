@@ -867,7 +867,8 @@ fn check_vbs_table(html: &str, rows: &Rows, corpus: &str, puzzles: u64, solvers:
         .map(|r| {
             r.split("<td>")
                 .skip(1)
-                .map(|c| c.split("</td>").next().unwrap().to_string())
+                // A number is bound to its unit by a no-break space.
+                .map(|c| c.split("</td>").next().unwrap().replace('\u{a0}', " "))
                 .collect()
         })
         .collect();
