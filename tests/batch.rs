@@ -19,11 +19,9 @@ const BAD_LINE: usize = 170;
 
 /// The first `PUZZLES` puzzles of the generated corpus.
 fn puzzles() -> Vec<String> {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    common::puzzle_lines(&text)
-        .take(PUZZLES)
-        .map(str::to_string)
-        .collect()
+    let mut all = common::gen_9x9_puzzles();
+    all.truncate(PUZZLES);
+    all
 }
 
 /// The C example, which does `how` on the puzzle of `BAD_LINE` (every

@@ -10,12 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_no_temporaries, dlxbench, read_csv, read_json, repo_path};
-
-/// The release or debug binary the tests run.
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
-}
+use common::{assert_no_temporaries, binary, dlxbench, read_csv, read_json, repo_path};
 
 /// A corpus that takes seconds with `heuristic` (many copies of hard
 /// 9x9 puzzles), written into `dir`.

@@ -10,17 +10,12 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::cargo::CommandCargoExt;
 use assert_cmd::Command;
-use common::{dlxbench, repo_path, write_file};
+use common::dlxbench;
 use predicates::str::contains;
 
 /// A small corpus in `dir`: 40 puzzles of the generated 9x9 one.
 fn small(dir: &Path, name: &str) -> PathBuf {
-    let text = fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let lines: String = common::puzzle_lines(&text)
-        .take(40)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    write_file(dir, name, lines)
+    common::gen_9x9_corpus(dir, name, 40)
 }
 
 /// `dlxbench` run in `dir` (so that nothing lands in the repository).

@@ -726,38 +726,6 @@ fn two_back_to_back_runs_compare_ok_by_default() {
     );
 }
 
-/// The geometric means of the time and node ratios current / baseline of
-/// `solver`, recomputed from the two `puzzles.csv` files (nodes 0 as 1),
-/// over the puzzles timed in both.
-fn work_means(base: &Path, cur: &Path, solver: &str) -> (f64, f64, u64) {
-    let rows = |dir: &Path| -> std::collections::BTreeMap<u64, (f64, f64)> {
-        common::read_csv(&dir.join("puzzles.csv"))
-            .into_iter()
-            .filter(|r| r["solver"] == solver && r["status"] != "budget")
-            .map(|r| {
-                let nodes: f64 = r["nodes"].parse::<f64>().unwrap().max(1.0);
-                (
-                    r["line"].parse().unwrap(),
-                    (r["ns"].parse().unwrap(), nodes),
-                )
-            })
-            .collect()
-    };
-    let (b, c) = (rows(base), rows(cur));
-    let (mut t, mut n, mut k) = (0.0, 0.0, 0u64);
-    for (line, (bt, bn)) in &b {
-        let Some((ct, cn)) = c.get(line) else {
-            continue;
-        };
-        if *bt > 0.0 && *ct > 0.0 {
-            t += (ct / bt).ln();
-            n += (cn / bn).ln();
-            k += 1;
-        }
-    }
-    ((t / k as f64).exp(), (n / k as f64).exp(), k)
-}
-
 #[test]
 fn a_time_change_is_split_into_the_search_tree_and_the_time_per_node() {
     let tmp = tempfile::tempdir().unwrap();
@@ -783,7 +751,7 @@ fn a_time_change_is_split_into_the_search_tree_and_the_time_per_node() {
     );
     for r in results(&doc) {
         let solver = r["solver"].as_str().unwrap();
-        let (time, nodes, puzzles) = work_means(&base, &cur, solver);
+        let (time, nodes, puzzles) = common::work_means(&base, &cur, "fix", solver);
         let w = &r["time"]["work"];
         assert_eq!(w["puzzles"], puzzles, "{solver}: {w}");
         assert!(

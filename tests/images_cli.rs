@@ -5,23 +5,20 @@
 //! own (not the library's `harness::images`).
 
 mod common;
+#[path = "common/images.rs"]
+mod images;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use common::{bench_into, dlxbench, read_csv, read_json, repo_path, stdout_of, write_file};
+use images::{cv, median, Rows};
 
 const SOLVERS: [&str; 3] = ["dlx", "dc", "locked"];
 const IMAGES: usize = 4;
 
-/// The first `n` puzzles of the generated 9x9 corpus, as a corpus file.
+/// The first `n` puzzles of the generated 9x9 corpus, as `c9.txt`.
 fn corpus(dir: &Path, n: usize) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let lines: String = common::puzzle_lines(&text)
-        .take(n)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    write_file(dir, "c9.txt", lines)
+    common::gen_9x9_corpus(dir, "c9.txt", n)
 }
 
 /// Runs `bench --images 4 --permute 1` over 120 puzzles; returns the
@@ -46,103 +43,11 @@ fn run(tmp: &Path) -> (PathBuf, String) {
     (out, stdout)
 }
 
-/// One row of `images.csv`.
-#[derive(Debug, Clone)]
-struct Row {
-    image: usize,
-    seed: String,
-    status: String,
-    solutions: u64,
-    nodes: Option<u64>,
-    ns: f64,
-}
-
-/// solver -> line -> rows by image.
-type Rows = BTreeMap<String, BTreeMap<u64, Vec<Row>>>;
-
+/// The rows of `dir/images.csv`, all of corpus `c9`.
 fn rows_of(dir: &Path) -> Rows {
-    let mut rows = Rows::new();
-    for r in read_csv(&dir.join("images.csv")) {
-        assert_eq!(r["corpus"], "c9");
-        rows.entry(r["solver"].clone())
-            .or_default()
-            .entry(r["line"].parse().unwrap())
-            .or_default()
-            .push(Row {
-                image: r["image"].parse().unwrap(),
-                seed: r["seed"].clone(),
-                status: r["status"].clone(),
-                solutions: r["solutions"].parse().unwrap(),
-                nodes: r["nodes"].parse().ok(),
-                ns: r["ns"].parse().unwrap(),
-            });
-    }
-    rows
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Standard deviation (dividing by the count) over the mean.
-fn cv(times: &[f64]) -> f64 {
-    let n = times.len() as f64;
-    let mean = times.iter().sum::<f64>() / n;
-    let var = times.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / n;
-    var.sqrt() / mean
-}
-
-/// What the notes say of one solver.
-#[derive(Debug)]
-struct Reported {
-    puzzles: u64,
-    left_out: u64,
-    ratio: f64,
-    cv: f64,
-    /// (line, fewest, most nodes).
-    widest: Vec<(u64, u64, u64)>,
-}
-
-fn number(s: &str) -> u64 {
-    s.replace(',', "").parse().unwrap()
-}
-
-/// Parses `  NAME: N puzzles (M left out), median max/min nodes R, median
-/// time CV C; widest: line L: A-B, ...`.
-fn reported(stdout: &str, solver: &str) -> Reported {
-    let prefix = format!("  {solver}: ");
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with(&prefix))
-        .unwrap_or_else(|| panic!("no note for {solver}:\n{stdout}"));
-    let rest = &line[prefix.len()..];
-    let (counts, rest) = rest.split_once(", median max/min nodes ").unwrap();
-    let (puzzles, left) = counts.split_once(" puzzles (").unwrap();
-    let left_out = left.strip_suffix(" left out)").unwrap();
-    let (ratio, rest) = rest.split_once(", median time CV ").unwrap();
-    let (cv, widest) = rest.split_once("; widest: ").unwrap();
-    let widest = widest
-        .split(", line ")
-        .map(|w| {
-            let w = w.trim_start_matches("line ");
-            let (line, nodes) = w.split_once(": ").unwrap();
-            let (lo, hi) = nodes.split_once('-').unwrap();
-            (number(line), number(lo), number(hi))
-        })
-        .collect();
-    Reported {
-        puzzles: number(puzzles),
-        left_out: number(left_out),
-        ratio: ratio.parse().unwrap(),
-        cv: cv.parse().unwrap(),
-        widest,
-    }
+    let mut all = images::rows_by_corpus(dir);
+    assert!(all.keys().all(|c| c == "c9"), "{:?}", all.keys());
+    all.remove("c9").unwrap_or_default()
 }
 
 #[test]
@@ -158,10 +63,6 @@ fn the_reported_spread_is_recomputed_from_images_csv() {
     for solver in SOLVERS {
         let lines = &rows[solver];
         assert_eq!(lines.len(), 120, "{solver}");
-        let mut ratios = Vec::new();
-        let mut cvs = Vec::new();
-        // (ratio, line, fewest, most)
-        let mut spreads: Vec<(f64, u64, u64, u64)> = Vec::new();
         for (&line, images) in lines {
             let order: Vec<usize> = images.iter().map(|r| r.image).collect();
             assert_eq!(
@@ -175,32 +76,11 @@ fn the_reported_spread_is_recomputed_from_images_csv() {
                 assert_ne!(r.seed, "1");
             }
             assert!(images.iter().all(|r| r.status == "unique"));
-            let lo = images.iter().map(|r| r.nodes.unwrap()).min().unwrap();
-            let hi = images.iter().map(|r| r.nodes.unwrap()).max().unwrap();
-            assert!(lo > 0);
-            let ratio = hi as f64 / lo as f64;
-            ratios.push(ratio);
-            spreads.push((ratio, line, lo, hi));
-            let times: Vec<f64> = images.iter().map(|r| r.ns).collect();
-            cvs.push(cv(&times));
+            assert!(images.iter().all(|r| r.nodes.unwrap() > 0));
         }
-        spreads.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap().then(a.1.cmp(&b.1)));
-        let widest: Vec<(u64, u64, u64)> = spreads[..5].iter().map(|s| (s.1, s.2, s.3)).collect();
-        let r = reported(&stdout, solver);
-        assert_eq!((r.puzzles, r.left_out), (120, 0), "{solver}");
-        assert!(
-            (r.ratio - median(ratios.clone())).abs() <= 0.0005 + 1e-9,
-            "{solver}: reported {} recomputed {}",
-            r.ratio,
-            median(ratios)
-        );
-        assert!(
-            (r.cv - median(cvs.clone())).abs() <= 0.0005 + 1e-9,
-            "{solver}: reported {} recomputed {}",
-            r.cv,
-            median(cvs)
-        );
-        assert_eq!(r.widest, widest, "{solver}");
+        let want = images::recompute(lines, IMAGES);
+        assert_eq!((want.puzzles, want.left_out), (120, 0), "{solver}");
+        images::check(&images::reported(&stdout, solver), &want, solver);
     }
     // summary.md has the same notes.
     let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
@@ -272,34 +152,59 @@ fn images_need_a_permute_seed() {
     assert!(read_json(&out.join("run.json")).get("images").is_none());
 }
 
-/// A solver in its own process (the Python example's search) that answers
-/// "no solution" whenever the puzzle's first cell is given: a solver that
-/// depends on the presentation, whose counts differ across images.
-const LIAR: &str = r#"
-import importlib.util, sys
+/// The start of a solver wrapping the Python example (its path the first
+/// argument): the example loaded as a module, its `answer` kept as
+/// `honest`; the wrapper's `answer` follows, then [`WRAPPED_END`].
+const WRAPPED_START: &str = r#"
+import importlib.util, os, sys
 spec = importlib.util.spec_from_file_location("example", sys.argv[1])
 example = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(example)
 honest = example.answer
+"#;
 
+/// The end of a wrapper: its `answer` put in place of the example's, and
+/// the example's loop run.
+const WRAPPED_END: &str = r#"
+example.answer = answer
+example.HEADER = "dlxbench-protocol 1"
+example.main()
+"#;
+
+/// Writes the wrapper of the Python example whose `answer` is `answer` to
+/// `dir/NAME.py`; returns the `--solver-cmd=NAME=...` argument that runs
+/// it, with `args` after the example's path.
+fn wrapped_example(dir: &Path, name: &str, answer: &str, args: &str) -> String {
+    let script = write_file(
+        dir,
+        &format!("{name}.py"),
+        format!("{WRAPPED_START}{answer}{WRAPPED_END}"),
+    );
+    let example = repo_path("examples/solvers/python/solver.py");
+    format!(
+        "--solver-cmd={name}=python3 {} {}{args}",
+        script.display(),
+        example.display()
+    )
+}
+
+/// A solver in its own process (the Python example's search) that answers
+/// "no solution" whenever the puzzle's first cell is given: a solver that
+/// depends on the presentation, whose counts differ across images.
+const LIAR: &str = r#"
 def answer(request):
     response = honest(request)
     puzzle = request.split(" ")[2]
     if puzzle[0] != "." and response[:1].isdigit():
         return "0 -"
     return response
-
-example.answer = answer
-example.HEADER = "dlxbench-protocol 1"
-example.main()
 "#;
 
 #[test]
 fn a_solver_whose_counts_differ_across_images_is_a_problem() {
     let tmp = tempfile::tempdir().unwrap();
     let input = corpus(tmp.path(), 10);
-    let liar = write_file(tmp.path(), "liar.py", LIAR);
-    let example = repo_path("examples/solvers/python/solver.py");
+    let liar = wrapped_example(tmp.path(), "liar", LIAR, "");
     let out = tmp.path().join("run");
     let output = bench_into(
         &out,
@@ -308,11 +213,7 @@ fn a_solver_whose_counts_differ_across_images_is_a_problem() {
             "-j1",
             "--solvers",
             "dlx,liar",
-            &format!(
-                "--solver-cmd=liar=python3 {} {}",
-                liar.display(),
-                example.display()
-            ),
+            &liar,
             "--images",
             "4",
             "--permute",
@@ -359,11 +260,6 @@ fn a_solver_whose_counts_differ_across_images_is_a_problem() {
 /// invalid answer). Alone, on one worker, over 10 puzzles with 4 images,
 /// requests 1 to 10 are image 0's, so those are solves of images 1 to 3.
 const FAILING: &str = r#"
-import importlib.util, os, sys
-spec = importlib.util.spec_from_file_location("example", sys.argv[1])
-example = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(example)
-honest = example.answer
 counter = sys.argv[2]
 
 def answer(request):
@@ -375,19 +271,19 @@ def answer(request):
     if n == 18:
         return "1 " + "1" * len(request.split(" ")[2])
     return honest(request)
-
-example.answer = answer
-example.HEADER = "dlxbench-protocol 1"
-example.main()
 "#;
 
 #[test]
 fn failures_on_the_other_images_are_counted_as_image_0_failures_are() {
     let tmp = tempfile::tempdir().unwrap();
     let input = corpus(tmp.path(), 10);
-    let failing = write_file(tmp.path(), "failing.py", FAILING);
-    let example = repo_path("examples/solvers/python/solver.py");
     let counter = tmp.path().join("requests");
+    let odd = wrapped_example(
+        tmp.path(),
+        "odd",
+        FAILING,
+        &format!(" {}", counter.display()),
+    );
     let out = tmp.path().join("run");
     let output = bench_into(
         &out,
@@ -395,12 +291,7 @@ fn failures_on_the_other_images_are_counted_as_image_0_failures_are() {
             "-j1",
             "--solvers",
             "odd",
-            &format!(
-                "--solver-cmd=odd=python3 {} {} {}",
-                failing.display(),
-                example.display(),
-                counter.display()
-            ),
+            &odd,
             "--images",
             "4",
             "--permute",
@@ -518,13 +409,7 @@ fn node_figures(dir: &Path, solver: &str) -> String {
 fn shards_run_with_images_merge_to_the_unsharded_run() {
     let tmp = tempfile::tempdir().unwrap();
     let input = corpus(tmp.path(), 30);
-    let liar = write_file(tmp.path(), "liar.py", LIAR);
-    let example = repo_path("examples/solvers/python/solver.py");
-    let cmd = format!(
-        "--solver-cmd=liar=python3 {} {}",
-        liar.display(),
-        example.display()
-    );
+    let cmd = wrapped_example(tmp.path(), "liar", LIAR, "");
     let run = |name: &str, extra: &[&str]| -> PathBuf {
         let out = tmp.path().join(name);
         let mut args = vec![

@@ -51,13 +51,7 @@ size_t failing(const char *input, size_t limit, uint32_t flags, char *solution,
 
 /// The first `PUZZLES` puzzles of the generated corpus, as `corpus.txt`.
 fn corpus(dir: &Path) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let mut body = common::puzzle_lines(&text)
-        .take(PUZZLES)
-        .collect::<Vec<_>>()
-        .join("\n");
-    body.push('\n');
-    common::write_file(dir, "corpus.txt", body)
+    common::gen_9x9_corpus(dir, "corpus.txt", PUZZLES)
 }
 
 /// What a bench run left.

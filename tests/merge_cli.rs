@@ -9,7 +9,7 @@ use std::process::Command as StdCommand;
 
 use common::{
     copy_dir, deterministic_puzzle_rows, deterministic_summary_rows, dlxbench, read_csv, read_json,
-    repo_path, write_file,
+    repo_path, stderr_text as stderr, write_file,
 };
 use dlxbench::report::histograms_json;
 
@@ -79,10 +79,6 @@ fn merge(parts: &[PathBuf], out: &Path, extra: &[&str]) -> std::process::Output 
         .args(extra)
         .output()
         .unwrap()
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 /// Asserts that merging `parts` fails with exit status 2 and a message

@@ -6,16 +6,11 @@
 mod common;
 
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command as Process;
 
-use common::{read_json, repo_path};
+use common::{binary, read_json, repo_path};
 use sha2::{Digest, Sha256};
-
-/// The binary the tests run.
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
-}
 
 /// The commit the test's source tree is at, when it is a git checkout (as
 /// the real `git` says).

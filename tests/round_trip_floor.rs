@@ -12,24 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::Instant;
 
-use common::{read_json, repo_path};
+use common::{binary, read_json};
 use dlxbench::solvers::echo;
-
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
-}
 
 /// The first `n` puzzles of the generated 9x9 corpus, in `dir/c.txt`.
 fn corpus(dir: &Path, n: usize) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let puzzles: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .take(n)
-        .collect();
-    let path = dir.join("c.txt");
-    std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
-    path
+    common::gen_9x9_corpus(dir, "c.txt", n)
 }
 
 #[test]

@@ -57,13 +57,7 @@ size_t slow(const char *input, size_t limit, uint32_t flags, char *solution,
 
 /// The first `count` puzzles of the generated 9x9 corpus, as `name.txt`.
 fn corpus(dir: &Path, name: &str, count: usize) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let mut body = common::puzzle_lines(&text)
-        .take(count)
-        .collect::<Vec<_>>()
-        .join("\n");
-    body.push('\n');
-    write_file(dir, &format!("{name}.txt"), body)
+    common::gen_9x9_corpus(dir, &format!("{name}.txt"), count)
 }
 
 /// `bench -q -j1 --no-plots` with the library's `symbols` loaded, `args`,

@@ -14,14 +14,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_no_temporaries, read_csv, read_json, repo_path};
+use common::{
+    assert_no_temporaries, binary, read_csv, read_json, repo_path, stderr_text as stderr,
+};
 
 /// Puzzles in the test corpus.
 const PUZZLES: usize = 24;
-
-fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
-}
 
 /// Whether python3 runs here; the tests say so and pass when it does not.
 fn have_python() -> bool {
@@ -41,15 +39,9 @@ fn have_python() -> bool {
 /// answers from when given `--answers` (so that it is fast on a loaded
 /// machine; the misbehaviours come first).
 fn corpus(dir: &Path) -> (PathBuf, Vec<String>) {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let puzzles: Vec<String> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .take(PUZZLES)
-        .map(String::from)
-        .collect();
-    let path = dir.join("c.txt");
-    std::fs::write(&path, puzzles.join("\n") + "\n").unwrap();
+    let mut puzzles = common::gen_9x9_puzzles();
+    puzzles.truncate(PUZZLES);
+    let path = common::gen_9x9_corpus(dir, "c.txt", PUZZLES);
     let solved = Process::new(binary())
         .arg("solve")
         .arg(&path)
@@ -139,10 +131,6 @@ fn py_summary(out: &Path) -> HashMap<String, String> {
         .into_iter()
         .find(|r| r["solver"] == "py")
         .unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 #[test]

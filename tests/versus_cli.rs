@@ -4,6 +4,8 @@
 //! mistake in the library's pairing, counting or quantiles fails.
 
 mod common;
+#[path = "common/images.rs"]
+mod images;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -12,14 +14,14 @@ use common::{dlxbench, read_csv, read_json, repo_path, stdout_of, write_file};
 
 const SOLVERS: &str = "dlx,dc,heuristic,naive";
 
-/// The first `n` puzzles of the generated 9x9 corpus, as a corpus file.
+/// [`SOLVERS`] as a list.
+fn solvers() -> Vec<&'static str> {
+    SOLVERS.split(',').collect()
+}
+
+/// The first `n` puzzles of the generated 9x9 corpus, as `c9.txt`.
 fn corpus(dir: &Path, n: usize) -> PathBuf {
-    let text = std::fs::read_to_string(repo_path("datasets/generated/gen_9x9_1000.txt")).unwrap();
-    let lines: String = common::puzzle_lines(&text)
-        .take(n)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    write_file(dir, "c9.txt", lines)
+    common::gen_9x9_corpus(dir, "c9.txt", n)
 }
 
 fn bench(out: &Path, corpus: &Path, extra: &[&str]) {
@@ -108,11 +110,33 @@ fn versus_json(dir: &Path, a: &str, b: &str, extra: &[&str]) -> serde_json::Valu
     serde_json::from_str(&text).unwrap()
 }
 
-/// Checks `versus A B`'s JSON against the figures recomputed from `rows`.
-fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: &str, tie: f64) {
+/// The corpora of a run: (name, puzzles), in the run's order.
+type Corpora<'a> = &'a [(&'a str, u64)];
+
+/// The test corpus of 300 puzzles.
+const C9: Corpora = &[("c9", 300)];
+
+/// Checks `versus A B`'s JSON against the figures recomputed from `rows`,
+/// of a run of `solvers` (in the run's order, the reference first) over
+/// `corpora`.
+fn check_versus(
+    doc: &serde_json::Value,
+    rows: &Rows,
+    corpora: Corpora,
+    solvers: &[&str],
+    (a, b): (&str, &str),
+    tie: f64,
+) {
     let examples = doc["examples"].as_u64().unwrap() as usize;
     assert_eq!(doc["format"], "dlxbench-versus/1");
-    for c in doc["corpora"].as_array().unwrap() {
+    let names: Vec<&str> = doc["corpora"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["corpus"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, corpora.iter().map(|c| c.0).collect::<Vec<_>>());
+    for (c, &(_, puzzles)) in doc["corpora"].as_array().unwrap().iter().zip(corpora) {
         let name = c["corpus"].as_str().unwrap();
         assert_eq!(c["puzzles"], puzzles);
         let corpus = &rows[name];
@@ -194,7 +218,6 @@ fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: 
         }
 
         // The virtual best solver: the fastest solver on each puzzle.
-        let solvers: Vec<&str> = SOLVERS.split(',').collect();
         let (mut vbs_solved, mut vbs_ns) = (0u64, 0u64);
         let mut wins: HashMap<&str, u64> = HashMap::new();
         // By decade of the reference's (dlx's) nodes: band -> solver -> wins.
@@ -208,7 +231,7 @@ fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: 
                 vbs_solved += 1;
                 vbs_ns += t;
                 *wins.entry(s).or_default() += 1;
-                let nodes = corpus["dlx"][&line].nodes.unwrap();
+                let nodes = corpus[solvers[0]][&line].nodes.unwrap();
                 let decade = match nodes {
                     0 => 0,
                     n => 10u64.pow(n.ilog10()),
@@ -217,7 +240,7 @@ fn check_versus(doc: &serde_json::Value, rows: &Rows, puzzles: u64, a: &str, b: 
             }
         }
         let v = &c["virtual_best"];
-        assert_eq!(v["band_solver"], "dlx");
+        assert_eq!(v["band_solver"], solvers[0]);
         let got_bands = v["bands"].as_array().unwrap();
         assert_eq!(got_bands.len(), bands.len());
         for (b, (decade, w)) in got_bands.iter().zip(&bands) {
@@ -266,11 +289,11 @@ fn versus_figures_are_those_of_puzzles_csv() {
         let doc = versus_json(&run, a, b, &[]);
         assert_eq!(doc["tie"]["band"], 0.25);
         assert_eq!(doc["tie"]["source"], "default");
-        check_versus(&doc, &rows, 300, a, b, 0.25);
+        check_versus(&doc, &rows, C9, &solvers(), (a, b), 0.25);
     }
     let doc = versus_json(&run, "dlx", "dc", &["--tie", "5%", "--examples", "3"]);
     assert_eq!(doc["tie"]["source"], "option");
-    check_versus(&doc, &rows, 300, "dlx", "dc", 0.05);
+    check_versus(&doc, &rows, C9, &solvers(), ("dlx", "dc"), 0.05);
 
     // Text and Markdown carry the same counts.
     let doc = versus_json(&run, "dlx", "naive", &[]);
@@ -321,7 +344,7 @@ fn an_answer_of_no_solution_counts_only_where_no_solver_found_one() {
     assert!(!ok["dc"].contains_key(&3) && ok["dlx"].contains_key(&3));
     assert!(ok["dc"].contains_key(&5) && ok["dlx"].contains_key(&5));
     let doc = versus_json(&run, "dlx", "dc", &[]);
-    check_versus(&doc, &rows, 40, "dlx", "dc", 0.25);
+    check_versus(&doc, &rows, &[("c9", 40)], &solvers(), ("dlx", "dc"), 0.25);
     assert!(
         doc["corpora"][0]["head_to_head"]["only_a"]
             .as_u64()
@@ -335,24 +358,33 @@ fn an_answer_of_no_solution_counts_only_where_no_solver_found_one() {
     assert_eq!(dc.solved(), ok["dc"].len() as u64);
 }
 
-/// The solved-within curves of `dir` (through the library), checked
-/// against the times in `rows` at every time a puzzle was solved, and the
-/// legend of the picture `bench` or `merge` drew.
-fn check_curves(dir: &Path, rows: &Rows, puzzles: u64) {
-    let read = dlxbench::versus::read(dir, dlxbench::results::Verify::Strict).unwrap();
-    let svg = std::fs::read_to_string(dir.join("c9.latency.svg")).unwrap();
-    let doc = roxmltree::Document::parse(&svg).unwrap();
-    // The legend's lines joined: an entry may wrap.
-    let texts: String = doc
-        .descendants()
+/// The texts of an SVG picture, joined by spaces (a legend entry may
+/// wrap).
+fn svg_texts(doc: &roxmltree::Document) -> String {
+    doc.descendants()
         .filter(|n| n.has_tag_name("text"))
         .filter_map(|n| n.text())
         .map(|t| t.trim().to_string())
         .collect::<Vec<_>>()
-        .join(" ");
-    for (corpus, curves) in dlxbench::versus::solved_within(&read) {
+        .join(" ")
+}
+
+/// The solved-within curves of `dir` (through the library), checked
+/// against the times in `rows` at every time a puzzle was solved, and the
+/// legend of the picture `bench` or `merge` drew, for each of `corpora`
+/// and each of `solvers`.
+fn check_curves(dir: &Path, rows: &Rows, corpora: Corpora, solvers: &[&str]) {
+    use dlxbench::report::thousands;
+    let read = dlxbench::versus::read(dir, dlxbench::results::Verify::Strict).unwrap();
+    let all = dlxbench::versus::solved_within(&read);
+    assert_eq!(all.len(), corpora.len());
+    for ((corpus, curves), &(name, puzzles)) in all.into_iter().zip(corpora) {
+        assert_eq!(corpus, name);
+        let svg = std::fs::read_to_string(dir.join(format!("{corpus}.latency.svg"))).unwrap();
+        let texts = svg_texts(&roxmltree::Document::parse(&svg).unwrap());
         let ok = solved(&rows[&corpus]);
-        assert_eq!(curves.len(), 4);
+        let names: Vec<&str> = curves.iter().map(|c| c.solver.as_str()).collect();
+        assert_eq!(names, solvers);
         for c in curves {
             assert_eq!(c.puzzles, puzzles, "over all the corpus's puzzles");
             let times: Vec<u64> = ok[&c.solver].values().copied().collect();
@@ -361,11 +393,17 @@ fn check_curves(dir: &Path, rows: &Rows, puzzles: u64) {
                 assert_eq!(c.within(t), want, "{} within {t}", c.solver);
             }
             // The picture's legend says how many of all were solved.
-            let legend = format!("{}: {} of {} solved", c.solver, times.len(), puzzles);
+            let legend = format!(
+                "{}: {} of {} solved",
+                c.solver,
+                thousands(times.len() as u64),
+                thousands(puzzles)
+            );
             assert!(texts.contains(&legend), "{legend} not in {texts}");
         }
+        let top = format!("all {} puzzles of the corpus", thousands(puzzles));
+        assert!(texts.contains(&top), "{top} not in {texts}");
     }
-    assert!(texts.contains(&format!("all {puzzles} puzzles of the corpus")));
 }
 
 #[test]
@@ -374,7 +412,7 @@ fn solved_within_curves_count_all_puzzles_and_a_merge_keeps_them_exact() {
     let input = corpus(tmp.path(), 300);
     let run = tmp.path().join("run");
     bench(&run, &input, &[]);
-    check_curves(&run, &rows_of(&[&run]), 300);
+    check_curves(&run, &rows_of(&[&run]), C9, &solvers());
 
     let parts: Vec<PathBuf> = (1..=2)
         .map(|k| {
@@ -392,10 +430,10 @@ fn solved_within_curves_count_all_puzzles_and_a_merge_keeps_them_exact() {
         .assert()
         .success();
     let part_rows = rows_of(&[&parts[0], &parts[1]]);
-    check_curves(&merged, &part_rows, 300);
+    check_curves(&merged, &part_rows, C9, &solvers());
     // The head-to-head of the merge is that of the parts' rows together.
     let doc = versus_json(&merged, "dlx", "naive", &[]);
-    check_versus(&doc, &part_rows, 300, "dlx", "naive", 0.25);
+    check_versus(&doc, &part_rows, C9, &solvers(), ("dlx", "naive"), 0.25);
 }
 
 #[test]
@@ -423,7 +461,7 @@ fn the_tie_band_from_an_a_a() {
     assert_eq!(tie["source"], "aa");
     assert_eq!(tie["aa_puzzles"], logs.len() as u64);
     assert!((tie["band"].as_f64().unwrap() - band).abs() < 1e-12);
-    check_versus(&doc, &x, 120, "dlx", "dc", band);
+    check_versus(&doc, &x, &[("c9", 120)], &solvers(), ("dlx", "dc"), band);
     let text = stdout_of(
         dlxbench()
             .arg("versus")
@@ -475,32 +513,36 @@ fn report_html_draws_the_reference_against_each_solver() {
     let run = tmp.path().join("run");
     bench(&run, &input, &[]);
     let rows = rows_of(&[&run]);
-    let ok = solved(&rows["c9"]);
     let html = std::fs::read_to_string(run.join("report.html")).unwrap();
     assert!(
         html.contains("Virtual best solver"),
         "the virtual best's table"
     );
     assert!(html.contains("fastest solver per band of dlx"), "the bands");
-    for s in ["dc", "heuristic", "naive"] {
-        let file = format!("c9.{s}.versus.svg");
+    check_versus_svgs(&run, &rows, "c9", &solvers());
+}
+
+/// `report.html` of `dir` shows the head-to-head picture of the reference
+/// (`solvers[0]`) against each other solver on `corpus`, with one dot per
+/// puzzle both solved and the puzzles only the reference solved counted on
+/// the frame, as `rows` has them.
+fn check_versus_svgs(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let ok = solved(&rows[corpus]);
+    let r = solvers[0];
+    for s in &solvers[1..] {
+        let file = format!("{corpus}.{s}.versus.svg");
         assert!(html.contains(&file), "{file}");
-        let svg = std::fs::read_to_string(run.join(&file)).unwrap();
+        let svg = std::fs::read_to_string(dir.join(&file)).unwrap();
         let doc = roxmltree::Document::parse(&svg).unwrap();
-        let texts: String = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("text"))
-            .filter_map(|n| n.text())
-            .map(str::trim)
-            .collect::<Vec<_>>()
-            .join(" ");
-        let both = ok["dlx"].keys().filter(|l| ok[s].contains_key(l)).count();
-        let only_dlx = ok["dlx"].keys().filter(|l| !ok[s].contains_key(l)).count();
+        let texts = svg_texts(&doc);
+        let both = ok[r].keys().filter(|l| ok[*s].contains_key(l)).count();
+        let only_r = ok[r].keys().filter(|l| !ok[*s].contains_key(l)).count();
         assert!(texts.contains(&format!("both solved: {both}")), "{texts}");
         // A puzzle over budget is drawn on the frame, not dropped.
-        if only_dlx > 0 {
+        if only_r > 0 {
             assert!(
-                texts.contains(&format!("only dlx solved (top edge): {only_dlx}")),
+                texts.contains(&format!("only {r} solved (top edge): {only_r}")),
                 "{texts}"
             );
         }
@@ -565,9 +607,13 @@ fn the_commands_of_docs_versus_md_run() {
 /// recomputed from `rows` (`puzzles.csv`) of a corpus of `puzzles`
 /// puzzles: the line up to the throughput ratio, the ratio, and the rest. The library formats the numbers
 /// (`human_ns`, `human_rate`, `thousands`); the figures are computed here.
-fn virtual_best_line(rows: &Rows, corpus: &str, puzzles: u64) -> (String, f64, String) {
+fn virtual_best_line(
+    rows: &Rows,
+    solvers: &[&str],
+    corpus: &str,
+    puzzles: u64,
+) -> (String, f64, String) {
     use dlxbench::report::{human_ns, human_rate, thousands};
-    let solvers: Vec<&str> = SOLVERS.split(',').collect();
     let ok = solved(&rows[corpus]);
     let (mut n, mut total) = (0u64, 0u64);
     let mut wins: HashMap<&str, u64> = HashMap::new();
@@ -622,9 +668,30 @@ fn virtual_best_line(rows: &Rows, corpus: &str, puzzles: u64) -> (String, f64, S
     )
 }
 
+/// `text` has the line `virtual_best_line` recomputes (after `prefix`) for
+/// each of `corpora`.
+fn check_virtual_best_notes(
+    text: &str,
+    prefix: &str,
+    rows: &Rows,
+    corpora: Corpora,
+    solvers: &[&str],
+) {
+    for &(corpus, puzzles) in corpora {
+        check_virtual_best_note(text, prefix, rows, solvers, corpus, puzzles);
+    }
+}
+
 /// `text` has the line `virtual_best_line` recomputes (after `prefix`).
-fn check_virtual_best_note(text: &str, prefix: &str, rows: &Rows, puzzles: u64) {
-    let (head, ratio, tail) = virtual_best_line(rows, "c9", puzzles);
+fn check_virtual_best_note(
+    text: &str,
+    prefix: &str,
+    rows: &Rows,
+    solvers: &[&str],
+    corpus: &str,
+    puzzles: u64,
+) {
+    let (head, ratio, tail) = virtual_best_line(rows, solvers, corpus, puzzles);
     let line = text
         .lines()
         .find_map(|l| l.strip_prefix(prefix)?.strip_prefix(&head))
@@ -652,9 +719,9 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
             .arg(&input),
     );
     let rows = rows_of(&[&run]);
-    check_virtual_best_note(&stdout, "", &rows, 300);
+    check_virtual_best_notes(&stdout, "", &rows, C9, &solvers());
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
-    check_virtual_best_note(&md, "- ", &rows, 300);
+    check_virtual_best_notes(&md, "- ", &rows, C9, &solvers());
 
     // A merge of shards: the figures of the shards' rows together.
     let parts: Vec<PathBuf> = (1..=2)
@@ -673,12 +740,18 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
             .arg(&merged),
     );
     let part_rows = rows_of(&[&parts[0], &parts[1]]);
-    check_virtual_best_note(&stdout, "", &part_rows, 300);
+    check_virtual_best_notes(&stdout, "", &part_rows, C9, &solvers());
     let md = std::fs::read_to_string(merged.join("summary.md")).unwrap();
-    check_virtual_best_note(&md, "- ", &part_rows, 300);
+    check_virtual_best_notes(&md, "- ", &part_rows, C9, &solvers());
     // Each shard's own: its own rows.
     let md = std::fs::read_to_string(parts[0].join("summary.md")).unwrap();
-    check_virtual_best_note(&md, "- ", &rows_of(&[&parts[0]]), 150);
+    check_virtual_best_notes(
+        &md,
+        "- ",
+        &rows_of(&[&parts[0]]),
+        &[("c9", 150)],
+        &solvers(),
+    );
 
     // One solver timed: no virtual best to speak of.
     let alone = tmp.path().join("alone");
@@ -689,4 +762,444 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
             .arg(&input),
     );
     assert!(!stdout.contains("Virtual best"), "{stdout}");
+}
+
+/// The solvers of issue 41's run on the real corpora, the reference first.
+const REAL_SOLVERS: &str = "dlx,dc,heuristic,locked";
+
+/// Puzzles of the 17-clue list in that run (its first ones): each solved
+/// as [`REAL_IMAGES`] symmetry images by each solver.
+const SEVENTEEN: usize = 1000;
+
+/// Symmetry images per puzzle in that run.
+const REAL_IMAGES: usize = 4;
+
+/// The fetched corpus `name` (`datasets/NAME.txt`): its path and text.
+fn fetched(name: &str) -> (PathBuf, String) {
+    let path = repo_path(&format!("datasets/{name}.txt"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (needs fetched corpora: dlxbench datasets fetch)",
+            path.display()
+        )
+    });
+    (path, text)
+}
+
+/// Every view of a run of [`REAL_SOLVERS`] in `dir` over `corpora`,
+/// recomputed from its `puzzles.csv` and `images.csv` alone: the
+/// head-to-head of every pair of solvers (`versus --format json`), the
+/// virtual best solver (the line of `notes` (the standard output of the
+/// `bench` or `merge` that made it), of `summary.md`, the JSON's, the
+/// table of `report.html`), the solved-within curves (the library's, the
+/// picture's legend and every point it draws), the head-to-head pictures,
+/// and the spread across symmetry images (the notes, `summary.md`).
+fn check_real_views(dir: &Path, notes: &str, corpora: Corpora) {
+    let solvers: Vec<&str> = REAL_SOLVERS.split(',').collect();
+    let rows = rows_of(&[dir]);
+    assert_eq!(
+        rows.keys().map(String::as_str).collect::<Vec<_>>(),
+        corpora
+            .iter()
+            .map(|c| c.0)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect::<Vec<_>>()
+    );
+    // Head to head, each pair both ways round once.
+    for (i, a) in solvers.iter().enumerate() {
+        for b in &solvers[i + 1..] {
+            let doc = versus_json(dir, a, b, &[]);
+            check_versus(&doc, &rows, corpora, &solvers, (a, b), 0.25);
+        }
+    }
+    // The virtual best: the notes, summary.md and report.html.
+    check_virtual_best_notes(notes, "", &rows, corpora, &solvers);
+    let md = std::fs::read_to_string(dir.join("summary.md")).unwrap();
+    check_virtual_best_notes(&md, "- ", &rows, corpora, &solvers);
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    for &(corpus, puzzles) in corpora {
+        check_vbs_table(&html, &rows, corpus, puzzles, &solvers);
+        check_versus_svgs(dir, &rows, corpus, &solvers);
+    }
+    // Solved within a time.
+    check_curves(dir, &rows, corpora, &solvers);
+    check_curve_points(dir, &rows, corpora, &solvers);
+    // The spread across symmetry images, from images.csv.
+    let spread = images::rows_by_corpus(dir);
+    for &(corpus, puzzles) in corpora {
+        for solver in &solvers {
+            let lines = &spread[corpus][*solver];
+            assert_eq!(lines.len() as u64, puzzles, "{corpus} {solver}");
+            let want = images::recompute(lines, REAL_IMAGES);
+            let at = format!("{corpus} {solver}");
+            images::check(&images::reported_on(notes, corpus, solver), &want, &at);
+            images::check(&images::reported_on(&md, corpus, solver), &want, &at);
+            // Image 0 is the run's own solve (puzzles.csv's row).
+            for (line, image) in lines {
+                let row = &rows[corpus][*solver][line];
+                assert_eq!(image[0].image, 0);
+                assert_eq!(image[0].nodes, row.nodes, "{at} line {line}");
+                assert_eq!(image[0].ns, row.ns as f64, "{at} line {line}");
+            }
+        }
+    }
+}
+
+/// The virtual best's table of `report.html` for `corpus`: each row's
+/// puzzles solved, mean time, throughput and wins, as recomputed from
+/// `rows` (the library formats the numbers).
+fn check_vbs_table(html: &str, rows: &Rows, corpus: &str, puzzles: u64, solvers: &[&str]) {
+    use dlxbench::report::{human_ns, thousands};
+    // The corpus's section: from its heading to the next.
+    let start = html
+        .find(&format!("<h2>{corpus}:"))
+        .unwrap_or_else(|| panic!("no section for {corpus}"));
+    let section = &html[start..];
+    let section = &section[..section[4..].find("<h2>").map_or(section.len(), |e| e + 4)];
+    let at = section
+        .find("<h3>Virtual best solver")
+        .unwrap_or_else(|| panic!("{corpus}: no virtual best"));
+    let table = &section[at..section[at..].find("</table>").unwrap() + at];
+    let cells: Vec<Vec<String>> = table
+        .split("<tr>")
+        .skip(2) // the heading, the header row
+        .map(|r| {
+            r.split("<td>")
+                .skip(1)
+                // A number is bound to its unit by a no-break space.
+                .map(|c| c.split("</td>").next().unwrap().replace('\u{a0}', " "))
+                .collect()
+        })
+        .collect();
+    let ok = solved(&rows[corpus]);
+    let (mut vbs, mut total) = (0u64, 0u64);
+    let mut wins: HashMap<&str, u64> = HashMap::new();
+    for line in 1..=puzzles {
+        let best = solvers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| ok[*s].get(&line).map(|&t| (t, i)))
+            .min();
+        if let Some((t, i)) = best {
+            vbs += 1;
+            total += t;
+            *wins.entry(solvers[i]).or_default() += 1;
+        }
+    }
+    let expect = |name: &str, n: u64, t: u64, w: Option<u64>| {
+        vec![
+            name.to_string(),
+            format!(
+                "{} ({:.1}%)",
+                thousands(n),
+                100.0 * n as f64 / puzzles as f64
+            ),
+            human_ns(t as f64 / n as f64),
+            thousands((n as f64 * 1e9 / t as f64).round() as u64),
+            w.map_or("-".to_string(), |w| {
+                format!("{} ({:.1}%)", thousands(w), 100.0 * w as f64 / vbs as f64)
+            }),
+        ]
+    };
+    assert_eq!(cells.len(), solvers.len() + 1, "{corpus}: {table}");
+    assert_eq!(
+        cells[0],
+        expect("virtual best", vbs, total, None),
+        "{corpus}"
+    );
+    for (row, s) in cells[1..].iter().zip(solvers) {
+        let name = row[0].trim_end_matches(" (single best)");
+        assert_eq!(name, *s, "{corpus}");
+        let n = ok[*s].len() as u64;
+        let t: u64 = ok[*s].values().sum();
+        let want = expect(s, n, t, Some(wins.get(s).copied().unwrap_or(0)));
+        assert_eq!(row[1..], want[1..], "{corpus} {s}");
+    }
+}
+
+/// Issue 41's run: `dlx,dc,heuristic,locked` over top1465 and the first
+/// [`SEVENTEEN`] puzzles of the 17-clue list, each puzzle solved as
+/// [`REAL_IMAGES`] symmetry images; every view of it recomputed from its
+/// `puzzles.csv` and `images.csv` ([`check_real_views`]); then the same
+/// run in two shards, merged, and the merge's views checked the same way.
+///
+/// What "the merge gives the same views" can mean: the shards time every
+/// puzzle again, so a time of the merge is not the unsharded run's, and
+/// neither is any figure made of times (wins and ties, ratios, the
+/// virtual best's mean and shares, the curves' shapes, the time CV of the
+/// images). What must hold, and is checked: (1) every count that does not
+/// depend on a time is equal to the unsharded run's, exactly: each
+/// puzzle's status, solutions and nodes, hence which puzzles each solver
+/// solved, the head-to-head's both / only one / neither, the virtual
+/// best's and each solver's puzzles solved, each curve's end, the images'
+/// node ratios and widest spreads; `compare` of the two finds the same
+/// search tree on every puzzle (its work split: nodes ratio 1, the whole
+/// time change per node); (2) the merge's `puzzles.csv` and `images.csv`
+/// are the shards' rows, times included, nothing lost or added; (3) every
+/// view of the merge, times included, is the one recomputed from those
+/// rows. Together: the merge shows what the shards measured, as the
+/// unsharded run shows what it measured.
+#[test]
+#[ignore = "needs fetched corpora: dlxbench datasets fetch"]
+fn on_the_real_corpora_every_view_is_that_of_puzzles_csv_and_shards_merge_to_it() {
+    let started = std::time::Instant::now();
+    let tmp = tempfile::tempdir().unwrap();
+    let (top, _) = fetched("magictour_top1465");
+    let (_, list) = fetched("sudoku17_all_49158");
+    let first: String = common::puzzle_lines(&list)
+        .take(SEVENTEEN)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let name = format!("sudoku17_first{SEVENTEEN}");
+    let seventeen = write_file(tmp.path(), &format!("{name}.txt"), first);
+    let corpora: Corpora = &[("magictour_top1465", 1465), (&name, SEVENTEEN as u64)];
+    let images = REAL_IMAGES.to_string();
+    let bench = |out: &Path, extra: &[&str]| -> String {
+        stdout_of(
+            dlxbench()
+                .args(["bench", "-j1", "--solvers", REAL_SOLVERS])
+                .args(["--permute", "1", "--images", &images])
+                .args(extra)
+                .arg("--out")
+                .arg(out)
+                .arg(&top)
+                .arg(&seventeen),
+        )
+    };
+    let whole = tmp.path().join("whole");
+    let notes = bench(&whole, &[]);
+    check_real_views(&whole, &notes, corpora);
+
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let p = tmp.path().join(format!("part{k}"));
+            bench(&p, &["--shard", &format!("{k}/2"), "--no-plots"]);
+            p
+        })
+        .collect();
+    let merged = tmp.path().join("merged");
+    let merge_notes = stdout_of(
+        dlxbench()
+            .arg("merge")
+            .args(&parts)
+            .arg("--out")
+            .arg(&merged),
+    );
+    // (2) The merge's rows are the shards' rows, as they wrote them.
+    for file in ["puzzles.csv", "images.csv"] {
+        let lines = |dir: &Path| -> Vec<String> {
+            let text = std::fs::read_to_string(dir.join(file)).unwrap();
+            let mut v: Vec<String> = text.lines().skip(1).map(String::from).collect();
+            v.sort();
+            v
+        };
+        let mut union: Vec<String> = parts.iter().flat_map(|p| lines(p)).collect();
+        union.sort();
+        assert_eq!(lines(&merged), union, "{file}");
+        assert!(!union.is_empty());
+    }
+    // (3) Every view of the merge is that of its rows.
+    check_real_views(&merged, &merge_notes, corpora);
+    // (1) The counts are the unsharded run's.
+    assert_eq!(
+        common::deterministic_puzzle_rows(&merged),
+        common::deterministic_puzzle_rows(&whole)
+    );
+    let (w, m) = (rows_of(&[&whole]), rows_of(&[&merged]));
+    let solvers: Vec<&str> = REAL_SOLVERS.split(',').collect();
+    for &(corpus, puzzles) in corpora {
+        let (sw, sm) = (solved(&w[corpus]), solved(&m[corpus]));
+        for s in &solvers {
+            let lines = |x: &HashMap<String, BTreeMap<u64, u64>>| -> Vec<u64> {
+                x[*s].keys().copied().collect()
+            };
+            assert_eq!(lines(&sw), lines(&sm), "{corpus} {s}: the puzzles solved");
+        }
+        for (a, b) in [("dlx", "dc"), ("dc", "locked"), ("heuristic", "locked")] {
+            let counts = |dir: &Path| {
+                let doc = versus_json(dir, a, b, &[]);
+                let c = doc["corpora"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|c| c["corpus"] == corpus)
+                    .unwrap()
+                    .clone();
+                let h = &c["head_to_head"];
+                (
+                    [&h["both_solved"], &h["only_a"], &h["only_b"]].map(|v| v.as_u64()),
+                    c["virtual_best"]["solved"].as_u64(),
+                )
+            };
+            let (cw, cm) = (counts(&whole), counts(&merged));
+            assert_eq!(cw, cm, "{corpus}: {a} against {b}");
+            assert!(cw.0[0].unwrap() > 0 && cw.1.unwrap() <= puzzles);
+        }
+        for s in &solvers {
+            let node_figures = |text: &str| {
+                let r = images::reported_on(text, corpus, s);
+                (r.puzzles, r.left_out, r.ratio.to_bits(), r.widest)
+            };
+            let md = |dir: &Path| std::fs::read_to_string(dir.join("summary.md")).unwrap();
+            assert_eq!(
+                node_figures(&md(&merged)),
+                node_figures(&md(&whole)),
+                "{corpus} {s}: the images' node figures"
+            );
+        }
+    }
+    // Work against cost per unit: `compare` splits the time change from
+    // the unsharded run to the merge into the search tree (the same: 1)
+    // and the time per node, as recomputed from the two puzzles.csv.
+    let out = dlxbench()
+        .arg("compare")
+        .arg(&whole)
+        .arg(&merged)
+        .args(["--format", "json", "--metric", "nodes"])
+        .output()
+        .unwrap();
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{doc}");
+    let results = doc["results"].as_array().unwrap();
+    assert_eq!(results.len(), corpora.len() * solvers.len());
+    for r in results {
+        let (corpus, solver) = (r["corpus"].as_str().unwrap(), r["solver"].as_str().unwrap());
+        assert_eq!(r["counters"]["changed"], false, "{corpus} {solver}");
+        let (time, nodes, n) = common::work_means(&whole, &merged, corpus, solver);
+        let work = &r["time"]["work"];
+        assert_eq!(work["puzzles"], n, "{corpus} {solver}: {work}");
+        assert_eq!(nodes, 1.0);
+        assert_eq!(work["nodes_ratio"].as_f64(), Some(1.0), "{work}");
+        let (t, per_node) = (
+            work["time_ratio"].as_f64().unwrap(),
+            work["per_node_ratio"].as_f64().unwrap(),
+        );
+        assert!(
+            (t - time).abs() <= 1e-9 * time,
+            "{corpus} {solver}: {t} against {time}"
+        );
+        assert!(
+            (per_node - time).abs() <= 1e-9 * time,
+            "{corpus} {solver}: {work}"
+        );
+    }
+    eprintln!(
+        "the real-corpora run, its shards, merge and checks: {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The solved-within pictures of `dir` draw every point they should, where
+/// they should: per solver, the documented steps (at most 600: every k-th
+/// solve in time order and the last, each at its time and the puzzles
+/// solved within it, recomputed from `rows`), as a step line that rises at
+/// each step's time from the level before; counts on a linear axis from 0
+/// (where each curve starts) to the dashed line of all the corpus's
+/// puzzles, times on a log axis (placed by the two extreme steps; every
+/// other must fall where the log scale puts it). Pixels are rounded, so a
+/// point may be off by a pixel; the number of points is exact.
+fn check_curve_points(dir: &Path, rows: &Rows, corpora: Corpora, solvers: &[&str]) {
+    const MAX_STEPS: usize = 600;
+    for &(corpus, puzzles) in corpora {
+        let file = dir.join(format!("{corpus}.latency.svg"));
+        let svg = std::fs::read_to_string(&file).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let lines: Vec<(roxmltree::Node, Vec<(f64, f64)>)> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("polyline"))
+            .map(|n| {
+                let points = n
+                    .attribute("points")
+                    .unwrap()
+                    .split_whitespace()
+                    .map(|p| {
+                        let (x, y) = p.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect();
+                (n, points)
+            })
+            .collect();
+        // The dashed line of all the puzzles: the most frequent height of
+        // the translucent black segments (the legend's sample has two).
+        let mut dashes: BTreeMap<i64, usize> = BTreeMap::new();
+        for (n, p) in &lines {
+            if n.attribute("opacity") == Some("0.6") && p.len() == 2 && p[0].1 == p[1].1 {
+                *dashes.entry(p[0].1 as i64).or_default() += 1;
+            }
+        }
+        let all_y = *dashes.iter().max_by_key(|d| d.1).unwrap().0 as f64;
+        // The curves: the thick lines of more than two points, in the
+        // solvers' order (the legend's samples are two points each).
+        let curves: Vec<&Vec<(f64, f64)>> = lines
+            .iter()
+            .filter(|(n, p)| n.attribute("stroke-width") == Some("2") && p.len() > 2)
+            .map(|(_, p)| p)
+            .collect();
+        assert_eq!(curves.len(), solvers.len(), "{}", file.display());
+        let zero_y = curves[0][0].1;
+        let y_of = |count: u64| zero_y - (zero_y - all_y) * count as f64 / puzzles as f64;
+        let ok = solved(&rows[corpus]);
+        let steps: Vec<Vec<(u64, u64)>> = solvers
+            .iter()
+            .map(|s| {
+                let mut times: Vec<u64> = ok[*s].values().copied().collect();
+                times.sort();
+                let n = times.len();
+                let every = n.div_ceil(MAX_STEPS).max(1);
+                let mut steps: Vec<(u64, u64)> = Vec::new();
+                for i in (0..n).filter(|i| (i + 1) % every == 0 || i + 1 == n) {
+                    let t = times[i];
+                    let within = times.iter().filter(|&&x| x <= t).count() as u64;
+                    if steps.last().is_none_or(|l| l.0 != t) {
+                        steps.push((t, within));
+                    }
+                }
+                steps
+            })
+            .collect();
+        // The time axis, from the fastest and the slowest step drawn.
+        let drawn: Vec<(f64, f64)> = steps
+            .iter()
+            .zip(&curves)
+            .flat_map(|(st, c)| {
+                st.iter()
+                    .enumerate()
+                    .map(|(j, &(t, _))| ((t.max(1) as f64).ln(), c[2 * j + 1].0))
+            })
+            .collect();
+        let lo = drawn.iter().min_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        let hi = drawn.iter().max_by(|a, b| a.0.total_cmp(&b.0)).unwrap();
+        assert!(
+            hi.1 - lo.1 > 100.0,
+            "{}: the times span the axis",
+            file.display()
+        );
+        let x_of = |t: u64| lo.1 + (hi.1 - lo.1) * ((t.max(1) as f64).ln() - lo.0) / (hi.0 - lo.0);
+        let end_x = curves[0].last().unwrap().0;
+        for ((s, st), c) in solvers.iter().zip(&steps).zip(&curves) {
+            let at = format!("{}: {s}", file.display());
+            assert_eq!(c.len(), 2 * st.len() + 1, "{at}: the points");
+            assert!(st.len() <= MAX_STEPS + 1, "{at}");
+            let near = |got: (f64, f64), want: (f64, f64), what: &str| {
+                assert!(
+                    (got.0 - want.0).abs() <= 1.5 && (got.1 - want.1).abs() <= 1.5,
+                    "{at}: {what} at {got:?}, expected {want:?}"
+                );
+            };
+            let mut level = 0;
+            for (j, &(t, within)) in st.iter().enumerate() {
+                let what = format!("{within} solved within {t} ns");
+                near(c[2 * j], (x_of(t), y_of(level)), &what);
+                near(c[2 * j + 1], (x_of(t), y_of(within)), &what);
+                level = within;
+            }
+            // The last level runs to the axis's end: what was solved at all.
+            assert_eq!(level, ok[*s].len() as u64, "{at}");
+            let last = *c.last().unwrap();
+            assert_eq!(last.0, end_x, "{at}: the curves end together");
+            near(last, (end_x, y_of(level)), "the end");
+        }
+    }
 }

@@ -223,7 +223,9 @@ pub fn nines_label(nines: f64) -> String {
 
 /// The HdrHistogram percentile plot: latency (log scale) against the
 /// percentile on the "nines" axis, one curve per series, whose points are
-/// (nines, ns).
+/// (nines, ns); the legend beside the plot, where it covers no curve (a
+/// slow solver's curve runs along the top left, where a legend inside
+/// would stand), and where the last percentile's label has room.
 pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> {
     let chart_name = "the percentile plot";
     let max_nines = series
@@ -232,7 +234,7 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
         .fold(1.0f64, f64::max)
         .ceil();
     let (y0, y1) = log_range(ys(series));
-    svg(chart_name, |root| {
+    svg_beside(chart_name, |root| {
         let mut chart = frame(
             root,
             title,
@@ -250,12 +252,15 @@ pub fn percentiles(title: &str, series: &[Series]) -> Result<String, DrawError> 
             .y_label_formatter(&|y| human_ns(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
-        curves(
-            &mut chart,
-            series,
-            SeriesLabelPosition::UpperLeft,
-            chart_name,
-        )
+        let mut entries = Vec::with_capacity(series.len());
+        for s in series {
+            let style = colour(s.colour).stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(s.points.iter().copied(), style))
+                .map_err(|e| draw_error(chart_name, e))?;
+            entries.push((s.name.clone(), Mark::Line(style)));
+        }
+        Ok(entries)
     })
 }
 
@@ -716,28 +721,6 @@ fn frame<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
         .map_err(|e| draw_error(chart_name, e))
 }
 
-/// One line per series in its colour, then the legend at `at`.
-fn curves<'a, 'b: 'a, X, Y>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
-    series: &[Series],
-    at: SeriesLabelPosition,
-    chart_name: &str,
-) -> Result<(), DrawError>
-where
-    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
-    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
-{
-    for s in series {
-        let style = colour(s.colour).stroke_width(2);
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), style))
-            .map_err(|e| draw_error(chart_name, e))?
-            .label(&s.name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style));
-    }
-    legend(chart, at, chart_name)
-}
-
 fn legend<'a, 'b: 'a, X, Y>(
     chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
     at: SeriesLabelPosition,
@@ -905,6 +888,83 @@ mod tests {
                 assert!(
                     x >= plot_right,
                     "`{t}` at {x}, in the plot (right edge {plot_right})"
+                );
+            }
+        }
+    }
+
+    /// The right end of each `<text>` of an SVG, estimated from its
+    /// anchor, font size and length (a character about 0.55 of the size
+    /// wide in a sans-serif font), with the text.
+    fn text_ends(svg: &str) -> Vec<(f64, String)> {
+        let attr = |part: &str, name: &str| -> Option<String> {
+            let v = part.split(&format!(" {name}=\"")).nth(1)?;
+            Some(v.split('"').next()?.to_string())
+        };
+        svg.split("<text")
+            .skip(1)
+            .map(|part| {
+                let x: f64 = attr(part, "x").unwrap().parse().unwrap();
+                let size: f64 = attr(part, "font-size").unwrap().parse().unwrap();
+                let body = part.split('>').nth(1).unwrap().split('<').next().unwrap();
+                let body = body.trim().to_string();
+                let width = body.chars().count() as f64 * size * 0.55;
+                let end = match attr(part, "text-anchor").as_deref() {
+                    Some("middle") => x + width / 2.0,
+                    Some("end") => x,
+                    _ => x + width,
+                };
+                (end, body)
+            })
+            .collect()
+    }
+
+    /// No label runs off the canvas: the percentile plot's last label
+    /// (`99.9%`, centred on the axis's end) was cut at the right edge.
+    #[test]
+    fn labels_stay_on_the_canvas() {
+        let curve = |points: Vec<(f64, f64)>| {
+            [Series {
+                name: "heuristic: 1,465 of 1,465 solved".into(),
+                colour: 0,
+                points,
+            }]
+        };
+        let nines = curve(
+            (0..=30)
+                .map(|i| (i as f64 / 10.0, 1e3 * (1.0 + i as f64)))
+                .collect(),
+        );
+        let deep = curve(
+            (0..=50)
+                .map(|i| (i as f64 / 10.0, 1e3 * (1.0 + i as f64)))
+                .collect(),
+        );
+        let times = curve(
+            (1..=100)
+                .map(|i| (i as f64 * 1e5, i as f64 * 10.0))
+                .collect(),
+        );
+        let bars = [1.0, 0.5, 2.2].map(|m| SpeedBar {
+            name: format!("heuristic {m}"),
+            colour: 0,
+            mean: m,
+            interval: Some((m * 0.9, m * 1.1)),
+            percentiles: [Some(m), Some(m * 1.5), Some(m * 9.0)],
+        });
+        for svg in [
+            percentiles("top1465: latency by percentile", &nines).unwrap(),
+            percentiles("top1465: latency by percentile", &deep).unwrap(),
+            solved_within("t", 1465, "puzzles solved within it", &times).unwrap(),
+            scatter("t", "search nodes + 1 (log scale)", &times).unwrap(),
+            speed("t", "dlx", &bars).unwrap(),
+            versus("t", "dlx", "heuristic", 0.25, &[(PairKind::Both, 1e4, 2e7)]).unwrap(),
+        ] {
+            for (end, text) in text_ends(&svg) {
+                assert!(
+                    end <= SIZE.0 as f64,
+                    "`{text}` runs off the canvas (to {end:.0}, width {})",
+                    SIZE.0
                 );
             }
         }

@@ -74,11 +74,34 @@ pub fn table(out: &mut String, class: Option<&str>, headers: &[String], rows: &[
     for row in rows {
         out.push_str("<tr>");
         for cell in row {
-            let _ = write!(out, "<td>{}</td>", escape(cell));
+            match class {
+                Some("meta") => {
+                    let _ = write!(out, "<td>{}</td>", escape(cell));
+                }
+                _ => {
+                    let _ = write!(out, "<td>{}</td>", escape(&bind_numbers(cell)));
+                }
+            }
         }
         out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
+}
+
+/// `cell` with each space after a digit made a no-break space: a number
+/// stays on one line with its unit or share (`77.2 µs`, `1,465 (100.0%)`)
+/// when a narrow window wraps the table's cells.
+fn bind_numbers(cell: &str) -> String {
+    let mut out = String::with_capacity(cell.len() + 4);
+    let mut after_digit = false;
+    for c in cell.chars() {
+        out.push(match (c, after_digit) {
+            (' ', true) => '\u{a0}',
+            _ => c,
+        });
+        after_digit = c.is_ascii_digit();
+    }
+    out
 }
 
 /// An SVG chart inline, with a caption linking to its file (when it has
@@ -435,6 +458,21 @@ fn caption(picture: &str, solved_from_rows: bool) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn numbers_stay_with_their_units() {
+        assert_eq!(super::bind_numbers("77.2 µs"), "77.2\u{a0}µs");
+        assert_eq!(super::bind_numbers("1,465 (100.0%)"), "1,465\u{a0}(100.0%)");
+        // After a unit or a word, a line may still break.
+        assert_eq!(
+            super::bind_numbers("0.57x (0.55-0.60)"),
+            "0.57x (0.55-0.60)"
+        );
+        assert_eq!(
+            super::bind_numbers("locked (single best)"),
+            "locked (single best)"
+        );
+    }
+
     use super::*;
 
     #[test]

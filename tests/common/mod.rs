@@ -110,6 +110,36 @@ pub fn puzzle_lines(text: &str) -> impl Iterator<Item = &str> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
 }
 
+/// The generated 9x9 corpus the tests take their puzzles from.
+pub const GEN_9X9: &str = "datasets/generated/gen_9x9_1000.txt";
+
+/// The puzzle lines of [`GEN_9X9`], in order.
+pub fn gen_9x9_puzzles() -> Vec<String> {
+    let text = std::fs::read_to_string(repo_path(GEN_9X9)).unwrap();
+    puzzle_lines(&text).map(str::to_string).collect()
+}
+
+/// The first `n` puzzles of [`GEN_9X9`], one a line, written to
+/// `dir/name`; returns that path.
+pub fn gen_9x9_corpus(dir: &Path, name: &str, n: usize) -> PathBuf {
+    let lines: String = gen_9x9_puzzles()
+        .iter()
+        .take(n)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    write_file(dir, name, lines)
+}
+
+/// The `dlxbench` binary's path, for `std::process::Command`.
+pub fn binary() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
+}
+
+/// A finished process's standard error, as text.
+pub fn stderr_text(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 /// The committed generated corpus at `path` is what the command in its
 /// first line (`# dlxbench ARGS`) prints, byte for byte.
 pub fn assert_regenerates(path: &Path) {
@@ -371,4 +401,36 @@ pub fn skip(test: &str, reason: &str) {
         panic!("{message} (under CI it must run: .ci/run installs what it needs)");
     }
     let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// The geometric means of the time and node ratios current / baseline of
+/// `solver` on `corpus`, recomputed from the two `puzzles.csv` files
+/// (nodes 0 as 1), over the puzzles timed in both; and their count.
+pub fn work_means(base: &Path, cur: &Path, corpus: &str, solver: &str) -> (f64, f64, u64) {
+    let rows = |dir: &Path| -> std::collections::BTreeMap<u64, (f64, f64)> {
+        read_csv(&dir.join("puzzles.csv"))
+            .into_iter()
+            .filter(|r| r["corpus"] == corpus && r["solver"] == solver && r["status"] != "budget")
+            .map(|r| {
+                let nodes: f64 = r["nodes"].parse::<f64>().unwrap().max(1.0);
+                (
+                    r["line"].parse().unwrap(),
+                    (r["ns"].parse().unwrap(), nodes),
+                )
+            })
+            .collect()
+    };
+    let (b, c) = (rows(base), rows(cur));
+    let (mut t, mut n, mut k) = (0.0, 0.0, 0u64);
+    for (line, (bt, bn)) in &b {
+        let Some((ct, cn)) = c.get(line) else {
+            continue;
+        };
+        if *bt > 0.0 && *ct > 0.0 {
+            t += (ct / bt).ln();
+            n += (cn / bn).ln();
+            k += 1;
+        }
+    }
+    ((t / k as f64).exp(), (n / k as f64).exp(), k)
 }
