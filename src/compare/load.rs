@@ -1,51 +1,27 @@
 //! Reading one benchmark run: `summary.csv`, `puzzles.csv` and `run.json`
 //! as `dlxbench bench` writes them.
 //!
-//! `puzzles.csv` can hold millions of rows: it is streamed with one reused
-//! [`csv::ByteRecord`], and each row goes into a compact [`PuzzleRow`] of
-//! its corpus x solver [`Group`] (found without allocating: rows come in
-//! runs of the same corpus, and a corpus has a handful of solvers).
-//! Columns are found by name, so files from older versions (without the
-//! `updates` and `total_updates` columns, or `mems` and `total_mems`) read
-//! fine: their link updates (mems) are "not recorded".
+//! `puzzles.csv` can hold millions of rows: it is streamed by the one
+//! reader of the file ([`PuzzleReader`]), and each row goes into a compact
+//! [`PuzzleRow`] of its corpus x solver [`Group`] (found without
+//! allocating: [`GroupIndex`]). Columns are found by name, so files from
+//! older versions (without the `updates` and `total_updates` columns, or
+//! `mems` and `total_mems`) read fine: their link updates (mems) are "not
+//! recorded".
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
 use crate::results::schema::{self, puzzles as pc, summary as sc};
-use crate::results::{Checksums, CorpusState, ResultDir, RunInfo, Verify};
+use crate::results::{
+    Checksums, CorpusState, GroupIndex, PuzzleReader, ResultDir, RunInfo, Verify,
+};
 use crate::solvers::Status;
 
-/// One puzzle x solver row of `puzzles.csv`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PuzzleRow {
-    /// 1-based line of the puzzle in its corpus.
-    pub line: u64,
-    /// Solve time, ns.
-    pub ns: u64,
-    /// Search nodes (`None`: the solver does not report them).
-    pub nodes: Option<u64>,
-    /// Link updates, when the solver counts them and the file records them.
-    pub updates: Option<u64>,
-    /// Mems, when the solver counts them and the file records them.
-    pub mems: Option<u64>,
-    /// Solutions found (capped by the mode's limit).
-    pub solutions: u64,
-    /// Branch points (each solver counts its own kind).
-    pub guesses: u64,
-    /// Status.
-    pub status: Status,
-}
-
-impl PuzzleRow {
-    /// Whether the solve was timed (within budget, not failed) with a
-    /// usable time.
-    pub fn timed(&self) -> bool {
-        self.status != Status::Budget && !self.status.is_untimed() && self.ns > 0
-    }
-}
+/// One puzzle x solver row of `puzzles.csv`, without its names (the
+/// result directory's type).
+pub use crate::results::PuzzleRow;
 
 /// One row of `summary.csv` (the result directory's type), read, or the
 /// same figures computed from per-puzzle rows when a run has no
@@ -495,25 +471,6 @@ fn columns<const N: usize>(
     Ok(out)
 }
 
-fn optional_column(headers: &csv::ByteRecord, name: &str) -> Option<usize> {
-    headers.iter().position(|h| h == name.as_bytes())
-}
-
-/// A decimal `u64`, without allocating.
-fn parse_u64(field: &[u8]) -> Option<u64> {
-    if field.is_empty() || field.len() > 20 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &b in field {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    Some(v)
-}
-
 /// The columns a `summary.csv` must have, in the order [`read_summary`]
 /// takes them.
 const SUMMARY_REQUIRED: [&str; 14] = [
@@ -635,135 +592,38 @@ fn not_a_number(
     )
 }
 
-/// Streams `puzzles.csv` into the groups (adding groups it alone has).
-/// Streams the rows of the `puzzles.csv` at `path`, in file order: each row
-/// goes to `visit` with the index of its corpus x solver in `groups` and
-/// its line in the file (for messages) (a
+/// Streams the rows of the `puzzles.csv` at `path`, in file order
+/// ([`PuzzleReader`]): each row goes to `visit` with the index of its
+/// corpus x solver in `groups` and its line in the file (for messages) (a
 /// group is added for a pair not there yet, with neither summary nor rows).
 /// Rows of puzzles a solver did not take (`n/a`) are skipped. Memory does
-/// not grow with the rows: this is how a reader that keeps only some of
-/// them (a sample to plot) reads a file of millions.
+/// not grow with the rows.
 pub fn for_each_puzzle(
     path: &Path,
     groups: &mut Vec<Group>,
     mut visit: impl FnMut(usize, u64, PuzzleRow),
 ) -> Result<(), CompareError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let mut r = csv::ReaderBuilder::new()
-        .buffer_capacity(1 << 20)
-        .from_reader(file);
-    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
-    let [corpus, line_col, solver, ns, solutions, nodes, guesses, status] = columns(
-        path,
-        &headers,
-        [
-            pc::CORPUS,
-            pc::LINE,
-            pc::SOLVER,
-            pc::NS,
-            pc::SOLUTIONS,
-            pc::NODES,
-            pc::GUESSES,
-            pc::STATUS,
-        ],
-    )?;
-    let updates = optional_column(&headers, pc::UPDATES);
-    let mems = optional_column(&headers, pc::MEMS);
-    // The current corpus (its name) and its solvers' group indices.
-    let mut current: Vec<u8> = Vec::new();
-    let mut solvers: Vec<(Vec<u8>, usize)> = Vec::new();
-    // Groups by (corpus, solver), for corpora seen again later.
-    let mut index: HashMap<(String, String), usize> = groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| ((g.corpus.clone(), g.solver.clone()), i))
-        .collect();
-    each_record(path, &mut r, |record, line| {
-        if record[corpus] != current[..] {
-            current.clear();
-            current.extend_from_slice(&record[corpus]);
-            solvers.clear();
-        }
-        let slot = match solvers.iter().find(|(s, _)| *s == record[solver]) {
-            Some(&(_, g)) => g,
-            None => {
-                let text = |i: usize| {
-                    std::str::from_utf8(&record[i])
-                        .map(str::to_string)
-                        .map_err(|_| {
-                            bad(
-                                path,
-                                line,
-                                format!("column `{}` is not UTF-8", name(&headers, i)),
-                            )
-                        })
-                };
-                let key = (text(corpus)?, text(solver)?);
-                let g = match index.get(&key) {
-                    Some(&g) => g,
-                    None => {
-                        groups.push(Group {
-                            corpus: key.0.clone(),
-                            solver: key.1.clone(),
-                            summary: None,
-                            puzzles: None,
-                        });
-                        index.insert(key, groups.len() - 1);
-                        groups.len() - 1
-                    }
-                };
-                solvers.push((record[solver].to_vec(), g));
-                g
-            }
-        };
-        let int = |i: usize| {
-            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, record, i))
-        };
-        let status_text = &record[status];
-        let status = std::str::from_utf8(status_text)
-            .ok()
-            .and_then(Status::from_name)
-            .ok_or_else(|| {
-                bad(
-                    path,
-                    line,
-                    format!(
-                        "column `{}`: unknown status `{}` (expected unique, multiple, solved, none, budget, invalid, crashed, timeout, protocol-error or skipped)",
-                        pc::STATUS,
-                        String::from_utf8_lossy(status_text)
-                    ),
-                )
-            })?;
-        if status == Status::NotApplicable {
+    let mut reader = PuzzleReader::open(path)?;
+    let mut index = GroupIndex::new(groups.iter().map(|g| (g.corpus.clone(), g.solver.clone())));
+    while let Some(record) = reader.next()? {
+        let g = index.of(record.corpus, record.solver);
+        if record.status == Status::NotApplicable {
             // Not run (a later writer may list such puzzles): nothing to
             // compare.
-            return Ok(());
+            continue;
         }
-        visit(
-            slot,
-            line,
-            PuzzleRow {
-                line: int(line_col)?,
-                ns: int(ns)?,
-                nodes: match &record[nodes] {
-                    b"" => None,
-                    _ => Some(int(nodes)?),
-                },
-                updates: match updates {
-                    Some(i) if !record[i].is_empty() => Some(int(i)?),
-                    _ => None,
-                },
-                mems: match mems {
-                    Some(i) if !record[i].is_empty() => Some(int(i)?),
-                    _ => None,
-                },
-                solutions: int(solutions)?,
-                guesses: int(guesses)?,
-                status,
-            },
-        );
-        Ok(())
-    })
+        let row = record.row();
+        visit(g, reader.line(), row);
+    }
+    for (corpus, solver) in &index.names()[groups.len()..] {
+        groups.push(Group {
+            corpus: corpus.clone(),
+            solver: solver.clone(),
+            summary: None,
+            puzzles: None,
+        });
+    }
+    Ok(())
 }
 
 fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {
@@ -1061,14 +921,5 @@ mod tests {
         );
         // The summary alone is not checked against anything.
         assert!(load(&dir.path().join("summary.csv")).is_ok());
-    }
-
-    #[test]
-    fn numbers() {
-        assert_eq!(parse_u64(b"0"), Some(0));
-        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
-        assert_eq!(parse_u64(b"18446744073709551616"), None);
-        assert_eq!(parse_u64(b""), None);
-        assert_eq!(parse_u64(b"-1"), None);
     }
 }

@@ -55,6 +55,17 @@ pub enum ResultError {
         /// The files that differ, in name order (at least one).
         modified: Vec<Modified>,
     },
+    /// A CSV file does not parse, or a row holds what a run does not
+    /// write.
+    #[error("{}:{line}: {message}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line (0 when unknown).
+        line: u64,
+        /// What is wrong (naming the column).
+        message: String,
+    },
     /// A field holds what a run does not write.
     #[error("{}: `{field}`: {message}", path.display())]
     Field {
