@@ -55,7 +55,8 @@ use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
 use crate::results::puzzles::{self, PuzzleReader, PuzzleRecord};
 use crate::results::{
-    Checksums, DirState, PartFacts, ResultDir, ResultError, RunInfo, SummaryRow, Throughput, Verify,
+    Checksums, DirState, PartFacts, ResultDir, ResultError, RunInfo, SummaryFile, Throughput,
+    Verify,
 };
 use crate::solvers::Status;
 
@@ -254,9 +255,7 @@ impl Part {
             dir: self.dir.clone(),
             what: format!("{}: {what}", schema::SUMMARY_CSV),
         };
-        let mut reader = csv::Reader::from_path(path).map_err(|e| csv_error(path, e))?;
-        for row in reader.deserialize::<SummaryRow>() {
-            let row = row.map_err(|e| csv_error(path, e))?;
+        for row in SummaryFile::read(path)?.rows {
             let (c, s) = (&row.corpus, &row.solver);
             if row.solved > row.puzzles || row.invalid > row.puzzles {
                 return Err(bad(format!(
@@ -730,6 +729,8 @@ fn merge_rows(
         }
     }
     let mut rows = 0u64;
+    // The line of the row being written.
+    let mut line_buf = Vec::with_capacity(256);
     let mut discrepancies = Vec::new();
     let mut paired: Vec<PairedTimes> = result
         .corpora
@@ -776,9 +777,9 @@ fn merge_rows(
         // As the run writes it (a part from before the later columns gets
         // them, empty).
         let solver = config.solvers[usize::from(record.solver)].as_str();
-        PuzzleRecord::of_record(&result.corpora[c].name, solver, &record)
-            .write_csv(&mut out)
-            .map_err(io)?;
+        line_buf.clear();
+        PuzzleRecord::of_record(&result.corpora[c].name, solver, &record).write_csv(&mut line_buf);
+        out.write_all(&line_buf).map_err(io)?;
         rows += 1;
         if let Some((c, line)) = r.advance(&corpus_index, &solver_index)? {
             heap.push(Reverse((c, line, i)));

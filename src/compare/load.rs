@@ -13,9 +13,10 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
+use crate::results::puzzles::csv_error;
 use crate::results::schema::{self, puzzles as pc, summary as sc};
 use crate::results::{
-    Checksums, CorpusState, GroupIndex, PuzzleReader, ResultDir, RunInfo, Verify,
+    Checksums, CorpusState, GroupIndex, PuzzleReader, ResultDir, RunInfo, SummaryFile, Verify,
 };
 use crate::solvers::Status;
 
@@ -291,10 +292,10 @@ pub fn load_with(path: &Path, verify: Verify) -> Result<Run, CompareError> {
     };
     let mut groups: Vec<Group> = Vec::new();
     if let Some(s) = summary.as_deref() {
-        for (corpus, solver, row) in read_summary(s)? {
+        for row in SummaryFile::read(s)?.rows {
             groups.push(Group {
-                corpus,
-                solver,
+                corpus: row.corpus.clone(),
+                solver: row.solver.clone(),
                 summary: Some(row),
                 puzzles: None,
             });
@@ -348,67 +349,6 @@ fn check_counts(puzzles: &Path, summary: &Path, groups: &[Group]) -> Result<(), 
     Ok(())
 }
 
-/// What a CSV file without a final line end is.
-const CUT_SHORT: &str = "the last line has no line end: the file was cut short (an interrupted \
-run, a full disk or a partial copy?)";
-
-/// Whether a CSV file does not end with a line end: it was cut short (a
-/// run interrupted while writing it, a full disk, a partial copy), and its
-/// last row may have lost digits and still parse.
-fn cut_short(path: &Path) -> Result<bool, CompareError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
-    if len == 0 {
-        return Ok(false);
-    }
-    let mut last = [0u8];
-    file.seek(SeekFrom::Start(len - 1))
-        .and_then(|_| file.read_exact(&mut last))
-        .map_err(|e| io_error(path, e))?;
-    Ok(last[0] != b'\n')
-}
-
-/// A CSV file read to its end, whose last line is `line`, must end with a
-/// line end.
-fn check_complete(path: &Path, line: u64) -> Result<(), CompareError> {
-    match cut_short(path)? {
-        true => Err(bad(path, line, CUT_SHORT)),
-        false => Ok(()),
-    }
-}
-
-/// A `csv` error while reading `path`, which says so when the file was
-/// also cut short (a row cut in two has too few fields).
-fn read_error(path: &Path, e: csv::Error) -> CompareError {
-    let mut error = csv_error(path, e);
-    if let CompareError::Csv { message, .. } = &mut error {
-        if cut_short(path).unwrap_or(false) {
-            message.push_str("; ");
-            message.push_str(CUT_SHORT);
-        }
-    }
-    error
-}
-
-/// A `csv` error as a [`CompareError::Csv`] naming the file and line.
-fn csv_error(path: &Path, e: csv::Error) -> CompareError {
-    let line = e.position().map_or(0, |p| p.line());
-    let message = match e.kind() {
-        csv::ErrorKind::Io(io) => io.to_string(),
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("{len} fields where the header has {expected_len}"),
-        csv::ErrorKind::Utf8 { err, .. } => format!("not UTF-8: {err}"),
-        _ => e.to_string(),
-    };
-    CompareError::Csv {
-        path: path.to_path_buf(),
-        line,
-        message,
-    }
-}
-
 fn bad(path: &Path, line: u64, message: impl Into<String>) -> CompareError {
     CompareError::Csv {
         path: path.to_path_buf(),
@@ -453,143 +393,6 @@ fn csv_kind(path: &Path) -> Result<CsvKind, CompareError> {
             ),
         ))
     }
-}
-
-/// Index of each wanted column; the required ones must be there.
-fn columns<const N: usize>(
-    path: &Path,
-    headers: &csv::ByteRecord,
-    required: [&str; N],
-) -> Result<[usize; N], CompareError> {
-    let mut out = [0usize; N];
-    for (slot, name) in out.iter_mut().zip(required) {
-        *slot = headers
-            .iter()
-            .position(|h| h == name.as_bytes())
-            .ok_or_else(|| bad(path, 1, format!("missing column `{name}`")))?;
-    }
-    Ok(out)
-}
-
-/// The columns a `summary.csv` must have, in the order [`read_summary`]
-/// takes them.
-const SUMMARY_REQUIRED: [&str; 14] = [
-    sc::CORPUS,
-    sc::SOLVER,
-    sc::PUZZLES,
-    sc::SOLVED,
-    sc::UNSOLVABLE,
-    sc::MULTIPLE,
-    sc::BUDGET,
-    sc::INVALID,
-    sc::MEAN_NS,
-    sc::STDDEV_NS,
-    sc::P50_NS,
-    sc::P99_NS,
-    sc::PUZZLES_PER_S,
-    sc::TOTAL_NODES,
-];
-
-fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, CompareError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let mut r = csv::Reader::from_reader(file);
-    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
-    columns(path, &headers, SUMMARY_REQUIRED)?;
-    let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
-    each_record(path, &mut r, |record, line| {
-        let row: SummaryRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| field_error(path, line, &headers, record, e))?;
-        if out
-            .iter()
-            .any(|(oc, os, _)| *oc == row.corpus && *os == row.solver)
-        {
-            return Err(bad(
-                path,
-                line,
-                format!(
-                    "a second row for corpus `{}` and solver `{}`",
-                    row.corpus, row.solver
-                ),
-            ));
-        }
-        out.push((row.corpus.clone(), row.solver.clone(), row));
-        Ok(())
-    })?;
-    Ok(out)
-}
-
-/// Calls `row` with each record of `r` and its line in the file, then
-/// checks that the file ends with a line end (it was not cut short).
-fn each_record<R: std::io::Read>(
-    path: &Path,
-    r: &mut csv::Reader<R>,
-    mut row: impl FnMut(&csv::ByteRecord, u64) -> Result<(), CompareError>,
-) -> Result<(), CompareError> {
-    let mut record = csv::ByteRecord::new();
-    let mut last_line = 1;
-    while r
-        .read_byte_record(&mut record)
-        .map_err(|e| read_error(path, e))?
-    {
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
-        row(&record, line)?;
-    }
-    check_complete(path, last_line)
-}
-
-/// A field of `record` that is not what its column holds.
-fn field_error(
-    path: &Path,
-    line: u64,
-    headers: &csv::ByteRecord,
-    record: &csv::ByteRecord,
-    e: csv::Error,
-) -> CompareError {
-    let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
-        return csv_error(path, e);
-    };
-    let Some(i) = err
-        .field()
-        .map(|i| i as usize)
-        .filter(|&i| i < record.len())
-    else {
-        return bad(path, line, err.to_string());
-    };
-    match err.kind() {
-        csv::DeserializeErrorKind::InvalidUtf8(_) => bad(
-            path,
-            line,
-            format!("column `{}` is not UTF-8", name(headers, i)),
-        ),
-        csv::DeserializeErrorKind::ParseInt(_)
-        | csv::DeserializeErrorKind::ParseFloat(_)
-        | csv::DeserializeErrorKind::ParseBool(_) => not_a_number(path, line, headers, record, i),
-        _ => bad(path, line, format!("column `{}`: {err}", name(headers, i))),
-    }
-}
-
-fn name(headers: &csv::ByteRecord, i: usize) -> String {
-    String::from_utf8_lossy(&headers[i]).into_owned()
-}
-
-fn not_a_number(
-    path: &Path,
-    line: u64,
-    headers: &csv::ByteRecord,
-    record: &csv::ByteRecord,
-    i: usize,
-) -> CompareError {
-    bad(
-        path,
-        line,
-        format!(
-            "column `{}`: `{}` is not a number",
-            name(headers, i),
-            String::from_utf8_lossy(&record[i])
-        ),
-    )
 }
 
 /// Streams the rows of the `puzzles.csv` at `path`, in file order
@@ -836,7 +639,7 @@ mod tests {
     /// A `summary.csv` with the required columns and the given
     /// `(corpus, solver, puzzles)` rows.
     fn summary(rows: &[(&str, &str, u64)]) -> String {
-        let mut text = format!("{}\n", SUMMARY_REQUIRED.join(","));
+        let mut text = format!("{}\n", sc::REQUIRED.join(","));
         for (corpus, solver, puzzles) in rows {
             text += &format!("{corpus},{solver},{puzzles},{puzzles},0,0,0,0,1,0,1,1,1,1\n");
         }

@@ -6,6 +6,7 @@
 //! finished corpus's rows complete, so a run that dies loses at most the
 //! corpus in flight. Memory stays flat whatever the corpus size.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::schema;
@@ -29,6 +30,8 @@ pub struct PuzzlesCsv {
     kept: bool,
     dest: PathBuf,
     solvers: Vec<String>,
+    /// The lines of the batch being written (kept between batches).
+    batch: Vec<u8>,
 }
 
 impl PuzzlesCsv {
@@ -45,6 +48,7 @@ impl PuzzlesCsv {
             kept: false,
             dest,
             solvers: solvers.iter().map(|s| s.to_string()).collect(),
+            batch: Vec::new(),
         })
     }
 
@@ -83,12 +87,13 @@ impl RecordSink for PuzzlesCsv {
     fn write_batch(&mut self, corpus: &str, records: &[Record]) -> std::io::Result<()> {
         self.pending |= !records.is_empty();
         let f = self.rows.as_mut().expect("open until finish");
+        self.batch.clear();
         // A puzzle the solver does not take has no row: nothing was run.
         for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
             let solver = &self.solvers[usize::from(r.solver)];
-            PuzzleRecord::of_record(corpus, solver, r).write_csv(f)?;
+            PuzzleRecord::of_record(corpus, solver, r).write_csv(&mut self.batch);
         }
-        Ok(())
+        f.write_all(&self.batch)
     }
 
     fn end_corpus(&mut self, _corpus: &str) -> std::io::Result<()> {

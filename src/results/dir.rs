@@ -537,25 +537,12 @@ impl ResultDir {
         let Some(path) = &self.summary_csv else {
             return Ok(());
         };
-        let text = read_text(path)?;
-        let mut reader = csv::Reader::from_reader(text.as_bytes());
-        let has = reader
-            .headers()
-            .is_ok_and(|h| h.iter().any(|c| c == schema::summary::SPEED_NOTE));
-        if !has {
+        let file = super::SummaryFile::read(path)?;
+        if !file.has(schema::summary::SPEED_NOTE) {
             return Ok(());
         }
-        let mut rows = Vec::new();
-        for row in reader.deserialize::<super::SummaryRow>() {
-            let row = row
-                .map_err(|e| ResultError::field(path, schema::summary::SPEED_VS, e.to_string()))?;
-            rows.push(row);
-        }
         for c in &mut result.corpora {
-            let row = |s: &SolverStats| {
-                rows.iter()
-                    .find(|r| r.corpus == c.name && r.solver == s.name)
-            };
+            let row = |s: &SolverStats| file.row(&c.name, &s.name);
             let speeds = c
                 .solvers
                 .iter()

@@ -45,7 +45,7 @@ pub use run_info::{
     CorpusInfo, CorpusState, FailureCounts, PartFacts, RoundTripFloor, RunFacts, RunInfo, RunState,
     ShardInfo, SolverInfo, Throughput,
 };
-pub use summary::SummaryRow;
+pub use summary::{SummaryFile, SummaryRow};
 
 /// The version of the result-directory format this build writes, in
 /// `run.json` (`schema_version`). 1: the first with the key; files without

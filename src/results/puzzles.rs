@@ -5,7 +5,7 @@
 //! [`crate::report::puzzles_csv`] and `merge` write every row through it)
 //! and read once ([`PuzzleReader`]: `compare`, `merge`, `plot` and
 //! `versus` read every row through it). The file can hold millions of
-//! rows: the reader streams it with one reused [`csv::ByteRecord`] and
+//! rows: the reader streams it with one reused [`csv::StringRecord`] and
 //! hands out each row borrowed from it ([`PuzzleRecord<&str>`]), parsing
 //! numbers without allocating; [`PuzzleRow`] is the compact form a reader
 //! keeps in memory, and [`GroupIndex`] finds a row's corpus x solver
@@ -150,41 +150,43 @@ impl<S> PuzzleRecord<S> {
 }
 
 impl<S: AsRef<str>> PuzzleRecord<S> {
-    /// Writes the row as a line of `puzzles.csv`: each column of
-    /// [`Column::ALL`] in order, an empty field for `None`, the names
-    /// quoted where CSV needs it.
-    pub fn write_csv<W: Write + ?Sized>(&self, out: &mut W) -> io::Result<()> {
+    /// Appends the row to `line` as a line of `puzzles.csv`: each column
+    /// of [`Column::ALL`] in order, an empty field for `None`, the names
+    /// quoted where CSV needs it. (Into a buffer, written out by the
+    /// caller: one write a row, or a batch.)
+    pub fn write_csv(&self, line: &mut Vec<u8>) {
         let mut buf = itoa::Buffer::new();
-        let mut number = |out: &mut W, v: Option<u64>| match v {
-            Some(v) => out.write_all(buf.format(v).as_bytes()),
-            None => Ok(()),
+        let mut number = |line: &mut Vec<u8>, v: Option<u64>| {
+            if let Some(v) = v {
+                line.extend_from_slice(buf.format(v).as_bytes());
+            }
         };
         for (i, column) in Column::ALL.into_iter().enumerate() {
             if i > 0 {
-                out.write_all(b",")?;
+                line.push(b',');
             }
             match column {
-                Column::Corpus => write_text(out, self.corpus.as_ref())?,
-                Column::Line => number(out, Some(self.line))?,
-                Column::Solver => write_text(out, self.solver.as_ref())?,
-                Column::Ns => number(out, Some(self.ns))?,
-                Column::Solutions => number(out, Some(self.solutions))?,
-                Column::Nodes => number(out, self.nodes)?,
-                Column::Guesses => number(out, Some(self.guesses))?,
-                Column::Status => out.write_all(self.status.as_str().as_bytes())?,
-                Column::Updates => number(out, self.updates)?,
-                Column::RoundTripNs => number(out, self.round_trip_ns)?,
+                Column::Corpus => write_text(line, self.corpus.as_ref()),
+                Column::Line => number(line, Some(self.line)),
+                Column::Solver => write_text(line, self.solver.as_ref()),
+                Column::Ns => number(line, Some(self.ns)),
+                Column::Solutions => number(line, Some(self.solutions)),
+                Column::Nodes => number(line, self.nodes),
+                Column::Guesses => number(line, Some(self.guesses)),
+                Column::Status => line.extend_from_slice(self.status.as_str().as_bytes()),
+                Column::Updates => number(line, self.updates),
+                Column::RoundTripNs => number(line, self.round_trip_ns),
                 // Words and numbers only: no quoting needed.
                 Column::Cause => {
                     if let Some(failure) = self.cause {
-                        write!(out, "{failure}")?
+                        line.extend_from_slice(failure.cause().as_bytes());
                     }
                 }
-                Column::Mems => number(out, self.mems)?,
-                Column::Host => number(out, self.host.map(u64::from))?,
+                Column::Mems => number(line, self.mems),
+                Column::Host => number(line, self.host.map(u64::from)),
             }
         }
-        out.write_all(b"\n")
+        line.push(b'\n');
     }
 }
 
@@ -193,13 +195,16 @@ pub fn write_header<W: Write + ?Sized>(out: &mut W) -> io::Result<()> {
     writeln!(out, "{}", super::schema::puzzles::COLUMNS.join(","))
 }
 
-/// `text` as a CSV field: quoted when it holds a comma, a quote or a line
-/// end.
-fn write_text<W: Write + ?Sized>(out: &mut W, text: &str) -> io::Result<()> {
-    if !text.contains([',', '"', '\n', '\r']) {
-        return out.write_all(text.as_bytes());
+/// Appends `text` to `line` as a CSV field: quoted when it holds a comma,
+/// a quote or a line end.
+fn write_text(line: &mut Vec<u8>, text: &str) {
+    let special = |b: &u8| matches!(b, b',' | b'"' | b'\n' | b'\r');
+    if !text.as_bytes().iter().any(special) {
+        return line.extend_from_slice(text.as_bytes());
     }
-    write!(out, "\"{}\"", text.replace('"', "\"\""))
+    line.push(b'"');
+    line.extend_from_slice(text.replace('"', "\"\"").as_bytes());
+    line.push(b'"');
 }
 
 /// One puzzle x solver row of `puzzles.csv` without its names: what a
@@ -234,7 +239,8 @@ impl PuzzleRow {
 }
 
 /// What a CSV file without a final line end is.
-const CUT_SHORT: &str = "the last line has no line end: the file was cut short (an interrupted \
+pub(crate) const CUT_SHORT: &str =
+    "the last line has no line end: the file was cut short (an interrupted \
 run, a full disk or a partial copy?)";
 
 /// The read buffer of a [`PuzzleReader`], bytes: a merge holds one per
@@ -252,7 +258,8 @@ const BUFFER: usize = 1 << 16;
 pub struct PuzzleReader {
     path: PathBuf,
     csv: csv::Reader<File>,
-    record: csv::ByteRecord,
+    /// The row last read (its UTF-8 checked once, as a whole).
+    record: csv::StringRecord,
     /// Each column's position in the file ([`Column::ALL`]'s order).
     at: [Option<usize>; Column::ALL.len()],
     /// The file's header, for messages.
@@ -289,7 +296,7 @@ impl PuzzleReader {
         Ok(PuzzleReader {
             path: path.to_path_buf(),
             csv,
-            record: csv::ByteRecord::new(),
+            record: csv::StringRecord::new(),
             at,
             header,
             line: 1,
@@ -327,7 +334,7 @@ impl PuzzleReader {
     pub fn next(&mut self) -> Result<Option<PuzzleRecord<&str>>, ResultError> {
         let more = self
             .csv
-            .read_byte_record(&mut self.record)
+            .read_record(&mut self.record)
             .map_err(|e| read_error(&self.path, e))?;
         if !more {
             return match cut_short(&self.path)? {
@@ -341,81 +348,110 @@ impl PuzzleReader {
 
     /// The field of `column` in the row last read; empty when the file
     /// does not have the column.
-    fn field(&self, column: Column) -> &[u8] {
+    fn field(&self, column: Column) -> &str {
         match self.at[column as usize] {
             Some(i) => &self.record[i],
-            None => b"",
+            None => "",
         }
     }
 
     /// The row last read, typed.
     fn parse(&self) -> Result<PuzzleRecord<&str>, ResultError> {
-        let int = |c: Column| parse_u64(self.field(c)).ok_or_else(|| self.not_a_number(c));
+        // The fast path returns no error (a small `Option` a field, not a
+        // `Result` with the error's room): which field is wrong is found
+        // again only when one is.
+        self.try_parse().ok_or_else(|| self.explain())
+    }
+
+    fn try_parse(&self) -> Option<PuzzleRecord<&str>> {
+        let int = |c: Column| parse_u64(self.field(c));
         let optional = |c: Column| match self.field(c) {
-            b"" => Ok(None),
-            field => parse_u64(field)
-                .map(Some)
-                .ok_or_else(|| self.not_a_number(c)),
+            "" => Some(None),
+            field => parse_u64(field).map(Some),
         };
-        Ok(PuzzleRecord {
-            corpus: self.text(Column::Corpus)?,
+        Some(PuzzleRecord {
+            corpus: self.field(Column::Corpus),
             line: int(Column::Line)?,
-            solver: self.text(Column::Solver)?,
+            solver: self.field(Column::Solver),
             ns: int(Column::Ns)?,
             solutions: int(Column::Solutions)?,
             nodes: optional(Column::Nodes)?,
             guesses: int(Column::Guesses)?,
-            status: self.status()?,
+            status: Status::from_name(self.field(Column::Status))?,
             updates: optional(Column::Updates)?,
             round_trip_ns: optional(Column::RoundTripNs)?,
-            cause: self.cause()?,
+            cause: match self.field(Column::Cause) {
+                "" => None,
+                field => Some(Failure::from_cause(field)?),
+            },
             mems: optional(Column::Mems)?,
             host: match optional(Column::Host)? {
                 None => None,
-                Some(h) => Some(u32::try_from(h).map_err(|_| self.not_a_number(Column::Host))?),
+                Some(h) => Some(u32::try_from(h).ok()?),
             },
         })
     }
 
-    fn text(&self, column: Column) -> Result<&str, ResultError> {
-        std::str::from_utf8(self.field(column))
-            .map_err(|_| self.error(format!("column `{}` is not UTF-8", column.name())))
+    /// What is wrong with the row last read: its first field that does
+    /// not read, in the file's order of the columns.
+    fn explain(&self) -> ResultError {
+        for column in Column::ALL {
+            let field = self.field(column);
+            let wrong = match column {
+                Column::Corpus | Column::Solver => false,
+                Column::Line | Column::Ns | Column::Solutions | Column::Guesses => {
+                    parse_u64(field).is_none()
+                }
+                Column::Nodes | Column::Updates | Column::RoundTripNs | Column::Mems => {
+                    !field.is_empty() && parse_u64(field).is_none()
+                }
+                Column::Host => {
+                    !field.is_empty()
+                        && parse_u64(field)
+                            .and_then(|h| u32::try_from(h).ok())
+                            .is_none()
+                }
+                Column::Status => match self.status() {
+                    Ok(_) => false,
+                    Err(e) => return e,
+                },
+                Column::Cause => match self.cause() {
+                    Ok(_) => false,
+                    Err(e) => return e,
+                },
+            };
+            if wrong {
+                return self.not_a_number(column);
+            }
+        }
+        self.error("a row that does not read")
     }
 
     fn status(&self) -> Result<Status, ResultError> {
         let field = self.field(Column::Status);
-        std::str::from_utf8(field)
-            .ok()
-            .and_then(Status::from_name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Status::ALL
-                    .iter()
-                    .filter(|s| **s != Status::NotApplicable)
-                    .map(|s| s.as_str())
-                    .collect();
-                self.error(format!(
-                    "column `{}`: unknown status `{}` (expected {})",
-                    Column::Status.name(),
-                    String::from_utf8_lossy(field),
-                    names.join(", ")
-                ))
-            })
+        Status::from_name(field).ok_or_else(|| {
+            let names: Vec<&str> = Status::ALL
+                .iter()
+                .filter(|s| **s != Status::NotApplicable)
+                .map(|s| s.as_str())
+                .collect();
+            self.error(format!(
+                "column `{}`: unknown status `{field}` (expected {})",
+                Column::Status.name(),
+                names.join(", ")
+            ))
+        })
     }
 
     fn cause(&self) -> Result<Option<Failure>, ResultError> {
         match self.field(Column::Cause) {
-            b"" => Ok(None),
-            field => std::str::from_utf8(field)
-                .ok()
-                .and_then(Failure::from_cause)
-                .map(Some)
-                .ok_or_else(|| {
-                    self.error(format!(
-                        "column `{}`: unknown cause `{}`",
-                        Column::Cause.name(),
-                        String::from_utf8_lossy(field)
-                    ))
-                }),
+            "" => Ok(None),
+            field => Failure::from_cause(field).map(Some).ok_or_else(|| {
+                self.error(format!(
+                    "column `{}`: unknown cause `{field}`",
+                    Column::Cause.name()
+                ))
+            }),
         }
     }
 
@@ -423,7 +459,7 @@ impl PuzzleReader {
         self.error(format!(
             "column `{}`: `{}` is not a number",
             column.name(),
-            String::from_utf8_lossy(self.field(column))
+            self.field(column)
         ))
     }
 
@@ -434,12 +470,12 @@ impl PuzzleReader {
 }
 
 /// A decimal `u64`, without allocating.
-pub(crate) fn parse_u64(field: &[u8]) -> Option<u64> {
+pub(crate) fn parse_u64(field: &str) -> Option<u64> {
     if field.is_empty() || field.len() > 20 {
         return None;
     }
     let mut v = 0u64;
-    for &b in field {
+    for &b in field.as_bytes() {
         if !b.is_ascii_digit() {
             return None;
         }
@@ -612,7 +648,7 @@ mod tests {
         let mut text = Vec::new();
         write_header(&mut text).unwrap();
         for r in &rows {
-            r.write_csv(&mut text).unwrap();
+            r.write_csv(&mut text);
         }
         let text = String::from_utf8(text).unwrap();
         assert_eq!(
@@ -717,10 +753,10 @@ mod tests {
 
     #[test]
     fn numbers() {
-        assert_eq!(parse_u64(b"0"), Some(0));
-        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
-        assert_eq!(parse_u64(b"18446744073709551616"), None);
-        assert_eq!(parse_u64(b""), None);
-        assert_eq!(parse_u64(b"-1"), None);
+        assert_eq!(parse_u64("0"), Some(0));
+        assert_eq!(parse_u64("18446744073709551615"), Some(u64::MAX));
+        assert_eq!(parse_u64("18446744073709551616"), None);
+        assert_eq!(parse_u64(""), None);
+        assert_eq!(parse_u64("-1"), None);
     }
 }

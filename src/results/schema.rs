@@ -248,6 +248,25 @@ pub mod summary {
     /// costs beyond the solver's own time, ns (pipe included).
     pub const OWN_OVERHEAD_NS: &str = "own_overhead_ns";
 
+    /// The columns every `summary.csv` has, whatever its version (the
+    /// others read as their default when a file lacks them).
+    pub const REQUIRED: [&str; 14] = [
+        CORPUS,
+        SOLVER,
+        PUZZLES,
+        SOLVED,
+        UNSOLVABLE,
+        MULTIPLE,
+        BUDGET,
+        INVALID,
+        MEAN_NS,
+        STDDEV_NS,
+        P50_NS,
+        P99_NS,
+        PUZZLES_PER_S,
+        TOTAL_NODES,
+    ];
+
     /// Every column, in the file's order. Columns added later
     /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
     /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`], then
@@ -388,18 +407,10 @@ pub mod puzzles {
             Column::Host,
         ];
 
-        /// The columns every `puzzles.csv` has, whatever its version (the
-        /// later ones read as empty when a file lacks them).
-        pub const REQUIRED: [Column; 8] = [
-            Column::Corpus,
-            Column::Line,
-            Column::Solver,
-            Column::Ns,
-            Column::Solutions,
-            Column::Nodes,
-            Column::Guesses,
-            Column::Status,
-        ];
+        /// The columns every `puzzles.csv` has, whatever its version: the
+        /// first eight, up to [`STATUS`] (the later ones read as empty when
+        /// a file lacks them).
+        pub const REQUIRED: &'static [Column] = Column::ALL.split_at(8).0;
 
         /// The column's name in the header.
         pub const fn name(self) -> &'static str {
@@ -487,6 +498,19 @@ mod tests {
             "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems,host"
         );
         assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::HOST));
+    }
+
+    /// The reader keeps each column's position by the column's number:
+    /// its place in the list.
+    #[test]
+    fn puzzle_columns_are_numbered_by_their_place() {
+        for (i, c) in puzzles::Column::ALL.iter().enumerate() {
+            assert_eq!(*c as usize, i, "{c:?}");
+        }
+        assert_eq!(
+            puzzles::Column::REQUIRED.last(),
+            Some(&puzzles::Column::Status)
+        );
     }
 
     #[test]

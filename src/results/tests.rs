@@ -355,7 +355,7 @@ fn puzzles_text(rows: &[PuzzleRecord]) -> String {
     let mut out = Vec::new();
     super::puzzles::write_header(&mut out).unwrap();
     for r in rows {
-        r.write_csv(&mut out).unwrap();
+        r.write_csv(&mut out);
     }
     String::from_utf8(out).unwrap()
 }
