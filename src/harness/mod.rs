@@ -515,6 +515,33 @@ pub struct FailureNote {
     pub detail: Option<String>,
 }
 
+impl FailureNote {
+    /// The note of the failed solve `record` of the solver named `solver`
+    /// (on symmetry image `image`, none for image 0), with what the harness
+    /// saw of it, taken out of `details` (keyed by line and solver) when
+    /// there.
+    pub(crate) fn of_record(
+        record: &Record,
+        solver: &str,
+        image: Option<u32>,
+        details: &mut Vec<((u64, u16), String)>,
+    ) -> FailureNote {
+        let key = (record.line, record.solver);
+        FailureNote {
+            line: record.line,
+            solver: solver.to_string(),
+            status: record.status,
+            failure: record.failure,
+            warm_up: false,
+            image,
+            detail: details
+                .iter()
+                .position(|(k, _)| *k == key)
+                .map(|at| details.swap_remove(at).1),
+        }
+    }
+}
+
 impl std::fmt::Display for FailureNote {
     /// `line 12: py crashed (exit 3)` (`... on symmetry image 2` for an
     /// image's solve); for a solver stopped after failures

@@ -484,3 +484,32 @@ fn a_solve_is_classified_by_what_the_solver_could_and_did_do() {
         Status::Solved
     );
 }
+
+/// The note of a failed solve is built by one constructor, its detail
+/// taken out of the details the harness saw (by line and solver).
+#[test]
+fn failure_notes_take_their_detail() {
+    let record = Record {
+        line: 7,
+        solver: 1,
+        status: Status::Crashed,
+        ns: 0,
+        solutions: 0,
+        nodes: None,
+        guesses: 0,
+        updates: None,
+        mems: None,
+        failure: Some(Failure::Signal(11)),
+        timing: Timing::Call,
+        host: None,
+    };
+    let mut details = vec![((7, 0), "other".to_string()), ((7, 1), "boom".to_string())];
+    let note = FailureNote::of_record(&record, "py", Some(2), &mut details);
+    assert_eq!(
+        note.to_string(),
+        "line 7: py crashed (signal 11) on symmetry image 2: boom"
+    );
+    assert_eq!(details, [((7, 0), "other".to_string())]);
+    let again = FailureNote::of_record(&record, "py", None, &mut details);
+    assert_eq!(again.to_string(), "line 7: py crashed (signal 11)");
+}
