@@ -513,3 +513,41 @@ fn failure_notes_take_their_detail() {
     let again = FailureNote::of_record(&record, "py", None, &mut details);
     assert_eq!(again.to_string(), "line 7: py crashed (signal 11)");
 }
+
+/// What `run.json` records of a note reads back as the note (a stop
+/// without its detail, which its text does not show); other text does not.
+#[test]
+fn failure_notes_read_back_from_their_text() {
+    let note = |status, failure, warm_up, image, detail: Option<&str>| FailureNote {
+        line: 12,
+        solver: "py x".into(),
+        status,
+        failure,
+        warm_up,
+        image,
+        detail: detail.map(String::from),
+    };
+    let notes = [
+        note(Status::Crashed, Some(Failure::Exit(3)), false, None, None),
+        note(
+            Status::ProtocolError,
+            Some(Failure::Response),
+            true,
+            Some(2),
+            Some("got `a: (b)` on symmetry image 3"),
+        ),
+        note(Status::Timeout, None, false, Some(1), None),
+        note(Status::Skipped, Some(Failure::Stopped), false, None, None),
+    ];
+    for n in &notes {
+        assert_eq!(
+            FailureNote::from_note("py x", &n.to_string()).as_ref(),
+            Some(n),
+            "{n}"
+        );
+    }
+    let text = notes[0].to_string();
+    assert_eq!(FailureNote::from_note("py", &text), None);
+    assert_eq!(FailureNote::from_note("py x", "line 12: py x maybe"), None);
+    assert_eq!(FailureNote::from_note("py x", "line x: py x crashed"), None);
+}

@@ -720,3 +720,37 @@ fn checksums_are_verified_by_the_reader() {
         Err(ResultError::Field { .. })
     ));
 }
+
+/// Parts merged carry their failure notes, kept as a run keeps them: the
+/// first ones by line over all the parts.
+#[test]
+fn merged_parts_carry_their_failure_notes() {
+    let text = |line: u64| format!("line {line}: dlx crashed (signal 11): stderr `boom`");
+    let part = |lines: &[u64]| {
+        let mut info = info();
+        info.corpora[0].failures = vec![FailureCounts {
+            solver: "dlx".into(),
+            crashed: lines.len() as u64,
+            notes: lines.iter().map(|&l| text(l)).collect(),
+            ..FailureCounts::default()
+        }];
+        written(&info, Some(&stats()))
+    };
+    let (a, b) = (part(&[1, 3, 7, 9]), part(&[2, 4, 6]));
+    let parts = [
+        ResultDir::open(a.path()).unwrap(),
+        ResultDir::open(b.path()).unwrap(),
+    ];
+    let config = parts[0].config().unwrap();
+    let merged = ResultDir::merged(&parts, &config).unwrap();
+    let notes: Vec<String> = merged.corpora[0]
+        .failures
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let expected: Vec<String> = [1, 2, 3, 4, 6].into_iter().map(text).collect();
+    assert_eq!(notes, expected);
+    // A single directory read back has its own.
+    let one = parts[1].run_result().unwrap();
+    assert_eq!(one.corpora[0].failures.len(), 3);
+}
