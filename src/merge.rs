@@ -45,8 +45,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::fs::File;
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::atomic::AtomicFile;
@@ -54,8 +53,10 @@ use crate::harness::images::{self, ImageRow};
 use crate::harness::{self, Config, Discrepancy, PairedTimes, Record, RunResult, SolverStats};
 use crate::report::run_json::Merged;
 use crate::report::{self, schema, RunMeta};
+use crate::results::puzzles::{self, PuzzleReader, PuzzleRecord};
 use crate::results::{
-    Checksums, DirState, PartFacts, ResultDir, ResultError, RunInfo, SummaryRow, Throughput, Verify,
+    Checksums, DirState, PartFacts, ResultDir, ResultError, RunInfo, SummaryFile, Throughput,
+    Verify,
 };
 use crate::solvers::Status;
 
@@ -254,9 +255,7 @@ impl Part {
             dir: self.dir.clone(),
             what: format!("{}: {what}", schema::SUMMARY_CSV),
         };
-        let mut reader = csv::Reader::from_path(path).map_err(|e| csv_error(path, e))?;
-        for row in reader.deserialize::<SummaryRow>() {
-            let row = row.map_err(|e| csv_error(path, e))?;
+        for row in SummaryFile::read(path)?.rows {
             let (c, s) = (&row.corpus, &row.solver);
             if row.solved > row.puzzles || row.invalid > row.puzzles {
                 return Err(bad(format!(
@@ -538,12 +537,9 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
 
 /// One part's `puzzles.csv` being read.
 struct Rows {
-    reader: csv::Reader<BufReader<File>>,
-    row: csv::ByteRecord,
-    path: PathBuf,
-    /// The current row's corpus and solver indices and line.
-    key: Option<(usize, u64)>,
-    solver: usize,
+    reader: PuzzleReader,
+    /// The current row's corpus index and record.
+    current: Option<(usize, Record)>,
     /// Rows per corpus x solver.
     counts: Vec<Vec<u64>>,
     /// The statistics of the rows read, per corpus x solver: at the end,
@@ -551,58 +547,11 @@ struct Rows {
     stats: Vec<Vec<SolverStats>>,
 }
 
-/// The columns the merge reads.
-struct Columns {
-    corpus: usize,
-    line: usize,
-    solver: usize,
-    solutions: usize,
-    status: usize,
-    ns: usize,
-    nodes: usize,
-    guesses: usize,
-    updates: usize,
-    round_trip_ns: usize,
-    cause: usize,
-    mems: usize,
-    host: usize,
-}
-
 impl Rows {
     fn open(part: &Part, solvers: usize, corpora: usize) -> Result<Rows, MergeError> {
-        let path = part.dir.join(schema::PUZZLES_CSV);
-        let file = File::open(&path).map_err(|source| MergeError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let mut reader = csv::ReaderBuilder::new()
-            .buffer_capacity(1 << 16)
-            .from_reader(BufReader::new(file));
-        let header = reader.byte_headers().map_err(|e| csv_error(&path, e))?;
-        let expected: Vec<&[u8]> = schema::puzzles::COLUMNS
-            .iter()
-            .map(|c| c.as_bytes())
-            .collect();
-        // A part written before the later columns (`round_trip_ns`,
-        // `cause`, `mems`, `host`) has the columns up to `updates`, or `cause`.
-        let header: Vec<&[u8]> = header.iter().collect();
-        let known = header.len() >= 9 && header.len() <= expected.len();
-        if !known || header[..] != expected[..header.len()] {
-            return Err(MergeError::Part {
-                dir: part.dir.clone(),
-                what: format!(
-                    "{}: the header is not {}",
-                    schema::PUZZLES_CSV,
-                    schema::puzzles::COLUMNS.join(",")
-                ),
-            });
-        }
         Ok(Rows {
-            reader,
-            row: csv::ByteRecord::new(),
-            path,
-            key: None,
-            solver: 0,
+            reader: PuzzleReader::open(&part.dir.join(schema::PUZZLES_CSV))?,
+            current: None,
             counts: vec![vec![0; solvers]; corpora],
             stats: (0..corpora)
                 .map(|_| {
@@ -614,110 +563,34 @@ impl Rows {
         })
     }
 
-    /// Reads the next row; `None` at the end.
+    /// Reads the next row, counts it and adds it to the statistics of its
+    /// corpus x solver; returns its corpus index and line, `None` at the
+    /// end.
     fn advance(
         &mut self,
-        columns: &Columns,
-        corpora: &HashMap<Vec<u8>, usize>,
-        solvers: &HashMap<Vec<u8>, usize>,
+        corpora: &HashMap<&str, usize>,
+        solvers: &HashMap<&str, usize>,
     ) -> Result<Option<(usize, u64)>, MergeError> {
-        if !self
-            .reader
-            .read_byte_record(&mut self.row)
-            .map_err(|e| csv_error(&self.path, e))?
-        {
-            self.key = None;
+        let Some(row) = self.reader.next()? else {
+            self.current = None;
             return Ok(None);
-        }
-        let at = self.row.position().map_or(0, |p| p.line());
-        let bad = |what: String| MergeError::Part {
-            dir: self.path.clone(),
-            what: format!("line {at}: {what}"),
         };
-        let field = |i: usize| String::from_utf8_lossy(&self.row[i]).into_owned();
-        let corpus = *corpora.get(&self.row[columns.corpus]).ok_or_else(|| {
-            bad(format!(
-                "corpus `{}` is not in run.json",
-                field(columns.corpus)
-            ))
-        })?;
-        self.solver = *solvers.get(&self.row[columns.solver]).ok_or_else(|| {
-            bad(format!(
-                "solver `{}` is not in run.json",
-                field(columns.solver)
-            ))
-        })?;
-        let line = number(&self.row[columns.line])
-            .ok_or_else(|| bad(format!("line `{}` is not a number", field(columns.line))))?;
-        self.counts[corpus][self.solver] += 1;
-        self.key = Some((corpus, line));
-        Ok(self.key)
-    }
-
-    /// The current row as a record (for the cross-check), added to the
-    /// statistics of its corpus x solver.
-    fn record(&mut self, columns: &Columns) -> Result<Record, MergeError> {
-        let at = self.row.position().map_or(0, |p| p.line());
-        let bad = |what: &str| MergeError::Part {
-            dir: self.path.clone(),
-            what: format!("line {at}: bad `{what}`"),
-        };
-        // An empty field: the solver does not report the count; a column
-        // the part's file is too old to have reads the same.
-        let optional = |i: usize, what: &str| match self.row.get(i) {
-            None | Some(b"") => Ok(None),
-            Some(field) => number(field).map(Some).ok_or_else(|| bad(what)),
-        };
-        let status = std::str::from_utf8(&self.row[columns.status])
-            .ok()
-            .and_then(Status::from_name)
-            .ok_or_else(|| bad("status"))?;
-        let mut record = Record {
-            line: self.key.map_or(0, |k| k.1),
-            solver: self.solver as u16,
-            status,
-            ns: number(&self.row[columns.ns]).ok_or_else(|| bad("ns"))?,
-            solutions: number(&self.row[columns.solutions]).ok_or_else(|| bad("solutions"))?,
-            nodes: optional(columns.nodes, "nodes")?,
-            guesses: number(&self.row[columns.guesses]).ok_or_else(|| bad("guesses"))?,
-            updates: optional(columns.updates, "updates")?,
-            mems: optional(columns.mems, "mems")?,
-            failure: match self.row.get(columns.cause) {
-                None | Some(b"") => None,
-                Some(field) => Some(
-                    std::str::from_utf8(field)
-                        .ok()
-                        .and_then(crate::solvers::Failure::from_cause)
-                        .ok_or_else(|| bad("cause"))?,
-                ),
-            },
-            timing: crate::solvers::Timing::Call,
-            host: match self.row.get(columns.host) {
-                None | Some(b"") => None,
-                Some(field) => Some(
-                    std::str::from_utf8(field)
-                        .ok()
-                        .and_then(|f| f.parse().ok())
-                        .ok_or_else(|| bad("host"))?,
-                ),
-            },
-        };
-        // The round trip, for a solver in its own process: the time is
-        // the round trip itself, or the solver's own beside it.
-        match self.row.get(columns.round_trip_ns) {
-            None | Some(b"") => {}
-            Some(field) => {
-                let rt = number(field).ok_or_else(|| bad("round_trip_ns"))?;
-                record.timing = match rt == record.ns {
-                    true => crate::solvers::Timing::RoundTrip,
-                    false => crate::solvers::Timing::Own { round_trip_ns: rt },
-                };
+        let (corpus, solver) = match (corpora.get(row.corpus), solvers.get(row.solver)) {
+            (Some(&c), Some(&s)) => (c, s),
+            (None, _) => {
+                let message = format!("corpus `{}` is not in run.json", row.corpus);
+                return Err(self.reader.error(message).into());
             }
-        }
-        if let Some((corpus, _)) = self.key {
-            self.stats[corpus][self.solver].add(&record);
-        }
-        Ok(record)
+            (_, None) => {
+                let message = format!("solver `{}` is not in run.json", row.solver);
+                return Err(self.reader.error(message).into());
+            }
+        };
+        let record = row.record(solver as u16);
+        self.counts[corpus][solver] += 1;
+        self.stats[corpus][solver].add(&record);
+        self.current = Some((corpus, record));
+        Ok(Some((corpus, record.line)))
     }
 }
 
@@ -807,10 +680,6 @@ fn differences(rows: &SolverStats, recorded: &SolverStats) -> Option<String> {
     (buckets(rows) != buckets(recorded)).then(|| "the latency histogram".to_string())
 }
 
-fn number(field: &[u8]) -> Option<u64> {
-    std::str::from_utf8(field).ok()?.parse().ok()
-}
-
 fn csv_error(path: &Path, e: csv::Error) -> MergeError {
     MergeError::Part {
         dir: path.to_path_buf(),
@@ -829,39 +698,18 @@ fn merge_rows(
     result: &RunResult,
     into: &Path,
 ) -> Result<(u64, Vec<Discrepancy>, Vec<PairedTimes>), MergeError> {
-    let corpus_index: HashMap<Vec<u8>, usize> = result
+    let corpus_index: HashMap<&str, usize> = result
         .corpora
         .iter()
         .enumerate()
-        .map(|(i, c)| (c.name.as_bytes().to_vec(), i))
+        .map(|(i, c)| (c.name.as_str(), i))
         .collect();
-    let solver_index: HashMap<Vec<u8>, usize> = config
+    let solver_index: HashMap<&str, usize> = config
         .solvers
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.as_bytes().to_vec(), i))
+        .map(|(i, s)| (s.as_str(), i))
         .collect();
-    let position = |name: &str| {
-        schema::puzzles::COLUMNS
-            .iter()
-            .position(|c| *c == name)
-            .expect("a puzzles.csv column")
-    };
-    let columns = Columns {
-        corpus: position(schema::puzzles::CORPUS),
-        line: position(schema::puzzles::LINE),
-        solver: position(schema::puzzles::SOLVER),
-        solutions: position(schema::puzzles::SOLUTIONS),
-        status: position(schema::puzzles::STATUS),
-        ns: position(schema::puzzles::NS),
-        nodes: position(schema::puzzles::NODES),
-        guesses: position(schema::puzzles::GUESSES),
-        updates: position(schema::puzzles::UPDATES),
-        round_trip_ns: position(schema::puzzles::ROUND_TRIP_NS),
-        cause: position(schema::puzzles::CAUSE),
-        mems: position(schema::puzzles::MEMS),
-        host: position(schema::puzzles::HOST),
-    };
     let mut readers: Vec<Rows> = parts
         .iter()
         .map(|p| Rows::open(p, config.solvers.len(), result.corpora.len()))
@@ -872,16 +720,17 @@ fn merge_rows(
         source,
     };
     let file = AtomicFile::create(&path).map_err(io)?;
-    let mut out = csv::WriterBuilder::new().from_writer(BufWriter::with_capacity(1 << 16, file));
-    out.write_record(schema::puzzles::COLUMNS)
-        .map_err(|e| io(e.into()))?;
+    let mut out = BufWriter::with_capacity(1 << 16, file);
+    puzzles::write_header(&mut out).map_err(io)?;
     let mut heap = BinaryHeap::new();
     for (i, r) in readers.iter_mut().enumerate() {
-        if let Some((c, line)) = r.advance(&columns, &corpus_index, &solver_index)? {
+        if let Some((c, line)) = r.advance(&corpus_index, &solver_index)? {
             heap.push(Reverse((c, line, i)));
         }
     }
     let mut rows = 0u64;
+    // The line of the row being written.
+    let mut line_buf = Vec::with_capacity(256);
     let mut discrepancies = Vec::new();
     let mut paired: Vec<PairedTimes> = result
         .corpora
@@ -923,14 +772,16 @@ fn merge_rows(
             }
         }
         let r = &mut readers[i];
-        records.push(r.record(&columns)?);
-        // A part from before the later columns: empty ones, as they read.
-        while r.row.len() < schema::puzzles::COLUMNS.len() {
-            r.row.push_field(b"");
-        }
-        out.write_byte_record(&r.row).map_err(|e| io(e.into()))?;
+        let (_, record) = r.current.expect("a row read");
+        records.push(record);
+        // As the run writes it (a part from before the later columns gets
+        // them, empty).
+        let solver = config.solvers[usize::from(record.solver)].as_str();
+        line_buf.clear();
+        PuzzleRecord::of_record(&result.corpora[c].name, solver, &record).write_csv(&mut line_buf);
+        out.write_all(&line_buf).map_err(io)?;
         rows += 1;
-        if let Some((c, line)) = r.advance(&columns, &corpus_index, &solver_index)? {
+        if let Some((c, line)) = r.advance(&corpus_index, &solver_index)? {
             heap.push(Reverse((c, line, i)));
         }
     }
@@ -969,9 +820,7 @@ fn merge_rows(
             }
         }
     }
-    let writer = out.into_inner().map_err(|e| io(e.into_error()))?;
-    let file = writer.into_inner().map_err(|e| io(e.into_error()))?;
-    let mut file = file;
+    let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
     file.flush().map_err(io)?;
     file.commit().map_err(io)?;
     Ok((rows, discrepancies, paired))

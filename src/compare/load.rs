@@ -1,51 +1,28 @@
 //! Reading one benchmark run: `summary.csv`, `puzzles.csv` and `run.json`
 //! as `dlxbench bench` writes them.
 //!
-//! `puzzles.csv` can hold millions of rows: it is streamed with one reused
-//! [`csv::ByteRecord`], and each row goes into a compact [`PuzzleRow`] of
-//! its corpus x solver [`Group`] (found without allocating: rows come in
-//! runs of the same corpus, and a corpus has a handful of solvers).
-//! Columns are found by name, so files from older versions (without the
-//! `updates` and `total_updates` columns, or `mems` and `total_mems`) read
-//! fine: their link updates (mems) are "not recorded".
+//! `puzzles.csv` can hold millions of rows: it is streamed by the one
+//! reader of the file ([`PuzzleReader`]), and each row goes into a compact
+//! [`PuzzleRow`] of its corpus x solver [`Group`] (found without
+//! allocating: [`GroupIndex`]). Columns are found by name, so files from
+//! older versions (without the `updates` and `total_updates` columns, or
+//! `mems` and `total_mems`) read fine: their link updates (mems) are "not
+//! recorded".
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
 use super::CompareError;
+use crate::results::puzzles::csv_error;
 use crate::results::schema::{self, puzzles as pc, summary as sc};
-use crate::results::{Checksums, CorpusState, ResultDir, RunInfo, Verify};
+use crate::results::{
+    Checksums, CorpusState, GroupIndex, PuzzleReader, ResultDir, RunInfo, SummaryFile, Verify,
+};
 use crate::solvers::Status;
 
-/// One puzzle x solver row of `puzzles.csv`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PuzzleRow {
-    /// 1-based line of the puzzle in its corpus.
-    pub line: u64,
-    /// Solve time, ns.
-    pub ns: u64,
-    /// Search nodes (`None`: the solver does not report them).
-    pub nodes: Option<u64>,
-    /// Link updates, when the solver counts them and the file records them.
-    pub updates: Option<u64>,
-    /// Mems, when the solver counts them and the file records them.
-    pub mems: Option<u64>,
-    /// Solutions found (capped by the mode's limit).
-    pub solutions: u64,
-    /// Branch points (each solver counts its own kind).
-    pub guesses: u64,
-    /// Status.
-    pub status: Status,
-}
-
-impl PuzzleRow {
-    /// Whether the solve was timed (within budget, not failed) with a
-    /// usable time.
-    pub fn timed(&self) -> bool {
-        self.status != Status::Budget && !self.status.is_untimed() && self.ns > 0
-    }
-}
+/// One puzzle x solver row of `puzzles.csv`, without its names (the
+/// result directory's type).
+pub use crate::results::PuzzleRow;
 
 /// One row of `summary.csv` (the result directory's type), read, or the
 /// same figures computed from per-puzzle rows when a run has no
@@ -315,10 +292,10 @@ pub fn load_with(path: &Path, verify: Verify) -> Result<Run, CompareError> {
     };
     let mut groups: Vec<Group> = Vec::new();
     if let Some(s) = summary.as_deref() {
-        for (corpus, solver, row) in read_summary(s)? {
+        for row in SummaryFile::read(s)?.rows {
             groups.push(Group {
-                corpus,
-                solver,
+                corpus: row.corpus.clone(),
+                solver: row.solver.clone(),
                 summary: Some(row),
                 puzzles: None,
             });
@@ -372,67 +349,6 @@ fn check_counts(puzzles: &Path, summary: &Path, groups: &[Group]) -> Result<(), 
     Ok(())
 }
 
-/// What a CSV file without a final line end is.
-const CUT_SHORT: &str = "the last line has no line end: the file was cut short (an interrupted \
-run, a full disk or a partial copy?)";
-
-/// Whether a CSV file does not end with a line end: it was cut short (a
-/// run interrupted while writing it, a full disk, a partial copy), and its
-/// last row may have lost digits and still parse.
-fn cut_short(path: &Path) -> Result<bool, CompareError> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = File::open(path).map_err(|e| io_error(path, e))?;
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
-    if len == 0 {
-        return Ok(false);
-    }
-    let mut last = [0u8];
-    file.seek(SeekFrom::Start(len - 1))
-        .and_then(|_| file.read_exact(&mut last))
-        .map_err(|e| io_error(path, e))?;
-    Ok(last[0] != b'\n')
-}
-
-/// A CSV file read to its end, whose last line is `line`, must end with a
-/// line end.
-fn check_complete(path: &Path, line: u64) -> Result<(), CompareError> {
-    match cut_short(path)? {
-        true => Err(bad(path, line, CUT_SHORT)),
-        false => Ok(()),
-    }
-}
-
-/// A `csv` error while reading `path`, which says so when the file was
-/// also cut short (a row cut in two has too few fields).
-fn read_error(path: &Path, e: csv::Error) -> CompareError {
-    let mut error = csv_error(path, e);
-    if let CompareError::Csv { message, .. } = &mut error {
-        if cut_short(path).unwrap_or(false) {
-            message.push_str("; ");
-            message.push_str(CUT_SHORT);
-        }
-    }
-    error
-}
-
-/// A `csv` error as a [`CompareError::Csv`] naming the file and line.
-fn csv_error(path: &Path, e: csv::Error) -> CompareError {
-    let line = e.position().map_or(0, |p| p.line());
-    let message = match e.kind() {
-        csv::ErrorKind::Io(io) => io.to_string(),
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("{len} fields where the header has {expected_len}"),
-        csv::ErrorKind::Utf8 { err, .. } => format!("not UTF-8: {err}"),
-        _ => e.to_string(),
-    };
-    CompareError::Csv {
-        path: path.to_path_buf(),
-        line,
-        message,
-    }
-}
-
 fn bad(path: &Path, line: u64, message: impl Into<String>) -> CompareError {
     CompareError::Csv {
         path: path.to_path_buf(),
@@ -479,291 +395,38 @@ fn csv_kind(path: &Path) -> Result<CsvKind, CompareError> {
     }
 }
 
-/// Index of each wanted column; the required ones must be there.
-fn columns<const N: usize>(
-    path: &Path,
-    headers: &csv::ByteRecord,
-    required: [&str; N],
-) -> Result<[usize; N], CompareError> {
-    let mut out = [0usize; N];
-    for (slot, name) in out.iter_mut().zip(required) {
-        *slot = headers
-            .iter()
-            .position(|h| h == name.as_bytes())
-            .ok_or_else(|| bad(path, 1, format!("missing column `{name}`")))?;
-    }
-    Ok(out)
-}
-
-fn optional_column(headers: &csv::ByteRecord, name: &str) -> Option<usize> {
-    headers.iter().position(|h| h == name.as_bytes())
-}
-
-/// A decimal `u64`, without allocating.
-fn parse_u64(field: &[u8]) -> Option<u64> {
-    if field.is_empty() || field.len() > 20 {
-        return None;
-    }
-    let mut v = 0u64;
-    for &b in field {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-    }
-    Some(v)
-}
-
-/// The columns a `summary.csv` must have, in the order [`read_summary`]
-/// takes them.
-const SUMMARY_REQUIRED: [&str; 14] = [
-    sc::CORPUS,
-    sc::SOLVER,
-    sc::PUZZLES,
-    sc::SOLVED,
-    sc::UNSOLVABLE,
-    sc::MULTIPLE,
-    sc::BUDGET,
-    sc::INVALID,
-    sc::MEAN_NS,
-    sc::STDDEV_NS,
-    sc::P50_NS,
-    sc::P99_NS,
-    sc::PUZZLES_PER_S,
-    sc::TOTAL_NODES,
-];
-
-fn read_summary(path: &Path) -> Result<Vec<(String, String, SummaryRow)>, CompareError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let mut r = csv::Reader::from_reader(file);
-    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
-    columns(path, &headers, SUMMARY_REQUIRED)?;
-    let mut out: Vec<(String, String, SummaryRow)> = Vec::new();
-    each_record(path, &mut r, |record, line| {
-        let row: SummaryRow = record
-            .deserialize(Some(&headers))
-            .map_err(|e| field_error(path, line, &headers, record, e))?;
-        if out
-            .iter()
-            .any(|(oc, os, _)| *oc == row.corpus && *os == row.solver)
-        {
-            return Err(bad(
-                path,
-                line,
-                format!(
-                    "a second row for corpus `{}` and solver `{}`",
-                    row.corpus, row.solver
-                ),
-            ));
-        }
-        out.push((row.corpus.clone(), row.solver.clone(), row));
-        Ok(())
-    })?;
-    Ok(out)
-}
-
-/// Calls `row` with each record of `r` and its line in the file, then
-/// checks that the file ends with a line end (it was not cut short).
-fn each_record<R: std::io::Read>(
-    path: &Path,
-    r: &mut csv::Reader<R>,
-    mut row: impl FnMut(&csv::ByteRecord, u64) -> Result<(), CompareError>,
-) -> Result<(), CompareError> {
-    let mut record = csv::ByteRecord::new();
-    let mut last_line = 1;
-    while r
-        .read_byte_record(&mut record)
-        .map_err(|e| read_error(path, e))?
-    {
-        let line = record.position().map_or(0, |p| p.line());
-        last_line = line;
-        row(&record, line)?;
-    }
-    check_complete(path, last_line)
-}
-
-/// A field of `record` that is not what its column holds.
-fn field_error(
-    path: &Path,
-    line: u64,
-    headers: &csv::ByteRecord,
-    record: &csv::ByteRecord,
-    e: csv::Error,
-) -> CompareError {
-    let csv::ErrorKind::Deserialize { err, .. } = e.kind() else {
-        return csv_error(path, e);
-    };
-    let Some(i) = err
-        .field()
-        .map(|i| i as usize)
-        .filter(|&i| i < record.len())
-    else {
-        return bad(path, line, err.to_string());
-    };
-    match err.kind() {
-        csv::DeserializeErrorKind::InvalidUtf8(_) => bad(
-            path,
-            line,
-            format!("column `{}` is not UTF-8", name(headers, i)),
-        ),
-        csv::DeserializeErrorKind::ParseInt(_)
-        | csv::DeserializeErrorKind::ParseFloat(_)
-        | csv::DeserializeErrorKind::ParseBool(_) => not_a_number(path, line, headers, record, i),
-        _ => bad(path, line, format!("column `{}`: {err}", name(headers, i))),
-    }
-}
-
-fn name(headers: &csv::ByteRecord, i: usize) -> String {
-    String::from_utf8_lossy(&headers[i]).into_owned()
-}
-
-fn not_a_number(
-    path: &Path,
-    line: u64,
-    headers: &csv::ByteRecord,
-    record: &csv::ByteRecord,
-    i: usize,
-) -> CompareError {
-    bad(
-        path,
-        line,
-        format!(
-            "column `{}`: `{}` is not a number",
-            name(headers, i),
-            String::from_utf8_lossy(&record[i])
-        ),
-    )
-}
-
-/// Streams `puzzles.csv` into the groups (adding groups it alone has).
-/// Streams the rows of the `puzzles.csv` at `path`, in file order: each row
-/// goes to `visit` with the index of its corpus x solver in `groups` and
-/// its line in the file (for messages) (a
+/// Streams the rows of the `puzzles.csv` at `path`, in file order
+/// ([`PuzzleReader`]): each row goes to `visit` with the index of its
+/// corpus x solver in `groups` and its line in the file (for messages) (a
 /// group is added for a pair not there yet, with neither summary nor rows).
 /// Rows of puzzles a solver did not take (`n/a`) are skipped. Memory does
-/// not grow with the rows: this is how a reader that keeps only some of
-/// them (a sample to plot) reads a file of millions.
+/// not grow with the rows.
 pub fn for_each_puzzle(
     path: &Path,
     groups: &mut Vec<Group>,
     mut visit: impl FnMut(usize, u64, PuzzleRow),
 ) -> Result<(), CompareError> {
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    let mut r = csv::ReaderBuilder::new()
-        .buffer_capacity(1 << 20)
-        .from_reader(file);
-    let headers = r.byte_headers().map_err(|e| csv_error(path, e))?.clone();
-    let [corpus, line_col, solver, ns, solutions, nodes, guesses, status] = columns(
-        path,
-        &headers,
-        [
-            pc::CORPUS,
-            pc::LINE,
-            pc::SOLVER,
-            pc::NS,
-            pc::SOLUTIONS,
-            pc::NODES,
-            pc::GUESSES,
-            pc::STATUS,
-        ],
-    )?;
-    let updates = optional_column(&headers, pc::UPDATES);
-    let mems = optional_column(&headers, pc::MEMS);
-    // The current corpus (its name) and its solvers' group indices.
-    let mut current: Vec<u8> = Vec::new();
-    let mut solvers: Vec<(Vec<u8>, usize)> = Vec::new();
-    // Groups by (corpus, solver), for corpora seen again later.
-    let mut index: HashMap<(String, String), usize> = groups
-        .iter()
-        .enumerate()
-        .map(|(i, g)| ((g.corpus.clone(), g.solver.clone()), i))
-        .collect();
-    each_record(path, &mut r, |record, line| {
-        if record[corpus] != current[..] {
-            current.clear();
-            current.extend_from_slice(&record[corpus]);
-            solvers.clear();
-        }
-        let slot = match solvers.iter().find(|(s, _)| *s == record[solver]) {
-            Some(&(_, g)) => g,
-            None => {
-                let text = |i: usize| {
-                    std::str::from_utf8(&record[i])
-                        .map(str::to_string)
-                        .map_err(|_| {
-                            bad(
-                                path,
-                                line,
-                                format!("column `{}` is not UTF-8", name(&headers, i)),
-                            )
-                        })
-                };
-                let key = (text(corpus)?, text(solver)?);
-                let g = match index.get(&key) {
-                    Some(&g) => g,
-                    None => {
-                        groups.push(Group {
-                            corpus: key.0.clone(),
-                            solver: key.1.clone(),
-                            summary: None,
-                            puzzles: None,
-                        });
-                        index.insert(key, groups.len() - 1);
-                        groups.len() - 1
-                    }
-                };
-                solvers.push((record[solver].to_vec(), g));
-                g
-            }
-        };
-        let int = |i: usize| {
-            parse_u64(&record[i]).ok_or_else(|| not_a_number(path, line, &headers, record, i))
-        };
-        let status_text = &record[status];
-        let status = std::str::from_utf8(status_text)
-            .ok()
-            .and_then(Status::from_name)
-            .ok_or_else(|| {
-                bad(
-                    path,
-                    line,
-                    format!(
-                        "column `{}`: unknown status `{}` (expected unique, multiple, solved, none, budget, invalid, crashed, timeout, protocol-error or skipped)",
-                        pc::STATUS,
-                        String::from_utf8_lossy(status_text)
-                    ),
-                )
-            })?;
-        if status == Status::NotApplicable {
+    let mut reader = PuzzleReader::open(path)?;
+    let mut index = GroupIndex::new(groups.iter().map(|g| (g.corpus.clone(), g.solver.clone())));
+    while let Some(record) = reader.next()? {
+        let g = index.of(record.corpus, record.solver);
+        if record.status == Status::NotApplicable {
             // Not run (a later writer may list such puzzles): nothing to
             // compare.
-            return Ok(());
+            continue;
         }
-        visit(
-            slot,
-            line,
-            PuzzleRow {
-                line: int(line_col)?,
-                ns: int(ns)?,
-                nodes: match &record[nodes] {
-                    b"" => None,
-                    _ => Some(int(nodes)?),
-                },
-                updates: match updates {
-                    Some(i) if !record[i].is_empty() => Some(int(i)?),
-                    _ => None,
-                },
-                mems: match mems {
-                    Some(i) if !record[i].is_empty() => Some(int(i)?),
-                    _ => None,
-                },
-                solutions: int(solutions)?,
-                guesses: int(guesses)?,
-                status,
-            },
-        );
-        Ok(())
-    })
+        let row = record.row();
+        visit(g, reader.line(), row);
+    }
+    for (corpus, solver) in &index.names()[groups.len()..] {
+        groups.push(Group {
+            corpus: corpus.clone(),
+            solver: solver.clone(),
+            summary: None,
+            puzzles: None,
+        });
+    }
+    Ok(())
 }
 
 fn read_puzzles(path: &Path, groups: &mut Vec<Group>) -> Result<(), CompareError> {
@@ -976,7 +639,7 @@ mod tests {
     /// A `summary.csv` with the required columns and the given
     /// `(corpus, solver, puzzles)` rows.
     fn summary(rows: &[(&str, &str, u64)]) -> String {
-        let mut text = format!("{}\n", SUMMARY_REQUIRED.join(","));
+        let mut text = format!("{}\n", sc::REQUIRED.join(","));
         for (corpus, solver, puzzles) in rows {
             text += &format!("{corpus},{solver},{puzzles},{puzzles},0,0,0,0,1,0,1,1,1,1\n");
         }
@@ -1061,14 +724,5 @@ mod tests {
         );
         // The summary alone is not checked against anything.
         assert!(load(&dir.path().join("summary.csv")).is_ok());
-    }
-
-    #[test]
-    fn numbers() {
-        assert_eq!(parse_u64(b"0"), Some(0));
-        assert_eq!(parse_u64(b"18446744073709551615"), Some(u64::MAX));
-        assert_eq!(parse_u64(b"18446744073709551616"), None);
-        assert_eq!(parse_u64(b""), None);
-        assert_eq!(parse_u64(b"-1"), None);
     }
 }

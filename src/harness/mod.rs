@@ -515,6 +515,33 @@ pub struct FailureNote {
     pub detail: Option<String>,
 }
 
+impl FailureNote {
+    /// The note of the failed solve `record` of the solver named `solver`
+    /// (on symmetry image `image`, none for image 0), with what the harness
+    /// saw of it, taken out of `details` (keyed by line and solver) when
+    /// there.
+    pub(crate) fn of_record(
+        record: &Record,
+        solver: &str,
+        image: Option<u32>,
+        details: &mut Vec<((u64, u16), String)>,
+    ) -> FailureNote {
+        let key = (record.line, record.solver);
+        FailureNote {
+            line: record.line,
+            solver: solver.to_string(),
+            status: record.status,
+            failure: record.failure,
+            warm_up: false,
+            image,
+            detail: details
+                .iter()
+                .position(|(k, _)| *k == key)
+                .map(|at| details.swap_remove(at).1),
+        }
+    }
+}
+
 impl std::fmt::Display for FailureNote {
     /// `line 12: py crashed (exit 3)` (`... on symmetry image 2` for an
     /// image's solve); for a solver stopped after failures
@@ -545,6 +572,53 @@ impl std::fmt::Display for FailureNote {
             write!(f, ": {detail}")?;
         }
         Ok(())
+    }
+}
+
+impl FailureNote {
+    /// The note `text` of the solver named `solver` read back from what
+    /// `run.json` records of it (`corpora[i].failures[j].notes`: its
+    /// [`Display`](std::fmt::Display)); `None` when it is not such a note.
+    /// The note of a stop reads back without its detail, which its text
+    /// does not show.
+    pub fn from_note(solver: &str, text: &str) -> Option<FailureNote> {
+        let (line, rest) = text.strip_prefix("line ")?.split_once(": ")?;
+        let line = line.parse().ok()?;
+        let rest = rest.strip_prefix(solver)?.strip_prefix(' ')?;
+        let note = |status, failure| FailureNote {
+            line,
+            solver: solver.to_string(),
+            status,
+            failure,
+            warm_up: false,
+            image: None,
+            detail: None,
+        };
+        if rest.starts_with("stopped after ") {
+            let stopped = Failure::Stopped;
+            return Some(note(stopped.status(), Some(stopped)));
+        }
+        let end = rest.find([' ', ':']).unwrap_or(rest.len());
+        let mut note = note(Status::from_name(&rest[..end])?, None);
+        let mut rest = &rest[end..];
+        if let Some(after) = rest.strip_prefix(" (") {
+            let (cause, after) = after.split_once(')')?;
+            note.failure = Some(Failure::from_cause(cause)?);
+            rest = after;
+        }
+        if let Some(after) = rest.strip_prefix(" in an untimed warm-up solve") {
+            note.warm_up = true;
+            rest = after;
+        }
+        if let Some(after) = rest.strip_prefix(" on symmetry image ") {
+            let end = after.find(':').unwrap_or(after.len());
+            note.image = Some(after[..end].parse().ok()?);
+            rest = &after[end..];
+        }
+        if !rest.is_empty() {
+            note.detail = Some(rest.strip_prefix(": ")?.to_string());
+        }
+        Some(note)
     }
 }
 

@@ -484,3 +484,70 @@ fn a_solve_is_classified_by_what_the_solver_could_and_did_do() {
         Status::Solved
     );
 }
+
+/// The note of a failed solve is built by one constructor, its detail
+/// taken out of the details the harness saw (by line and solver).
+#[test]
+fn failure_notes_take_their_detail() {
+    let record = Record {
+        line: 7,
+        solver: 1,
+        status: Status::Crashed,
+        ns: 0,
+        solutions: 0,
+        nodes: None,
+        guesses: 0,
+        updates: None,
+        mems: None,
+        failure: Some(Failure::Signal(11)),
+        timing: Timing::Call,
+        host: None,
+    };
+    let mut details = vec![((7, 0), "other".to_string()), ((7, 1), "boom".to_string())];
+    let note = FailureNote::of_record(&record, "py", Some(2), &mut details);
+    assert_eq!(
+        note.to_string(),
+        "line 7: py crashed (signal 11) on symmetry image 2: boom"
+    );
+    assert_eq!(details, [((7, 0), "other".to_string())]);
+    let again = FailureNote::of_record(&record, "py", None, &mut details);
+    assert_eq!(again.to_string(), "line 7: py crashed (signal 11)");
+}
+
+/// What `run.json` records of a note reads back as the note (a stop
+/// without its detail, which its text does not show); other text does not.
+#[test]
+fn failure_notes_read_back_from_their_text() {
+    let note = |status, failure, warm_up, image, detail: Option<&str>| FailureNote {
+        line: 12,
+        solver: "py x".into(),
+        status,
+        failure,
+        warm_up,
+        image,
+        detail: detail.map(String::from),
+    };
+    let notes = [
+        note(Status::Crashed, Some(Failure::Exit(3)), false, None, None),
+        note(
+            Status::ProtocolError,
+            Some(Failure::Response),
+            true,
+            Some(2),
+            Some("got `a: (b)` on symmetry image 3"),
+        ),
+        note(Status::Timeout, None, false, Some(1), None),
+        note(Status::Skipped, Some(Failure::Stopped), false, None, None),
+    ];
+    for n in &notes {
+        assert_eq!(
+            FailureNote::from_note("py x", &n.to_string()).as_ref(),
+            Some(n),
+            "{n}"
+        );
+    }
+    let text = notes[0].to_string();
+    assert_eq!(FailureNote::from_note("py", &text), None);
+    assert_eq!(FailureNote::from_note("py x", "line 12: py x maybe"), None);
+    assert_eq!(FailureNote::from_note("py x", "line x: py x crashed"), None);
+}

@@ -396,18 +396,9 @@ impl<P: Puzzle> Worker<P> {
         for r in &records {
             self.stats[usize::from(r.solver)].add(r);
             if r.status.is_failure() {
-                self.failures.push(FailureNote {
-                    line: r.line,
-                    solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
-                    status: r.status,
-                    failure: r.failure,
-                    warm_up: false,
-                    image: None,
-                    detail: details
-                        .iter()
-                        .position(|(k, _)| *k == (r.line, r.solver))
-                        .map(|at| details.swap_remove(at).1),
-                });
+                let solver = job.lineup.solvers[usize::from(r.solver)].name();
+                let note = FailureNote::of_record(r, solver, None, &mut details);
+                self.failures.push(note);
             }
         }
         if self.failures.len() > 4 * super::FAILURE_EXAMPLES {
@@ -635,18 +626,9 @@ impl<P: Puzzle> Worker<P> {
                 if r.status != Status::Skipped {
                     self.stats[usize::from(r.solver)].image_failed += 1;
                 }
-                self.failures.push(FailureNote {
-                    line: r.line,
-                    solver: job.lineup.solvers[usize::from(r.solver)].name().to_string(),
-                    status: r.status,
-                    failure: r.failure,
-                    warm_up: false,
-                    image: Some(image),
-                    detail: details
-                        .iter()
-                        .position(|(k, _)| *k == (r.line, r.solver))
-                        .map(|at| details.swap_remove(at).1),
-                });
+                let solver = job.lineup.solvers[usize::from(r.solver)].name();
+                let note = FailureNote::of_record(r, solver, Some(image), details);
+                self.failures.push(note);
             }
         }
     }

@@ -34,7 +34,6 @@ use hdrhistogram::Histogram;
 
 use crate::atomic::AtomicFile;
 use crate::clobber::{Clash, Inputs};
-use crate::compare::CompareError;
 use crate::harness::{Config, RunResult};
 use crate::harness::{CorpusResult, SolverStats, Speed};
 use crate::report::schema;
@@ -56,9 +55,6 @@ pub enum PlotError {
     /// The result directory could not be read.
     #[error(transparent)]
     Read(#[from] ResultError),
-    /// Its `puzzles.csv` could not be read.
-    #[error(transparent)]
-    Rows(#[from] CompareError),
     /// Its `puzzles.csv` could not be read puzzle by puzzle.
     #[error(transparent)]
     Versus(#[from] VersusError),

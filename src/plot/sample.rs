@@ -10,8 +10,8 @@
 use std::collections::BinaryHeap;
 use std::path::Path;
 
-use crate::compare::load::{self, Group, PuzzleRow};
-use crate::compare::CompareError;
+use crate::results::{GroupIndex, PuzzleReader, PuzzleRow, ResultError};
+use crate::solvers::Status;
 
 /// The rows kept of one corpus x solver, in line order.
 #[derive(Debug, Clone)]
@@ -58,38 +58,43 @@ impl Ord for Entry {
 /// `per_scatter` points in all: `per_scatter / solvers` rows of each of
 /// its solvers. Memory holds at most `per_scatter` rows per corpus x
 /// solver while reading.
-pub fn sample(path: &Path, per_scatter: usize) -> Result<Vec<Sampled>, CompareError> {
-    let mut groups: Vec<Group> = Vec::new();
+pub fn sample(path: &Path, per_scatter: usize) -> Result<Vec<Sampled>, ResultError> {
+    let mut reader = PuzzleReader::open(path)?;
+    let mut groups = GroupIndex::default();
     let mut heaps: Vec<BinaryHeap<Entry>> = Vec::new();
     let mut rows: Vec<u64> = Vec::new();
-    load::for_each_puzzle(path, &mut groups, |g, _, row| {
+    while let Some(record) = reader.next()? {
+        let g = groups.of(record.corpus, record.solver);
         if heaps.len() <= g {
             heaps.resize_with(g + 1, BinaryHeap::new);
             rows.resize(g + 1, 0);
         }
+        // Not run: nothing to draw.
+        if record.status == Status::NotApplicable {
+            continue;
+        }
         rows[g] += 1;
-        let k = key(row.line);
+        let k = key(record.line);
         let heap = &mut heaps[g];
         if heap.len() < per_scatter {
-            heap.push(Entry(k, row));
+            heap.push(Entry(k, record.row()));
         } else if heap.peek().is_some_and(|top| k < top.0) {
             heap.pop();
-            heap.push(Entry(k, row));
+            heap.push(Entry(k, record.row()));
         }
-    })?;
-    heaps.resize_with(groups.len(), BinaryHeap::new);
-    rows.resize(groups.len(), 0);
-    let solvers_of = |corpus: &str| groups.iter().filter(|g| g.corpus == corpus).count();
+    }
+    let groups = groups.names();
+    let solvers_of = |corpus: &str| groups.iter().filter(|(c, _)| c == corpus).count();
     let share: Vec<usize> = groups
         .iter()
-        .map(|g| (per_scatter / solvers_of(&g.corpus).max(1)).max(1))
+        .map(|(corpus, _)| (per_scatter / solvers_of(corpus).max(1)).max(1))
         .collect();
     Ok(groups
         .iter()
         .zip(heaps)
         .zip(rows)
         .zip(share)
-        .map(|(((g, heap), rows), share)| {
+        .map(|((((corpus, solver), heap), rows), share)| {
             // The smallest keys of the smallest keys: the same lines for
             // every solver of the corpus.
             let mut kept = heap.into_sorted_vec();
@@ -97,8 +102,8 @@ pub fn sample(path: &Path, per_scatter: usize) -> Result<Vec<Sampled>, CompareEr
             let mut kept: Vec<PuzzleRow> = kept.into_iter().map(|e| e.1).collect();
             kept.sort_unstable_by_key(|r| r.line);
             Sampled {
-                corpus: g.corpus.clone(),
-                solver: g.solver.clone(),
+                corpus: corpus.clone(),
+                solver: solver.clone(),
                 rows,
                 kept,
             }

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::schema;
 use crate::atomic::AtomicFile;
 use crate::harness::{Record, RecordSink};
+use crate::results::puzzles::{self, PuzzleRecord};
 use crate::solvers::Status;
 
 /// Column names, in order: [`schema::puzzles::COLUMNS`].
@@ -29,8 +30,8 @@ pub struct PuzzlesCsv {
     kept: bool,
     dest: PathBuf,
     solvers: Vec<String>,
-    /// Corpus name as a CSV field, cached between batches.
-    corpus: (String, String),
+    /// The lines of the batch being written (kept between batches).
+    batch: Vec<u8>,
 }
 
 impl PuzzlesCsv {
@@ -46,8 +47,8 @@ impl PuzzlesCsv {
             pending: false,
             kept: false,
             dest,
-            solvers: solvers.iter().map(|s| csv_field(s)).collect(),
-            corpus: (String::new(), String::new()),
+            solvers: solvers.iter().map(|s| s.to_string()).collect(),
+            batch: Vec::new(),
         })
     }
 
@@ -65,7 +66,7 @@ impl PuzzlesCsv {
             true => {
                 file.append_file(&self.dest)?;
             }
-            false => writeln!(file, "{}", COLUMNS.join(","))?,
+            false => puzzles::write_header(&mut file)?,
         }
         rows.append_to(&mut file)?;
         file.commit()?;
@@ -82,63 +83,17 @@ impl PuzzlesCsv {
     }
 }
 
-/// A CSV field, quoted when needed.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 impl RecordSink for PuzzlesCsv {
     fn write_batch(&mut self, corpus: &str, records: &[Record]) -> std::io::Result<()> {
-        if self.corpus.0 != corpus {
-            self.corpus = (corpus.to_string(), csv_field(corpus));
-        }
         self.pending |= !records.is_empty();
         let f = self.rows.as_mut().expect("open until finish");
-        let mut buf = itoa::Buffer::new();
+        self.batch.clear();
         // A puzzle the solver does not take has no row: nothing was run.
         for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
-            f.write_all(self.corpus.1.as_bytes())?;
-            f.write_all(b",")?;
-            f.write_all(buf.format(r.line).as_bytes())?;
-            f.write_all(b",")?;
-            f.write_all(self.solvers[usize::from(r.solver)].as_bytes())?;
-            for v in [Some(r.ns), Some(r.solutions), r.nodes, Some(r.guesses)] {
-                f.write_all(b",")?;
-                // Empty where the solver does not report the count.
-                if let Some(v) = v {
-                    f.write_all(buf.format(v).as_bytes())?;
-                }
-            }
-            f.write_all(b",")?;
-            f.write_all(r.status.as_str().as_bytes())?;
-            f.write_all(b",")?;
-            if let Some(u) = r.updates {
-                f.write_all(buf.format(u).as_bytes())?;
-            }
-            f.write_all(b",")?;
-            if let Some(rt) = r.timing.round_trip_ns(r.ns) {
-                f.write_all(buf.format(rt).as_bytes())?;
-            }
-            f.write_all(b",")?;
-            if let Some(failure) = r.failure {
-                // Words and numbers only: no quoting needed.
-                write!(f, "{failure}")?;
-            }
-            f.write_all(b",")?;
-            if let Some(m) = r.mems {
-                f.write_all(buf.format(m).as_bytes())?;
-            }
-            f.write_all(b",")?;
-            if let Some(h) = r.host {
-                f.write_all(buf.format(h).as_bytes())?;
-            }
-            f.write_all(b"\n")?;
+            let solver = &self.solvers[usize::from(r.solver)];
+            PuzzleRecord::of_record(corpus, solver, r).write_csv(&mut self.batch);
         }
-        Ok(())
+        f.write_all(&self.batch)
     }
 
     fn end_corpus(&mut self, _corpus: &str) -> std::io::Result<()> {
@@ -156,9 +111,10 @@ impl RecordSink for PuzzlesCsv {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::PuzzleRecord;
+    use crate::results::PuzzleReader;
 
-    /// The streamed rows are what serializing [`PuzzleRecord`]s writes.
+    /// The streamed rows are the records given, as the one reader reads
+    /// them.
     #[test]
     fn rows_are_puzzle_records() {
         let dir = tempfile::tempdir().unwrap();
@@ -196,28 +152,19 @@ mod tests {
         w.finish().unwrap();
         let text = std::fs::read_to_string(PuzzlesCsv::path(dir.path())).unwrap();
 
-        let mut expected = csv::Writer::from_writer(Vec::new());
+        // Read back by the one reader: the rows taken, in order, each
+        // column as the record has it.
+        let mut reader = PuzzleReader::open(&PuzzlesCsv::path(dir.path())).unwrap();
         for r in records.iter().filter(|r| r.status != Status::NotApplicable) {
-            expected
-                .serialize(PuzzleRecord {
-                    corpus: "c \"q\"".into(),
-                    line: r.line,
-                    solver: ["dlx", "odd,name"][usize::from(r.solver)].into(),
-                    ns: r.ns,
-                    solutions: r.solutions,
-                    nodes: r.nodes,
-                    guesses: r.guesses,
-                    status: r.status,
-                    updates: r.updates,
-                    round_trip_ns: r.timing.round_trip_ns(r.ns),
-                    cause: r.failure.map(|f| f.cause()),
-                    mems: r.mems,
-                    host: r.host,
-                })
-                .unwrap();
+            let row = reader.next().unwrap().unwrap();
+            assert_eq!(row.corpus, "c \"q\"");
+            assert_eq!(row.solver, ["dlx", "odd,name"][usize::from(r.solver)]);
+            assert_eq!(row.record(r.solver), *r);
         }
-        let expected = String::from_utf8(expected.into_inner().unwrap()).unwrap();
-        assert_eq!(text, expected);
+        assert!(reader.next().unwrap().is_none());
+        assert!(
+            text.contains("\n\"c \"\"q\"\"\",4,\"odd,name\",1238,1,,2,unique,7,5000,,70,4242\n")
+        );
     }
 
     /// At each corpus's end `puzzles.csv` holds every finished corpus's

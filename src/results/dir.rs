@@ -7,7 +7,9 @@ use super::checksum::{self, Checksums, Modified, Verify};
 use super::{schema, CorpusInfo, CorpusState, HistogramSet, RunInfo, RunState};
 use crate::budget::Budget;
 use crate::harness::own_time::OwnTimeCheck;
-use crate::harness::{self, Config, CorpusResult, Mode, NoRatio, RunResult, SolverStats, Speed};
+use crate::harness::{
+    self, Config, CorpusResult, FailureNote, Mode, NoRatio, RunResult, SolverStats, Speed,
+};
 use crate::kinds::PuzzleKind;
 
 /// Why a result directory could not be read: each names the file, and
@@ -54,6 +56,17 @@ pub enum ResultError {
         dir: PathBuf,
         /// The files that differ, in name order (at least one).
         modified: Vec<Modified>,
+    },
+    /// A CSV file does not parse, or a row holds what a run does not
+    /// write.
+    #[error("{}:{line}: {message}", path.display())]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line (0 when unknown).
+        line: u64,
+        /// What is wrong (naming the column).
+        message: String,
     },
     /// A field holds what a run does not write.
     #[error("{}: `{field}`: {message}", path.display())]
@@ -245,6 +258,24 @@ fn read_text(path: &Path) -> Result<String, ResultError> {
         path: path.to_path_buf(),
         error,
     })
+}
+
+/// The failure notes `run.json` records of a corpus in `parts` (one
+/// [`CorpusInfo`] a part), as the run keeps them: the first
+/// [`harness::FAILURE_EXAMPLES`] by line and each solver's first stop,
+/// over all the parts (a note that does not read back is left out).
+fn failure_notes(parts: &[&CorpusInfo]) -> Vec<FailureNote> {
+    let mut notes: Vec<FailureNote> = parts
+        .iter()
+        .flat_map(|c| &c.failures)
+        .flat_map(|f| {
+            f.notes
+                .iter()
+                .filter_map(|text| FailureNote::from_note(&f.solver, text))
+        })
+        .collect();
+    harness::trim_failure_notes(&mut notes);
+    notes
 }
 
 impl ResultDir {
@@ -526,25 +557,12 @@ impl ResultDir {
         let Some(path) = &self.summary_csv else {
             return Ok(());
         };
-        let text = read_text(path)?;
-        let mut reader = csv::Reader::from_reader(text.as_bytes());
-        let has = reader
-            .headers()
-            .is_ok_and(|h| h.iter().any(|c| c == schema::summary::SPEED_NOTE));
-        if !has {
+        let file = super::SummaryFile::read(path)?;
+        if !file.has(schema::summary::SPEED_NOTE) {
             return Ok(());
         }
-        let mut rows = Vec::new();
-        for row in reader.deserialize::<super::SummaryRow>() {
-            let row = row
-                .map_err(|e| ResultError::field(path, schema::summary::SPEED_VS, e.to_string()))?;
-            rows.push(row);
-        }
         for c in &mut result.corpora {
-            let row = |s: &SolverStats| {
-                rows.iter()
-                    .find(|r| r.corpus == c.name && r.solver == s.name)
-            };
+            let row = |s: &SolverStats| file.row(&c.name, &s.name);
             let speeds = c
                 .solvers
                 .iter()
@@ -643,9 +661,9 @@ impl ResultDir {
                     [one] => one.lines_done,
                     _ => c.lines,
                 },
-                // The counts are in the statistics; the examples are not
-                // kept in the directory.
-                failures: Vec::new(),
+                // The counts are in the statistics; the first failures are
+                // the parts' notes, trimmed again as a run trims them.
+                failures: failure_notes(&all),
                 // Not in histograms.json: `merge` adds them up from the
                 // parts' puzzles.csv, `run_result` reads the recorded
                 // speeds back from summary.csv.

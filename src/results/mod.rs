@@ -1,31 +1,37 @@
 //! The result directory as types: what `dlxbench bench` (and `merge`)
-//! write, and the one reader of it.
+//! write, and the one reader of each file.
 //!
 //! * [`RunInfo`]: `run.json`, what was run, where and when;
 //! * [`SummaryRow`]: a row of `summary.csv`;
-//! * [`PuzzleRecord`]: a row of `puzzles.csv`;
+//! * [`PuzzleRecord`]: a row of `puzzles.csv`, written by
+//!   [`PuzzleRecord::write_csv`] and streamed back by [`PuzzleReader`]
+//!   ([`puzzles`]);
 //! * [`HistogramSet`]: `histograms.json`, every corpus x solver's exact
 //!   accumulators ([`SolverStats`](crate::harness::SolverStats)) and
 //!   latency histogram;
 //! * [`schema`]: the file names and the CSV columns in their order.
 //!
-//! Each is derived with serde: the writers in [`crate::report`] serialize
-//! these types and the reader ([`ResultDir::open`]) deserializes them, so a
-//! key of `run.json` is spelled once, as a field name here. JSON files are
-//! written with their keys in sorted order (as they always were): a type's
-//! field order does not matter to the file.
+//! `run.json`, `summary.csv` and `histograms.json` are derived with serde:
+//! the writers in [`crate::report`] serialize these types and the readers
+//! deserialize them, so a key of `run.json` is spelled once, as a field
+//! name here. JSON files are written with their keys in sorted order (as
+//! they always were): a type's field order does not matter to the file.
+//! `puzzles.csv`, which can hold millions of rows, has a writer and a
+//! streaming reader of its own, both going by the one list of its columns
+//! ([`schema::puzzles::Column`]).
 //!
 //! [`ResultDir::open`] reads and checks a directory (the checksums of its
 //! files included: [`checksum`]); its errors
 //! ([`ResultError`]) name the file and, for a value that is not what a run
-//! writes, the field (`corpora[1].bytes`). `compare`, `merge` and `plot`
-//! read result directories through it.
+//! writes, the field (`corpora[1].bytes`) or the line and column of a CSV
+//! file. `compare`, `merge`, `plot` and `versus` read result directories
+//! through it and the CSV files through these readers.
 
 pub mod checksum;
 mod dir;
 pub mod histograms;
 mod json;
-mod puzzles;
+pub mod puzzles;
 mod run_info;
 pub mod schema;
 mod summary;
@@ -34,12 +40,12 @@ pub use checksum::{Checksums, Modified, Verify};
 pub use dir::{DirState, ResultDir, ResultError};
 pub use histograms::{HistogramEntry, HistogramSet};
 pub use json::{from_json, to_json};
-pub use puzzles::PuzzleRecord;
+pub use puzzles::{GroupIndex, PuzzleReader, PuzzleRecord, PuzzleRow};
 pub use run_info::{
     CorpusInfo, CorpusState, FailureCounts, PartFacts, RoundTripFloor, RunFacts, RunInfo, RunState,
     ShardInfo, SolverInfo, Throughput,
 };
-pub use summary::SummaryRow;
+pub use summary::{SummaryFile, SummaryRow};
 
 /// The version of the result-directory format this build writes, in
 /// `run.json` (`schema_version`). 1: the first with the key; files without

@@ -3,10 +3,11 @@
 //! `puzzles.csv` in their order.
 //!
 //! The writers ([`crate::report`]) and the readers ([`super::ResultDir`],
-//! and `compare`'s and `merge`'s streaming of the CSV files) use these
-//! constants, and the fields of [`super::SummaryRow`] and
-//! [`super::PuzzleRecord`] are the columns (a test checks they agree);
-//! nothing else spells a file or column name. The order of the columns is
+//! [`super::PuzzleReader`]) use these constants; the fields of
+//! [`super::SummaryRow`] are the columns of `summary.csv` (a test checks
+//! they agree), and [`puzzles::Column`] is the one list of the columns of
+//! `puzzles.csv`, which its writer and its reader both go by; nothing else
+//! spells a file or column name. The order of the columns is
 //! part of the file format: a column added later goes last, so that readers
 //! of older files by position keep working (`compare` finds columns by
 //! name, and reads files without the later ones).
@@ -247,6 +248,25 @@ pub mod summary {
     /// costs beyond the solver's own time, ns (pipe included).
     pub const OWN_OVERHEAD_NS: &str = "own_overhead_ns";
 
+    /// The columns every `summary.csv` has, whatever its version (the
+    /// others read as their default when a file lacks them).
+    pub const REQUIRED: [&str; 14] = [
+        CORPUS,
+        SOLVER,
+        PUZZLES,
+        SOLVED,
+        UNSOLVABLE,
+        MULTIPLE,
+        BUDGET,
+        INVALID,
+        MEAN_NS,
+        STDDEV_NS,
+        P50_NS,
+        P99_NS,
+        PUZZLES_PER_S,
+        TOTAL_NODES,
+    ];
+
     /// Every column, in the file's order. Columns added later
     /// ([`TOTAL_UPDATES`], [`NOT_APPLICABLE`], then [`CRASHED`] to
     /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`], then
@@ -331,24 +351,97 @@ pub mod puzzles {
     /// interval resamples the blocks of one host process together.
     pub const HOST: &str = "host";
 
-    /// Every column, in the file's order. Columns added later ([`UPDATES`],
-    /// then [`ROUND_TRIP_NS`] and [`CAUSE`], then [`MEMS`], then [`HOST`])
-    /// come last, so that readers of older files by position keep working.
-    pub const COLUMNS: [&str; 13] = [
-        CORPUS,
-        LINE,
-        SOLVER,
-        NS,
-        SOLUTIONS,
-        NODES,
-        GUESSES,
-        STATUS,
-        UPDATES,
-        ROUND_TRIP_NS,
-        CAUSE,
-        MEMS,
-        HOST,
-    ];
+    /// A column of `puzzles.csv`: the one list of them, in the file's
+    /// order ([`Column::ALL`]). The writer writes a row by matching on
+    /// each and the reader finds each by its name in the header
+    /// ([`crate::results::PuzzleRecord`], [`crate::results::PuzzleReader`]):
+    /// a column is added here, and the compiler asks for it there.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Column {
+        /// [`CORPUS`].
+        Corpus,
+        /// [`LINE`].
+        Line,
+        /// [`SOLVER`].
+        Solver,
+        /// [`NS`].
+        Ns,
+        /// [`SOLUTIONS`].
+        Solutions,
+        /// [`NODES`].
+        Nodes,
+        /// [`GUESSES`].
+        Guesses,
+        /// [`STATUS`].
+        Status,
+        /// [`UPDATES`].
+        Updates,
+        /// [`ROUND_TRIP_NS`].
+        RoundTripNs,
+        /// [`CAUSE`].
+        Cause,
+        /// [`MEMS`].
+        Mems,
+        /// [`HOST`].
+        Host,
+    }
+
+    impl Column {
+        /// Every column, in the file's order. Columns added later
+        /// ([`UPDATES`], then [`ROUND_TRIP_NS`] and [`CAUSE`], then
+        /// [`MEMS`], then [`HOST`]) come last, so that readers of older
+        /// files by position keep working.
+        pub const ALL: [Column; 13] = [
+            Column::Corpus,
+            Column::Line,
+            Column::Solver,
+            Column::Ns,
+            Column::Solutions,
+            Column::Nodes,
+            Column::Guesses,
+            Column::Status,
+            Column::Updates,
+            Column::RoundTripNs,
+            Column::Cause,
+            Column::Mems,
+            Column::Host,
+        ];
+
+        /// The columns every `puzzles.csv` has, whatever its version: the
+        /// first eight, up to [`STATUS`] (the later ones read as empty when
+        /// a file lacks them).
+        pub const REQUIRED: &'static [Column] = Column::ALL.split_at(8).0;
+
+        /// The column's name in the header.
+        pub const fn name(self) -> &'static str {
+            match self {
+                Column::Corpus => CORPUS,
+                Column::Line => LINE,
+                Column::Solver => SOLVER,
+                Column::Ns => NS,
+                Column::Solutions => SOLUTIONS,
+                Column::Nodes => NODES,
+                Column::Guesses => GUESSES,
+                Column::Status => STATUS,
+                Column::Updates => UPDATES,
+                Column::RoundTripNs => ROUND_TRIP_NS,
+                Column::Cause => CAUSE,
+                Column::Mems => MEMS,
+                Column::Host => HOST,
+            }
+        }
+    }
+
+    /// Every column's name, in the file's order ([`Column::ALL`]).
+    pub const COLUMNS: [&str; 13] = {
+        let mut names = [""; 13];
+        let mut i = 0;
+        while i < names.len() {
+            names[i] = Column::ALL[i].name();
+            i += 1;
+        }
+        names
+    };
 }
 
 /// The columns of `images.csv` ([`IMAGES_CSV`]), in order: the corpus,
@@ -405,6 +498,19 @@ mod tests {
             "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems,host"
         );
         assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::HOST));
+    }
+
+    /// The reader keeps each column's position by the column's number:
+    /// its place in the list.
+    #[test]
+    fn puzzle_columns_are_numbered_by_their_place() {
+        for (i, c) in puzzles::Column::ALL.iter().enumerate() {
+            assert_eq!(*c as usize, i, "{c:?}");
+        }
+        assert_eq!(
+            puzzles::Column::REQUIRED.last(),
+            Some(&puzzles::Column::Status)
+        );
     }
 
     #[test]

@@ -350,6 +350,38 @@ fn stems_are_read_as_recorded_or_computed_for_old_files() {
 }
 
 /// `rows` as a CSV file with its header.
+/// `rows` as `puzzles.csv`, written by the one writer.
+fn puzzles_text(rows: &[PuzzleRecord]) -> String {
+    let mut out = Vec::new();
+    super::puzzles::write_header(&mut out).unwrap();
+    for r in rows {
+        r.write_csv(&mut out);
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The rows of the `puzzles.csv` at `path` (at most `max`), read by the
+/// one reader.
+fn read_puzzles(path: &Path, max: usize) -> Result<Vec<PuzzleRecord>, ResultError> {
+    let mut reader = PuzzleReader::open(path)?;
+    let mut rows = Vec::new();
+    while rows.len() < max {
+        match reader.next()? {
+            Some(row) => rows.push(row.to_owned()),
+            None => break,
+        }
+    }
+    Ok(rows)
+}
+
+/// The rows of `text` as a `puzzles.csv`, read by the one reader.
+fn read_puzzles_text(text: &str) -> Result<Vec<PuzzleRecord>, ResultError> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(schema::PUZZLES_CSV);
+    std::fs::write(&path, text).unwrap();
+    read_puzzles(&path, usize::MAX)
+}
+
 fn csv_text<T: serde::Serialize>(rows: &[T]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
     for r in rows {
@@ -380,12 +412,10 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(csv_text(&rows), text);
-    let text = std::fs::read_to_string(baseline().join(schema::PUZZLES_CSV)).unwrap();
-    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(text.as_bytes())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(csv_text(&rows), text);
+    let path = baseline().join(schema::PUZZLES_CSV);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let rows = read_puzzles(&path, usize::MAX).unwrap();
+    assert_eq!(puzzles_text(&rows), text);
 }
 
 /// A run from before the schema version reads, and its files are what
@@ -445,11 +475,11 @@ fn an_unversioned_run_reads_and_writes_back_byte_for_byte() {
         schema::summary::COLUMNS[..33].join(",")
     );
 
-    let text = std::fs::read_to_string(old_run().join(schema::PUZZLES_CSV)).unwrap();
-    let mut r = csv::Reader::from_reader(text.as_bytes());
+    let path = old_run().join(schema::PUZZLES_CSV);
+    let text = std::fs::read_to_string(&path).unwrap();
     // The baseline is from before `mems`: its columns are the schema's
     // first ones (up to `cause` at least), and the later ones read empty.
-    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
     let kept = header.len();
     let cause = schema::puzzles::COLUMNS
         .iter()
@@ -457,11 +487,11 @@ fn an_unversioned_run_reads_and_writes_back_byte_for_byte() {
         .unwrap();
     assert!(kept > cause, "{header:?}");
     assert_eq!(header, schema::puzzles::COLUMNS[..kept]);
-    let rows: Vec<PuzzleRecord> = r.deserialize().take(1000).map(Result::unwrap).collect();
+    let rows = read_puzzles(&path, 1000).unwrap();
     if kept < schema::puzzles::COLUMNS.len() {
         assert!(rows.iter().all(|r| r.mems.is_none()));
     }
-    let back: String = csv_text(&rows)
+    let back: String = puzzles_text(&rows)
         .lines()
         .map(|line| {
             format!(
@@ -495,7 +525,7 @@ fn mems_round_trip_in_every_file() {
         host: None,
     };
     let rows = [record("dc", Some(5140)), record("dlx", None)];
-    let text = csv_text(&rows);
+    let text = puzzles_text(&rows);
     assert_eq!(
         text,
         format!(
@@ -503,11 +533,7 @@ fn mems_round_trip_in_every_file() {
             schema::puzzles::COLUMNS.join(",")
         )
     );
-    let back: Vec<PuzzleRecord> = csv::Reader::from_reader(text.as_bytes())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
-    assert_eq!(back, rows);
+    assert_eq!(read_puzzles_text(&text).unwrap(), rows);
 
     let summary = |total_mems| SummaryRow {
         corpus: "c".into(),
@@ -544,10 +570,7 @@ fn mems_round_trip_in_every_file() {
 #[test]
 fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
     let old = "corpus,line,solver,ns,solutions,nodes,guesses,status\nc,3,dlx,100,1,,0,budget\n";
-    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(old.as_bytes())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows = read_puzzles_text(old).unwrap();
     assert_eq!(
         rows,
         [PuzzleRecord {
@@ -570,17 +593,10 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
     let before_mems =
         "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause\n\
                        c,3,dlx,100,1,9,0,unique,40,,\n";
-    let rows: Vec<PuzzleRecord> = csv::Reader::from_reader(before_mems.as_bytes())
-        .deserialize()
-        .collect::<Result<_, _>>()
-        .unwrap();
+    let rows = read_puzzles_text(before_mems).unwrap();
     assert_eq!((rows[0].updates, rows[0].mems), (Some(40), None));
     let bad = old.replace("budget", "maybe");
-    let e = csv::Reader::from_reader(bad.as_bytes())
-        .deserialize::<PuzzleRecord>()
-        .next()
-        .unwrap()
-        .unwrap_err();
+    let e = read_puzzles_text(&bad).unwrap_err();
     assert!(e.to_string().contains("unknown status `maybe`"), "{e}");
 }
 
@@ -703,4 +719,38 @@ fn checksums_are_verified_by_the_reader() {
         ResultDir::open(dir.path()),
         Err(ResultError::Field { .. })
     ));
+}
+
+/// Parts merged carry their failure notes, kept as a run keeps them: the
+/// first ones by line over all the parts.
+#[test]
+fn merged_parts_carry_their_failure_notes() {
+    let text = |line: u64| format!("line {line}: dlx crashed (signal 11): stderr `boom`");
+    let part = |lines: &[u64]| {
+        let mut info = info();
+        info.corpora[0].failures = vec![FailureCounts {
+            solver: "dlx".into(),
+            crashed: lines.len() as u64,
+            notes: lines.iter().map(|&l| text(l)).collect(),
+            ..FailureCounts::default()
+        }];
+        written(&info, Some(&stats()))
+    };
+    let (a, b) = (part(&[1, 3, 7, 9]), part(&[2, 4, 6]));
+    let parts = [
+        ResultDir::open(a.path()).unwrap(),
+        ResultDir::open(b.path()).unwrap(),
+    ];
+    let config = parts[0].config().unwrap();
+    let merged = ResultDir::merged(&parts, &config).unwrap();
+    let notes: Vec<String> = merged.corpora[0]
+        .failures
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let expected: Vec<String> = [1, 2, 3, 4, 6].into_iter().map(text).collect();
+    assert_eq!(notes, expected);
+    // A single directory read back has its own.
+    let one = parts[1].run_result().unwrap();
+    assert_eq!(one.corpora[0].failures.len(), 3);
 }

@@ -15,7 +15,7 @@
 //!   solver's share of the wins.
 //!
 //! Everything is computed from `puzzles.csv` rows read through the typed
-//! reader of [`crate::results`] ([`PuzzleRecord`]), which `merge`
+//! reader of [`crate::results`] ([`PuzzleReader`]), which `merge`
 //! reproduces exactly: a merge of shards gives the same figures as the
 //! unsharded run. [`render`] writes them as text, Markdown and JSON.
 //!
@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::harness::virtual_best::{found, solves, VirtualBestTally};
-use crate::results::{schema, PuzzleRecord, ResultDir, ResultError, Verify};
+use crate::results::{schema, PuzzleReader, ResultDir, ResultError, Verify};
 use crate::solvers::Status;
 
 /// The default tie band: two times within a factor of 1.25 of each other
@@ -66,16 +66,6 @@ pub enum VersusError {
     NoRows {
         /// The directory.
         dir: PathBuf,
-    },
-    /// A row of `puzzles.csv` does not read.
-    #[error("{}: row {row}: {message}", path.display())]
-    Row {
-        /// The file.
-        path: PathBuf,
-        /// The row (1: the first after the header).
-        row: u64,
-        /// What is wrong.
-        message: String,
     },
     /// A solver asked for is not in the run.
     #[error("no solver `{name}` in {}: its solvers are {}", dir.display(), known.join(", "))]
@@ -223,32 +213,21 @@ pub fn read_dir(dir: &ResultDir) -> Result<RunRows, VersusError> {
                 .collect(),
         })
         .collect();
-    let file = std::fs::File::open(&path).map_err(|error| ResultError::Io {
-        path: path.clone(),
-        error,
-    })?;
-    let mut reader = csv::Reader::from_reader(std::io::BufReader::new(file));
+    let mut reader = PuzzleReader::open(&path)?;
     let mut corpus_at = 0usize;
-    for (i, record) in reader.deserialize::<PuzzleRecord>().enumerate() {
-        let row = i as u64 + 1;
-        let bad = |message: String| VersusError::Row {
-            path: path.clone(),
-            row,
-            message,
-        };
-        let r = record.map_err(|e| bad(e.to_string()))?;
+    while let Some(r) = reader.next()? {
         if corpora.get(corpus_at).is_none_or(|c| c.name != r.corpus) {
-            corpus_at = corpora
-                .iter()
-                .position(|c| c.name == r.corpus)
-                .ok_or_else(|| bad(format!("corpus `{}` is not in run.json", r.corpus)))?;
+            let Some(at) = corpora.iter().position(|c| c.name == r.corpus) else {
+                let message = format!("corpus `{}` is not in run.json", r.corpus);
+                return Err(reader.error(message).into());
+            };
+            corpus_at = at;
         }
         let corpus = &mut corpora[corpus_at];
-        let solver = corpus
-            .solvers
-            .iter_mut()
-            .find(|s| s.name == r.solver)
-            .ok_or_else(|| bad(format!("solver `{}` is not in run.json", r.solver)))?;
+        let Some(solver) = corpus.solvers.iter_mut().find(|s| s.name == r.solver) else {
+            let message = format!("solver `{}` is not in run.json", r.solver);
+            return Err(reader.error(message).into());
+        };
         if r.status == Status::NotApplicable {
             continue;
         }
