@@ -49,10 +49,11 @@
 //! (the isolated host's: its `ns=` is the harness's own reading around the
 //! call, nothing to check against round trips), a worker whose next answer
 //! is not there yet sleeps through 9/10 of the time the batch's remaining
-//! answers are expected to take (the last batch's mean own time each), up
-//! to the puzzle's deadline, then reads what has arrived: a few wake-ups a
-//! batch instead of one per answer, and the solver's process keeps the
-//! core meanwhile. Deadlines and failures are as above (a deadline is
+//! answers are expected to take (the last batch's median own time each),
+//! then in doubling naps until an answer is there (never waiting on the
+//! pipe: the kernel would wake the worker on the host's core), up to the
+//! puzzle's deadline: a few wake-ups a batch instead of one per answer,
+//! and the solver's process keeps its core meanwhile. Deadlines and failures are as above (a deadline is
 //! found no later: a sleep ends at it); the round trips are not a solver's own per
 //! answer any more, which is why a `--solver-cmd` solver, whose own times
 //! are checked against them, is read as its answers come.
@@ -98,7 +99,11 @@ pub const MAX_BATCH_BYTES: usize = 16 * 1024;
 
 /// The shortest sleep [`ProcessOptions::sleep_through_batches`] takes
 /// (a sleep costs a wake-up).
-const MIN_SLEEP: Duration = Duration::from_micros(30);
+const MIN_SLEEP: Duration = Duration::from_micros(20);
+
+/// The longest nap of [`ProcessOptions::sleep_through_batches`] once the
+/// expected time has passed: how late a long solve's answer may be read.
+const MAX_SLEEP: Duration = Duration::from_millis(1);
 
 /// The default [`ProcessOptions::renew_after`] of an isolated C library's
 /// hosts: a fresh host every this many blocks, at the most often.
@@ -298,7 +303,8 @@ impl<P: Puzzle> ProcessSolver<P> {
             block.done(first, &outcome, took, solution, detail);
             return first + 1;
         }
-        let (mut since, mut own_ns, mut owned) = (written, 0u64, 0u64);
+        let (mut since, mut own_ns) = (written, 0u64);
+        self.own_times.clear();
         for k in 0..self.pending.len() {
             let (index, a, b) = self.pending[k];
             self.current = a..b;
@@ -322,7 +328,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             };
             if matches!(outcome.timing, Timing::Own { .. }) {
                 own_ns = own_ns.saturating_add(nanos(took));
-                owned += 1;
+                self.own_times.push(nanos(took));
             }
             let last = k + 1 == self.pending.len();
             if last && outcome.failure.is_none_or(|f| f == Failure::Declined) {
@@ -339,18 +345,26 @@ impl<P: Puzzle> ProcessSolver<P> {
                 return index + 1;
             }
         }
-        if let Some(mean) = own_ns.checked_div(owned) {
-            self.answer_ns = mean;
+        if !self.own_times.is_empty() {
+            // The median, not the mean: one slow puzzle in a batch would
+            // have the next batch's sleeps outlast it, the solver idle.
+            let middle = self.own_times.len() / 2;
+            self.answer_ns = *self.own_times.select_nth_unstable(middle).1;
         }
         i
     }
 
     /// With [`ProcessOptions::sleep_through_batches`], when the next of
-    /// the batch's `remaining` answers is not there yet: sleeps through most
-    /// of the time they are expected to take (each the last batch's mean
-    /// own time), up to `deadline`. A batch then costs the harness a few
-    /// wake-ups rather than one per answer, and the solver has the core to
-    /// itself meanwhile.
+    /// the batch's `remaining` answers is not there yet: sleeps until it
+    /// is (or the deadline passes, or the run stops), first through 9/10
+    /// of the time they are expected to take (each the last batch's median
+    /// own time), then in naps doubling from [`MIN_SLEEP`] to
+    /// [`MAX_SLEEP`]. A batch then costs the harness a few wake-ups rather
+    /// than one per answer, and the solver has its core to itself. The
+    /// worker never waits on the pipe itself here: the kernel wakes a
+    /// pipe's reader on the writer's core (a "sync" wake-up, right for a
+    /// writer about to wait for the reply), which would put the worker on
+    /// the host's core, in the middle of the host's next timed call.
     fn sleep_through(&self, remaining: usize, deadline: Option<std::time::Instant>) {
         if !self.shared.options.sleep_through_batches || self.answer_ns == 0 {
             return;
@@ -359,16 +373,20 @@ impl<P: Puzzle> ProcessSolver<P> {
             return;
         };
         let expected = (remaining as u64).saturating_mul(self.answer_ns);
-        let nap = Duration::from_nanos(expected / 10 * 9);
-        if nap < MIN_SLEEP || child.has_output() {
-            return;
-        }
-        let mut nap = nap.min(super::POLL_SLICE);
-        if let Some(d) = deadline {
-            nap = nap.min(d.saturating_duration_since(std::time::Instant::now()));
-        }
+        let mut nap = Duration::from_nanos(expected / 10 * 9).max(MIN_SLEEP);
         precise_sleeps();
-        std::thread::sleep(nap);
+        while !child.has_output() && !self.stop_requested() {
+            let mut this = nap.min(super::POLL_SLICE);
+            if let Some(d) = deadline {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    return;
+                }
+                this = this.min(left);
+            }
+            std::thread::sleep(this);
+            nap = (nap * 2).clamp(MIN_SLEEP, MAX_SLEEP);
+        }
     }
 }
 

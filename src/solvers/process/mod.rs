@@ -468,9 +468,11 @@ pub struct ProcessSolver<P> {
     /// When the running process was started, and how long it took to
     /// print its header.
     life: Option<(std::time::Instant, Duration)>,
-    /// The mean own time of an answer in the last batch, ns
+    /// The median own time of an answer in the last batch, ns
     /// ([`ProcessOptions::sleep_through_batches`]).
     answer_ns: u64,
+    /// The own times of the batch being read (a buffer kept).
+    own_times: Vec<u64>,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -503,6 +505,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             renewed: false,
             life: None,
             answer_ns: 0,
+            own_times: Vec::with_capacity(MAX_BATCH),
             _puzzle: PhantomData,
         }
     }
