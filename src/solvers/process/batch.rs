@@ -73,6 +73,7 @@
 //! that block's last puzzle ([`crate::solvers::Solver::wants_warm_up`]),
 //! recorded like any warm-up.
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::child::Child;
@@ -365,17 +366,20 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// pipe's reader on the writer's core (a "sync" wake-up, right for a
     /// writer about to wait for the reply), which would put the worker on
     /// the host's core, in the middle of the host's next timed call.
-    fn sleep_through(&self, remaining: usize, deadline: Option<std::time::Instant>) {
+    fn sleep_through(&mut self, remaining: usize, deadline: Option<std::time::Instant>) {
         if !self.shared.options.sleep_through_batches || self.answer_ns == 0 {
             return;
         }
-        let Some(child) = self.child.as_ref() else {
+        let stop = self.shared.options.stop;
+        let Some(child) = self.child.as_mut() else {
             return;
         };
         let expected = (remaining as u64).saturating_mul(self.answer_ns);
         let mut nap = Duration::from_nanos(expected / 10 * 9).max(MIN_SLEEP);
         precise_sleeps();
-        while !child.has_output() && !self.stop_requested() {
+        while !child.has_output() && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            // Its standard error kept flowing (and in the log) meanwhile.
+            child.drain_stderr();
             let mut this = nap.min(super::POLL_SLICE);
             if let Some(d) = deadline {
                 let left = d.saturating_duration_since(std::time::Instant::now());

@@ -164,6 +164,15 @@ impl Child {
         ready != 0
     }
 
+    /// Reads what the process wrote to its standard error so far into its
+    /// log, without waiting (a solver blocked on a full standard-error pipe
+    /// would never answer).
+    pub(super) fn drain_stderr(&mut self) {
+        if let Some(e) = self.stderr.as_mut() {
+            e.drain();
+        }
+    }
+
     /// The unread output [`Child::has_unsolicited`] found.
     pub(super) fn leftover(&self) -> &[u8] {
         &self.data[self.start..self.end]
