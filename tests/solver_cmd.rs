@@ -899,6 +899,20 @@ fn self_reported_times_are_believed_only_when_they_explain_the_round_trips() {
         let summary = py_summary(&out);
         let explained: f64 = summary["own_time_explained"].parse().unwrap();
         assert_eq!(summary["latency_source"], "own", "{mode}");
+        // Grouped answers (found waiting, in a batch) name their group
+        // by its first line, at or before their own; one request at a
+        // time, none is.
+        for r in read_csv(&out.join("puzzles.csv"))
+            .iter()
+            .filter(|r| r["solver"] == "py")
+        {
+            let line: u64 = r["line"].parse().unwrap();
+            match (mode.ends_with("+batch"), r["round_trip_group"].as_str()) {
+                (_, "") => {}
+                (true, group) => assert!(group.parse::<u64>().unwrap() <= line, "{r:?}"),
+                (false, group) => panic!("{mode}: one at a time, grouped: {group}"),
+            }
+        }
         if verified {
             assert!(explained >= 0.8, "{mode}: {explained}");
             assert_ne!(summary["speed_note"], "unverified");

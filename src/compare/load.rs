@@ -531,9 +531,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let text = format!(
             "{}\n\
-             c,2,dc,100,1,10,0,unique,55,,,5140,\n\
-             c,2,dlx,100,1,10,0,unique,55,,,,\n\
-             c,1,dc,100,1,10,0,budget,55,,,60,\n",
+             c,2,dc,100,1,10,0,unique,55,,,5140,,\n\
+             c,2,dlx,100,1,10,0,unique,55,,,,,\n\
+             c,1,dc,100,1,10,0,budget,55,,,60,,\n",
             pc::COLUMNS.join(",")
         );
         let p = write(dir.path(), "puzzles.csv", &text);

@@ -26,10 +26,26 @@
 //! taken off every puzzle: it looks like per-request cost, so that cost
 //! is reported beside the verdict ([`OwnTimeCheck::overhead_ns`]).
 //!
-//! The puzzles are a sample: of each corpus the [`SAMPLE`] whose line
-//! numbers hash lowest (a bottom-k sample), so that workers' samples, and
-//! shards' rebuilt from `puzzles.csv` by `merge`, combine into exactly the
-//! sample of the whole; it is kept in a buffer allocated once.
+//! The unit compared is a puzzle or a group of puzzles whose round trips
+//! add up only together. When a solver takes batches (several requests
+//! written at once: `crate::solvers::process`), the round trip of an
+//! answer is the time since the harness read the one before: an answer
+//! the harness found already waiting when it came to read it (it was
+//! away: busy, or not given a core) has a round trip too short, and the
+//! answer before it one too long, by the time the harness was late. Such
+//! answers are grouped with the next answer the harness waited for,
+//! whose read ends the lateness (named by the group's first line:
+//! [`crate::solvers::Timing::Own`]'s `group`, the `round_trip_group`
+//! column of `puzzles.csv`), and a group's own times are summed against
+//! its round trips summed. Answers the harness waited for stay units of
+//! their own, so that the medians still shrug off a busy machine's
+//! waits.
+//!
+//! The units are a sample: of each corpus the [`SAMPLE`] whose line
+//! numbers (a group's first) hash lowest (a bottom-k sample), so that
+//! workers' samples, and shards' rebuilt from `puzzles.csv` by `merge`,
+//! combine into exactly the sample of the whole; it is kept in a buffer
+//! allocated once.
 
 use std::collections::BinaryHeap;
 
@@ -44,11 +60,14 @@ pub const MIN_PUZZLES: u64 = 20;
 pub const SAMPLE: usize = 4096;
 
 /// A sample of the own times and round trips of one solver's own-timed
-/// puzzles.
+/// puzzles (or groups of them).
 #[derive(Debug, Clone, Default)]
 pub struct OwnTimes {
-    /// (hash of the line, own time, round trip), the largest hash on top.
+    /// (hash of the unit's line, own time, round trip), the largest hash
+    /// on top.
     sample: BinaryHeap<(u64, u64, u64)>,
+    /// The unit being added to: (its line, own time, round trip so far).
+    open: Option<(u64, u64, u64)>,
     /// Puzzles added.
     puzzles: u64,
 }
@@ -88,10 +107,40 @@ fn median(v: &mut [u64]) -> f64 {
 }
 
 impl OwnTimes {
-    /// Adds the puzzle of line `line`: its own time and its round trip, ns.
-    pub fn add(&mut self, line: u64, own_ns: u64, round_trip_ns: u64) {
+    /// Adds a puzzle's own time and round trip, ns, to the unit named
+    /// `unit`: the puzzle's line, or the first line of its group. A
+    /// group's answers come one after another.
+    pub fn add(&mut self, unit: u64, own_ns: u64, round_trip_ns: u64) {
         self.puzzles += 1;
-        self.offer((hash(line), own_ns, round_trip_ns));
+        match &mut self.open {
+            Some((line, own, trip)) if *line == unit => {
+                *own = own.saturating_add(own_ns);
+                *trip = trip.saturating_add(round_trip_ns);
+            }
+            open => {
+                if let Some(done) = open.replace((unit, own_ns, round_trip_ns)) {
+                    self.close(done);
+                }
+            }
+        }
+    }
+
+    /// Offers a whole unit to the sample.
+    fn close(&mut self, (line, own, trip): (u64, u64, u64)) {
+        self.offer((hash(line), own, trip));
+    }
+
+    /// The sample with the open unit closed.
+    fn closed(&self) -> std::borrow::Cow<'_, Self> {
+        match self.open {
+            None => std::borrow::Cow::Borrowed(self),
+            Some(unit) => {
+                let mut all = self.clone();
+                all.open = None;
+                all.close(unit);
+                std::borrow::Cow::Owned(all)
+            }
+        }
     }
 
     fn offer(&mut self, item: (u64, u64, u64)) {
@@ -106,17 +155,25 @@ impl OwnTimes {
         }
     }
 
-    /// Adds another worker's (or shard's).
+    /// Adds another worker's (or shard's): its units are none of this
+    /// one's.
     pub fn merge(&mut self, other: &OwnTimes) {
         self.puzzles += other.puzzles;
+        if let Some(unit) = self.open.take() {
+            self.close(unit);
+        }
         for &item in other.sample.iter() {
             self.offer(item);
+        }
+        if let Some(unit) = other.open {
+            self.close(unit);
         }
     }
 
     /// Clears (keeps the memory).
     pub fn reset(&mut self) {
         self.sample.clear();
+        self.open = None;
         self.puzzles = 0;
     }
 
@@ -126,7 +183,8 @@ impl OwnTimes {
         if self.puzzles < MIN_PUZZLES {
             return None;
         }
-        let mut pairs: Vec<(u64, u64)> = self.sample.iter().map(|&(_, o, r)| (o, r)).collect();
+        let all = self.closed();
+        let mut pairs: Vec<(u64, u64)> = all.sample.iter().map(|&(_, o, r)| (o, r)).collect();
         pairs.sort_unstable();
         let third = pairs.len() / 3;
         let (fast, slow) = (&pairs[..third], &pairs[pairs.len() - third..]);
@@ -194,6 +252,55 @@ mod tests {
             !half.verified && (half.explained - 0.5).abs() < 0.05,
             "{half:?}"
         );
+    }
+
+    /// The same solves in batches of 64 read late: the harness reads each
+    /// batch's first answer when the whole batch is done (it carries the
+    /// batch's time) and the rest at once (100 ns each): one group.
+    fn batched(report: impl Fn(u64) -> u64, unit: impl Fn(u64) -> u64) -> OwnTimeCheck {
+        let mut t = OwnTimes::default();
+        for first in (0..2048u64).step_by(64) {
+            let solves: Vec<u64> = (first..first + 64)
+                .map(|i| 50_000 + (i * 7919 % 1000) * 1950)
+                .collect();
+            let whole: u64 = solves.iter().map(|s| s + 20_000).sum::<u64>() + 8_000;
+            for (k, &solve) in solves.iter().enumerate() {
+                let trip = if k == 0 { whole - 63 * 100 } else { 100 };
+                t.add(unit(first + k as u64), report(solve), trip);
+            }
+        }
+        t.check(8_000.0).expect("enough puzzles")
+    }
+
+    #[test]
+    fn answers_read_late_are_judged_as_one_group() {
+        let by_batch = |report: fn(u64) -> u64| batched(report, |line| line - line % 64);
+        let honest = by_batch(|ns| ns);
+        assert!(honest.verified && honest.explained > 0.95, "{honest:?}");
+        assert_eq!(honest.puzzles, 2048);
+        let one = by_batch(|_| 1);
+        assert!(!one.verified && one.explained < 0.01, "{one:?}");
+        let half = by_batch(|ns| ns / 2);
+        assert!(
+            !half.verified && (half.explained - 0.5).abs() < 0.1,
+            "{half:?}"
+        );
+        // Batches dealt to two workers in turn: merged, the same sample
+        // as one worker's.
+        let (mut a, mut b, mut whole) = (
+            OwnTimes::default(),
+            OwnTimes::default(),
+            OwnTimes::default(),
+        );
+        for line in 0..640u64 {
+            let worker = if (line / 64) % 2 == 0 { &mut a } else { &mut b };
+            worker.add(line - line % 64, line * 3, line * 5);
+            whole.add(line - line % 64, line * 3, line * 5);
+        }
+        let mut merged = a.clone();
+        merged.merge(&b);
+        assert_eq!(merged.check(0.0), whole.check(0.0));
+        assert_eq!(merged.closed().sample.len(), 10);
     }
 
     #[test]

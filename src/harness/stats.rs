@@ -285,10 +285,13 @@ impl SolverStats {
             match r.timing {
                 Timing::Call => {}
                 Timing::RoundTrip => self.round_trip_timed += 1,
-                Timing::Own { round_trip_ns } => {
+                Timing::Own {
+                    round_trip_ns,
+                    group,
+                } => {
                     self.own_timed += 1;
                     self.own_times.get_or_insert_with(Default::default).add(
-                        r.line,
+                        group.unwrap_or(r.line),
                         r.ns,
                         round_trip_ns,
                     );

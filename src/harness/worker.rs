@@ -778,6 +778,10 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         Some(if imaged { &*self.image } else { &self.grids[j] })
     }
 
+    fn line(&self, index: usize) -> u64 {
+        self.records[(self.first + index) * self.solver_count + self.solver].line
+    }
+
     fn done(
         &mut self,
         index: usize,

@@ -132,8 +132,13 @@ mod tests {
             failure: (status == Status::Crashed).then_some(crate::solvers::Failure::Signal(11)),
             timing: match line {
                 1 => crate::solvers::Timing::Call,
+                2 => crate::solvers::Timing::Own {
+                    round_trip_ns: 5000,
+                    group: None,
+                },
                 _ => crate::solvers::Timing::Own {
                     round_trip_ns: 5000,
+                    group: Some(3),
                 },
             },
             host: (line > 1).then_some(4242),
@@ -163,7 +168,7 @@ mod tests {
         }
         assert!(reader.next().unwrap().is_none());
         assert!(
-            text.contains("\n\"c \"\"q\"\"\",4,\"odd,name\",1238,1,,2,unique,7,5000,,70,4242\n")
+            text.contains("\n\"c \"\"q\"\"\",4,\"odd,name\",1238,1,,2,unique,7,5000,,70,4242,3\n")
         );
     }
 
@@ -192,19 +197,19 @@ mod tests {
         let header = format!("{}\n", COLUMNS.join(","));
         w.write_batch("a", &[record(1), record(2)]).unwrap();
         w.end_corpus("a").unwrap();
-        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,,,\na,2,dlx,10,1,1,0,unique,,,,,\n");
+        let a = format!("{header}a,1,dlx,10,1,1,0,unique,,,,,,\na,2,dlx,10,1,1,0,unique,,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.write_batch("b", &[record(1)]).unwrap();
         w.write_batch("b", &[record(2)]).unwrap();
         // b in flight: a only, complete.
         assert_eq!(std::fs::read_to_string(&path).unwrap(), a);
         w.end_corpus("b").unwrap();
-        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,,,\nb,2,dlx,10,1,1,0,unique,,,,,\n");
+        let ab = format!("{a}b,1,dlx,10,1,1,0,unique,,,,,,\nb,2,dlx,10,1,1,0,unique,,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), ab);
         // c cut short by a stop: its rows come with finish.
         w.write_batch("c", &[record(1)]).unwrap();
         w.finish().unwrap();
-        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,,,\n");
+        let abc = format!("{ab}c,1,dlx,10,1,1,0,unique,,,,,,\n");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), abc);
         // No temporary file is left.
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();

@@ -69,7 +69,7 @@ pub use summary::{SummaryFile, SummaryRow};
 /// [`Checksums::NotRecorded`]; before 3 without mems: not recorded; before
 /// 4 without the own-time check; before 5 without hosts: each block its
 /// own unit).
-pub const SCHEMA_VERSION: u32 = 5;
+pub const SCHEMA_VERSION: u32 = 6;
 
 /// The first [`SCHEMA_VERSION`] whose `run.json` records checksums of the
 /// result files.

@@ -56,6 +56,10 @@ pub struct PuzzleRecord<S = String> {
     /// The process id of the process that timed the solve, for a solver in
     /// its own process (`None`: an in-process solver, or an older file).
     pub host: Option<u32>,
+    /// The line of the first puzzle of the group of answers whose round
+    /// trips add up only together ([`Timing::Own::group`]; `None`: an
+    /// answer whose round trip is its own, or an older file).
+    pub round_trip_group: Option<u64>,
 }
 
 impl<'a> PuzzleRecord<&'a str> {
@@ -76,6 +80,10 @@ impl<'a> PuzzleRecord<&'a str> {
             cause: record.failure,
             mems: record.mems,
             host: record.host,
+            round_trip_group: match record.timing {
+                Timing::Own { group, .. } => group,
+                _ => None,
+            },
         }
     }
 
@@ -102,6 +110,7 @@ impl<S> PuzzleRecord<S> {
             cause: self.cause,
             mems: self.mems,
             host: self.host,
+            round_trip_group: self.round_trip_group,
         }
     }
 
@@ -112,7 +121,10 @@ impl<S> PuzzleRecord<S> {
         match self.round_trip_ns {
             None => Timing::Call,
             Some(rt) if rt == self.ns => Timing::RoundTrip,
-            Some(round_trip_ns) => Timing::Own { round_trip_ns },
+            Some(round_trip_ns) => Timing::Own {
+                round_trip_ns,
+                group: self.round_trip_group,
+            },
         }
     }
 
@@ -184,6 +196,7 @@ impl<S: AsRef<str>> PuzzleRecord<S> {
                 }
                 Column::Mems => number(line, self.mems),
                 Column::Host => number(line, self.host.map(u64::from)),
+                Column::RoundTripGroup => number(line, self.round_trip_group),
             }
         }
         line.push(b'\n');
@@ -389,6 +402,7 @@ impl PuzzleReader {
                 None => None,
                 Some(h) => Some(u32::try_from(h).ok()?),
             },
+            round_trip_group: optional(Column::RoundTripGroup)?,
         })
     }
 
@@ -402,9 +416,11 @@ impl PuzzleReader {
                 Column::Line | Column::Ns | Column::Solutions | Column::Guesses => {
                     parse_u64(field).is_none()
                 }
-                Column::Nodes | Column::Updates | Column::RoundTripNs | Column::Mems => {
-                    !field.is_empty() && parse_u64(field).is_none()
-                }
+                Column::Nodes
+                | Column::Updates
+                | Column::RoundTripNs
+                | Column::Mems
+                | Column::RoundTripGroup => !field.is_empty() && parse_u64(field).is_none(),
                 Column::Host => {
                     !field.is_empty()
                         && parse_u64(field)
@@ -627,6 +643,7 @@ mod tests {
             cause: Some(Failure::Signal(11)),
             mems: Some(4321),
             host: Some(4242),
+            round_trip_group: Some(1),
         }
     }
 
@@ -641,6 +658,7 @@ mod tests {
             cause: None,
             mems: None,
             host: None,
+            round_trip_group: None,
             status: Status::Unique,
             ..record(2)
         };
@@ -653,7 +671,7 @@ mod tests {
         let text = String::from_utf8(text).unwrap();
         assert_eq!(
             text.lines().nth(2),
-            Some("\"c \"\"q\"\", d\",2,dlx,1234,1,,2,unique,,,,,")
+            Some("\"c \"\"q\"\", d\",2,dlx,1234,1,,2,unique,,,,,,")
         );
         let p = write(dir.path(), &text);
         assert_eq!(read_all(&p).unwrap(), rows);
@@ -661,7 +679,8 @@ mod tests {
         assert_eq!(
             rows[0].timing(),
             Timing::Own {
-                round_trip_ns: 5000
+                round_trip_ns: 5000,
+                group: Some(1)
             }
         );
         assert_eq!(rows[1].timing(), Timing::Call);
@@ -698,27 +717,27 @@ mod tests {
     fn errors_name_file_line_and_column() {
         let dir = tempfile::tempdir().unwrap();
         let head = COLUMNS.join(",");
-        let good = "c,1,dlx,100,1,10,0,unique,,,,,";
+        let good = "c,1,dlx,100,1,10,0,unique,,,,,,";
         let cases = [
             (
-                format!("{head}\n{good}\nc,2,dlx,2x0,1,10,0,unique,,,,,\n"),
+                format!("{head}\n{good}\nc,2,dlx,2x0,1,10,0,unique,,,,,,\n"),
                 ":3: column `ns`: `2x0` is not a number",
             ),
             (
-                format!("{head}\nc,2,dlx,1,1,10,0,maybe,,,,,\n"),
+                format!("{head}\nc,2,dlx,1,1,10,0,maybe,,,,,,\n"),
                 ":2: column `status`: unknown status `maybe`",
             ),
             (
-                format!("{head}\nc,2,dlx,1,1,10,0,crashed,,,sig,,\n"),
+                format!("{head}\nc,2,dlx,1,1,10,0,crashed,,,sig,,,\n"),
                 ":2: column `cause`: unknown cause `sig`",
             ),
             (
-                format!("{head}\nc,2,dlx,1,1,10,0,unique,,,,,99999999999\n"),
+                format!("{head}\nc,2,dlx,1,1,10,0,unique,,,,,99999999999,\n"),
                 ":2: column `host`",
             ),
             (
                 format!("{head}\nc,2,dlx,1\n"),
-                ":2: 4 fields where the header has 13",
+                ":2: 4 fields where the header has 14",
             ),
             (
                 format!("{head}\n{good}"),

@@ -350,6 +350,12 @@ pub mod puzzles {
     /// in its own process (empty for in-process solvers): the speed
     /// interval resamples the blocks of one host process together.
     pub const HOST: &str = "host";
+    /// The line of the first puzzle of the group of answers whose round
+    /// trips add up only together: in a batch, answers the harness found
+    /// already waiting, with the next one it waited for; empty for an
+    /// answer whose round trip is its own. The check of own times takes
+    /// a group as one unit (`crate::harness::own_time`).
+    pub const ROUND_TRIP_GROUP: &str = "round_trip_group";
 
     /// A column of `puzzles.csv`: the one list of them, in the file's
     /// order ([`Column::ALL`]). The writer writes a row by matching on
@@ -384,14 +390,16 @@ pub mod puzzles {
         Mems,
         /// [`HOST`].
         Host,
+        /// [`ROUND_TRIP_GROUP`].
+        RoundTripGroup,
     }
 
     impl Column {
         /// Every column, in the file's order. Columns added later
         /// ([`UPDATES`], then [`ROUND_TRIP_NS`] and [`CAUSE`], then
-        /// [`MEMS`], then [`HOST`]) come last, so that readers of older
-        /// files by position keep working.
-        pub const ALL: [Column; 13] = [
+        /// [`MEMS`], then [`HOST`], then [`ROUND_TRIP_GROUP`]) come last, so that
+        /// readers of older files by position keep working.
+        pub const ALL: [Column; 14] = [
             Column::Corpus,
             Column::Line,
             Column::Solver,
@@ -405,6 +413,7 @@ pub mod puzzles {
             Column::Cause,
             Column::Mems,
             Column::Host,
+            Column::RoundTripGroup,
         ];
 
         /// The columns every `puzzles.csv` has, whatever its version: the
@@ -428,13 +437,14 @@ pub mod puzzles {
                 Column::Cause => CAUSE,
                 Column::Mems => MEMS,
                 Column::Host => HOST,
+                Column::RoundTripGroup => ROUND_TRIP_GROUP,
             }
         }
     }
 
     /// Every column's name, in the file's order ([`Column::ALL`]).
-    pub const COLUMNS: [&str; 13] = {
-        let mut names = [""; 13];
+    pub const COLUMNS: [&str; 14] = {
+        let mut names = [""; 14];
         let mut i = 0;
         while i < names.len() {
             names[i] = Column::ALL[i].name();
@@ -495,9 +505,9 @@ mod tests {
         assert_unique(&puzzles::COLUMNS);
         assert_eq!(
             puzzles::COLUMNS.join(","),
-            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems,host"
+            "corpus,line,solver,ns,solutions,nodes,guesses,status,updates,round_trip_ns,cause,mems,host,round_trip_group"
         );
-        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::HOST));
+        assert_eq!(puzzles::COLUMNS.last(), Some(&puzzles::ROUND_TRIP_GROUP));
     }
 
     /// The reader keeps each column's position by the column's number:

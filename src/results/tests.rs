@@ -503,7 +503,7 @@ fn an_unversioned_run_reads_and_writes_back_byte_for_byte() {
     assert!(text.starts_with(&back));
 }
 
-/// `mems` is the last column of `puzzles.csv` and `total_mems` the last of
+/// `mems` is a column of `puzzles.csv` and `total_mems` the last of
 /// `summary.csv`: each round-trips, empty when not recorded; in
 /// `histograms.json` the total is there when recorded and absent (as in
 /// files from before it) when not.
@@ -523,13 +523,14 @@ fn mems_round_trip_in_every_file() {
         cause: None,
         mems,
         host: None,
+        round_trip_group: None,
     };
     let rows = [record("dc", Some(5140)), record("dlx", None)];
     let text = puzzles_text(&rows);
     assert_eq!(
         text,
         format!(
-            "{}\nc,3,dc,100,1,9,0,unique,40,,,5140,\nc,3,dlx,100,1,9,0,unique,40,,,,\n",
+            "{}\nc,3,dc,100,1,9,0,unique,40,,,5140,,\nc,3,dlx,100,1,9,0,unique,40,,,,,\n",
             schema::puzzles::COLUMNS.join(",")
         )
     );
@@ -587,6 +588,7 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
             cause: None,
             mems: None,
             host: None,
+            round_trip_group: None,
         }]
     );
     // Nor does one from before `mems` (up to `cause`).

@@ -188,6 +188,16 @@ pub enum Timing {
     Own {
         /// The round trip, ns.
         round_trip_ns: u64,
+        /// The group of answers whose round trips add up only together,
+        /// named by the [line](Block::line) of its first puzzle; `None` for
+        /// an answer whose round trip is its own. In a batch (several
+        /// requests written at once: [`process`]) an answer the harness
+        /// found already waiting when it came to read it has a round trip
+        /// too short (it came while the harness was away) and the one
+        /// before it one too long: such answers are grouped with the next
+        /// answer the harness waited for, and the check of own times
+        /// ([`crate::harness::own_time`]) takes the group as one unit.
+        group: Option<u64>,
     },
 }
 
@@ -199,7 +209,7 @@ impl Timing {
         match self {
             Timing::Call => None,
             Timing::RoundTrip => Some(ns),
-            Timing::Own { round_trip_ns } => Some(round_trip_ns),
+            Timing::Own { round_trip_ns, .. } => Some(round_trip_ns),
         }
     }
 }
@@ -634,6 +644,10 @@ pub trait Block<P> {
     /// solver is not to solve it (it does not [accept](Solver::accepts)
     /// it). May be asked for more than once.
     fn puzzle(&mut self, index: usize) -> Option<&P>;
+
+    /// The line in its corpus of the puzzle at `index`: a name for it,
+    /// unique in the run's corpus ([`Timing::Own::group`]).
+    fn line(&self, index: usize) -> u64;
 
     /// The solve of the puzzle at `index` ended: what it found, how long
     /// it took (as [`Solver::solve_timed`] returns it), and its solution

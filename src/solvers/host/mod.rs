@@ -343,6 +343,10 @@ impl<P> super::Block<P> for HostTimed<'_, P> {
         self.0.puzzle(index)
     }
 
+    fn line(&self, index: usize) -> u64 {
+        self.0.line(index)
+    }
+
     fn done(
         &mut self,
         index: usize,

@@ -305,6 +305,8 @@ impl<P: Puzzle> ProcessSolver<P> {
             return first + 1;
         }
         let (mut since, mut own_ns) = (written, 0u64);
+        // The open group of answers found waiting (its first line).
+        let mut group = None;
         self.own_times.clear();
         for k in 0..self.pending.len() {
             let (index, a, b) = self.pending[k];
@@ -314,6 +316,8 @@ impl<P: Puzzle> ProcessSolver<P> {
             let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
             self.sleep_through(self.pending.len() - k, deadline);
             let child = self.child.as_mut().expect("running");
+            // Asked only where own times are checked (a poll each).
+            let waiting = !self.shared.options.sleep_through_batches && child.has_output();
             let read = child.read_line(max, deadline, stop);
             let now = crate::clock::Instant::now();
             let round_trip = now.duration_since(since);
@@ -327,7 +331,14 @@ impl<P: Puzzle> ProcessSolver<P> {
                 }
                 Err(e) => self.read_failed(e, max, round_trip),
             };
-            if matches!(outcome.timing, Timing::Own { .. }) {
+            if let Timing::Own { group: of, .. } = &mut outcome.timing {
+                // Found waiting: its round trip is too short and the one
+                // before too long; the group closes with the next answer
+                // the harness waited for.
+                *of = match waiting {
+                    true => Some(*group.get_or_insert(block.line(index))),
+                    false => group.take(),
+                };
                 own_ns = own_ns.saturating_add(nanos(took));
                 self.own_times.push(nanos(took));
             }
@@ -474,6 +485,10 @@ mod tests {
             Some(&self.puzzles[index])
         }
 
+        fn line(&self, index: usize) -> u64 {
+            index as u64 + 1
+        }
+
         fn done(
             &mut self,
             index: usize,
@@ -528,6 +543,46 @@ mod tests {
                 assert_eq!(d.unwrap().1, Duration::from_nanos(1000), "its own time");
             }
         }
+    }
+
+    /// Each answered puzzle's [`Timing::Own`] group.
+    fn groups(block: &Recorded) -> Vec<Option<u64>> {
+        block
+            .done
+            .iter()
+            .map(|d| match d.unwrap().0.timing {
+                crate::solvers::Timing::Own { group, .. } => group,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn answers_found_waiting_are_grouped_with_the_next_one_waited_for() {
+        // Reads the whole batch, then writes every answer in one write:
+        // the harness waits for the first; the rest are there already.
+        let script = "echo dlxbench-protocol 1 +batch; \
+             while true; do out=''; for i in 1 2 3 4 5 6; do read cmd limit p || exit; \
+             out+=\"0 - guesses=${p:0:1} ns=1000\"$'\\n'; done; sleep 0.05; \
+             printf '%s' \"$out\"; done";
+        let mut s = bash(script, ProcessOptions::default());
+        let mut block = Recorded::new(6);
+        s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+        assert_eq!(block.failures(), vec![None; 6]);
+        // Lines 2 to 6 (the Recorded block's lines are index + 1), with
+        // no answer waited for after them: a group of their own.
+        assert_eq!(
+            groups(&block),
+            [None, Some(2), Some(2), Some(2), Some(2), Some(2)]
+        );
+        // Answered one by one, 10 ms apart: each waited for, alone.
+        let mut s = bash(
+            &tagging("dlxbench-protocol 1 +batch", "sleep 0.01;"),
+            ProcessOptions::default(),
+        );
+        let mut block = Recorded::new(6);
+        s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+        assert_eq!(groups(&block), [None; 6]);
     }
 
     #[test]

@@ -678,9 +678,13 @@ impl<P: Puzzle> ProcessSolver<P> {
         }
         self.failures = 0;
         let (took, timing) = match answer.ns {
-            Some(ns) if !self.shared.options.round_trip_latency => {
-                (Duration::from_nanos(ns), Timing::Own { round_trip_ns })
-            }
+            Some(ns) if !self.shared.options.round_trip_latency => (
+                Duration::from_nanos(ns),
+                Timing::Own {
+                    round_trip_ns,
+                    group: None,
+                },
+            ),
             _ => (Duration::from_nanos(round_trip_ns), Timing::RoundTrip),
         };
         let outcome = Outcome {

@@ -66,7 +66,11 @@ fn a_good_answer_is_read_with_its_keys_and_own_time() {
         assert_eq!((outcome.updates, outcome.mems), (None, Some(5140)));
         assert_eq!(outcome.status(2), Status::Unique);
         assert_eq!(took, Duration::from_nanos(1234));
-        let Timing::Own { round_trip_ns } = outcome.timing else {
+        let Timing::Own {
+            round_trip_ns,
+            group: None,
+        } = outcome.timing
+        else {
             panic!("{:?}", outcome.timing)
         };
         assert!(round_trip_ns > 0);
