@@ -55,10 +55,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::compare::bootstrap::{self, Interval};
-use crate::compare::{verdict, work_split_of, RatioHistogram, TimeVerdict, WorkSplit};
+use crate::compare::{verdict, work_split_of, Cause, RatioHistogram, TimeVerdict, WorkSplit};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
+use crate::results::output::ab::{NodesJson, RatioJson};
+use crate::results::output::{AaJson, AbJson};
 use crate::solvers::layout::{Layout, LayoutError, LayoutSummary};
 use crate::solvers::Status;
 
@@ -205,6 +207,19 @@ impl Ratio {
         self.interval
             .map(|i| (i.high - 1.0).max(1.0 - i.low).max(0.0))
     }
+
+    /// The ratio as JSON (the `overall` and `corpora` of [`AbJson`]).
+    pub fn json(&self) -> RatioJson {
+        RatioJson {
+            name: self.name.clone(),
+            puzzles: self.puzzles as u64,
+            units: self.units as u64,
+            estimate: self.interval.map(|i| i.estimate),
+            low: self.interval.map(|i| i.low),
+            high: self.interval.map(|i| i.high),
+            half_width: self.half_width(),
+        }
+    }
 }
 
 /// The node counts of the two sides.
@@ -292,11 +307,11 @@ impl AbResult {
     pub fn work_text(&self) -> Option<String> {
         let w = self.work?;
         let what = match (w.cause(), w.time > 1.0) {
-            (None, _) => "neither moved".to_string(),
-            (Some("tree"), true) => "B is slower mostly because its search tree is larger".into(),
-            (Some("tree"), false) => "B is faster mostly because its search tree is smaller".into(),
-            (Some(_), true) => "B is slower mostly per node".into(),
-            (Some(_), false) => "B is faster mostly per node".into(),
+            (None, _) => "neither moved",
+            (Some(Cause::Tree), true) => "B is slower mostly because its search tree is larger",
+            (Some(Cause::Tree), false) => "B is faster mostly because its search tree is smaller",
+            (Some(Cause::PerNode), true) => "B is slower mostly per node",
+            (Some(Cause::PerNode), false) => "B is faster mostly per node",
         };
         Some(format!(
             "work: {} (time = nodes x time per node, over {} puzzles): {what}",
@@ -730,67 +745,47 @@ fn judge(overall: &Ratio, options: &Options) -> TimeVerdict {
     }
 }
 
-/// The result as JSON (`ab --json`): the verdict, how the interval was
-/// made (`method`, `units`), every pass's ratio, the split into the search
-/// tree and the time per node (`work`: `puzzles`, `time_ratio`,
-/// `nodes_ratio`, `per_node_ratio`, `cause` `tree`, `per_node` or `null`,
-/// as `compare`'s `time.work`; `null` without node counts), and the A/A
-/// that measured the floor, if any, with whether it gave a (false)
-/// verdict.
-pub fn json(r: &AbResult) -> serde_json::Value {
-    use serde_json::json;
-    let ratio = |x: &Ratio| {
-        json!({
-            "name": x.name,
-            "puzzles": x.puzzles,
-            "units": x.units,
-            "estimate": x.interval.map(|i| i.estimate),
-            "low": x.interval.map(|i| i.low),
-            "high": x.interval.map(|i| i.high),
-            "half_width": x.half_width(),
-        })
-    };
-    let mut v = json!({
-        "a": r.a,
-        "b": r.b,
-        "method": r.method,
-        "unit": "pair of passes",
-        "units": r.overall.units,
-        "passes": r.passes,
-        "warmup_passes": r.warmup_passes,
-        "stop": r.stop.as_str(),
-        "overall": ratio(&r.overall),
-        "corpora": r.corpora.iter().map(ratio).collect::<Vec<_>>(),
-        "verdict": r.verdict.as_str(),
-        "judged_at": r.judged_at,
-        "floor": r.floor,
-        "pass_ratios": r.pass_ratios,
-        "work": r.work.map(|w| json!({
-            "puzzles": w.puzzles,
-            "time_ratio": w.time,
-            "nodes_ratio": w.nodes,
-            "per_node_ratio": w.per_node,
-            "cause": w.cause(),
-        })),
-        "nodes": {
-            "a": r.nodes.totals.map(|t| t.0),
-            "b": r.nodes.totals.map(|t| t.1),
-            "puzzles_changed": r.nodes.changed,
-            "outcomes_changed": r.nodes.outcome_changed,
+/// The result as JSON (`ab --json`, [`AbJson`]): the verdict, how the
+/// interval was made (`method`, `units`), every pass's ratio, the split
+/// into the search tree and the time per node (`work`, as `compare`'s
+/// `time.work`), and the A/A that measured the floor, if any, with whether
+/// it gave a (false) verdict.
+pub fn json(r: &AbResult) -> AbJson {
+    AbJson {
+        a: r.a.clone(),
+        b: r.b.clone(),
+        method: r.method.into(),
+        unit: "pair of passes".into(),
+        units: r.overall.units as u64,
+        passes: r.passes,
+        warmup_passes: r.warmup_passes,
+        stop: r.stop.as_str().into(),
+        overall: r.overall.json(),
+        corpora: r.corpora.iter().map(Ratio::json).collect(),
+        verdict: r.verdict.as_str().into(),
+        judged_at: r.judged_at,
+        floor: r.floor,
+        pass_ratios: r.pass_ratios.clone(),
+        work: r.work.as_ref().map(WorkSplit::json),
+        nodes: NodesJson {
+            a: r.nodes.totals.map(|t| t.0),
+            b: r.nodes.totals.map(|t| t.1),
+            puzzles_changed: r.nodes.changed,
+            outcomes_changed: r.nodes.outcome_changed,
         },
-        "discrepancies": r.discrepancies.len(),
-        "failed_solves": r.failed_solves,
-        "threads": r.threads,
-        "elapsed_s": r.elapsed.as_secs_f64(),
-        "layout": r.layout,
-    });
-    if let Some(aa) = &r.aa {
-        let mut a = json(aa);
-        a["false_verdict"] = json!(aa.false_verdict());
-        a["measured_floor"] = json!(aa.overall.floor());
-        v["aa"] = a;
+        discrepancies: r.discrepancies.len() as u64,
+        failed_solves: r.failed_solves,
+        threads: r.threads as u64,
+        elapsed_s: r.elapsed.as_secs_f64(),
+        layout: r.layout.clone(),
+        aa: r.aa.as_ref().map(|aa| {
+            Box::new(AaJson {
+                ab: json(aa),
+                false_verdict: aa.false_verdict(),
+                measured_floor: aa.overall.floor(),
+            })
+        }),
     }
-    v
 }
 
 /// The lineup of pass `pass` with fresh copies of `lineup`'s solvers

@@ -296,7 +296,7 @@ impl PerKind for Args {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
         if let Some(path) = &self.json {
-            let mut s = serde_json::to_string_pretty(&ab::json(&result))?;
+            let mut s = dlxbench::results::to_json(&ab::json(&result))?;
             s.push('\n');
             AtomicFile::write(path, s.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
