@@ -1,5 +1,5 @@
 //! `dlxbench ab`: the report's deterministic parts and every bad input.
-//! Its time verdict is tested on synthetic data in `src/ab.rs`; timings
+//! Its time verdict is tested on synthetic data in `src/ab/tests.rs`; timings
 //! here only have to exist.
 
 mod common;

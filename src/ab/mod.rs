@@ -55,14 +55,17 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::compare::bootstrap::{self, Interval};
-use crate::compare::{verdict, work_split_of, Cause, RatioHistogram, TimeVerdict, WorkSplit};
+use crate::compare::{verdict, work_split_of, RatioHistogram, TimeVerdict, WorkSplit};
 use crate::corpus::Corpus;
 use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
 use crate::puzzle::Puzzle;
-use crate::results::output::ab::{NodesJson, RatioJson};
-use crate::results::output::{AaJson, AbJson};
 use crate::solvers::layout::{Layout, LayoutError, LayoutSummary};
 use crate::solvers::Status;
+
+mod json;
+pub mod render;
+
+pub use json::json;
 
 /// How the interval is made, for people and for JSON
 /// ([`AbResult::method`]).
@@ -207,19 +210,6 @@ impl Ratio {
         self.interval
             .map(|i| (i.high - 1.0).max(1.0 - i.low).max(0.0))
     }
-
-    /// The ratio as JSON (the `overall` and `corpora` of [`AbJson`]).
-    pub fn json(&self) -> RatioJson {
-        RatioJson {
-            name: self.name.clone(),
-            puzzles: self.puzzles as u64,
-            units: self.units as u64,
-            estimate: self.interval.map(|i| i.estimate),
-            low: self.interval.map(|i| i.low),
-            high: self.interval.map(|i| i.high),
-            half_width: self.half_width(),
-        }
-    }
 }
 
 /// The node counts of the two sides.
@@ -301,25 +291,6 @@ pub struct AbResult {
 }
 
 impl AbResult {
-    /// The split of the ratio in words, for the report: `work: the search
-    /// tree 1.000x, time per node 1.023x (over 1,000 puzzles): B is slower
-    /// per node`; `None` without a split.
-    pub fn work_text(&self) -> Option<String> {
-        let w = self.work?;
-        let what = match (w.cause(), w.time > 1.0) {
-            (None, _) => "neither moved",
-            (Some(Cause::Tree), true) => "B is slower mostly because its search tree is larger",
-            (Some(Cause::Tree), false) => "B is faster mostly because its search tree is smaller",
-            (Some(Cause::PerNode), true) => "B is slower mostly per node",
-            (Some(Cause::PerNode), false) => "B is faster mostly per node",
-        };
-        Some(format!(
-            "work: {} (time = nodes x time per node, over {} puzzles): {what}",
-            w.words(),
-            crate::report::thousands(w.puzzles)
-        ))
-    }
-
     /// For an A/A: whether it gave a verdict, which it should not.
     pub fn false_verdict(&self) -> bool {
         matches!(
@@ -742,49 +713,6 @@ fn judge(overall: &Ratio, options: &Options) -> TimeVerdict {
     match overall.units >= options.min_units() {
         true => verdict(overall.interval, options.judged_at()),
         false => TimeVerdict::NotEnoughData,
-    }
-}
-
-/// The result as JSON (`ab --json`, [`AbJson`]): the verdict, how the
-/// interval was made (`method`, `units`), every pass's ratio, the split
-/// into the search tree and the time per node (`work`, as `compare`'s
-/// `time.work`), and the A/A that measured the floor, if any, with whether
-/// it gave a (false) verdict.
-pub fn json(r: &AbResult) -> AbJson {
-    AbJson {
-        a: r.a.clone(),
-        b: r.b.clone(),
-        method: r.method.into(),
-        unit: "pair of passes".into(),
-        units: r.overall.units as u64,
-        passes: r.passes,
-        warmup_passes: r.warmup_passes,
-        stop: r.stop.as_str().into(),
-        overall: r.overall.json(),
-        corpora: r.corpora.iter().map(Ratio::json).collect(),
-        verdict: r.verdict.as_str().into(),
-        judged_at: r.judged_at,
-        floor: r.floor,
-        pass_ratios: r.pass_ratios.clone(),
-        work: r.work.as_ref().map(WorkSplit::json),
-        nodes: NodesJson {
-            a: r.nodes.totals.map(|t| t.0),
-            b: r.nodes.totals.map(|t| t.1),
-            puzzles_changed: r.nodes.changed,
-            outcomes_changed: r.nodes.outcome_changed,
-        },
-        discrepancies: r.discrepancies.len() as u64,
-        failed_solves: r.failed_solves,
-        threads: r.threads as u64,
-        elapsed_s: r.elapsed.as_secs_f64(),
-        layout: r.layout.clone(),
-        aa: r.aa.as_ref().map(|aa| {
-            Box::new(AaJson {
-                ab: json(aa),
-                false_verdict: aa.false_verdict(),
-                measured_floor: aa.overall.floor(),
-            })
-        }),
     }
 }
 
