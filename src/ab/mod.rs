@@ -64,8 +64,10 @@ use crate::solvers::Status;
 
 mod json;
 pub mod render;
+mod setup;
 
 pub use json::json;
+pub use setup::Pair;
 
 /// How the interval is made, for people and for JSON
 /// ([`AbResult::method`]).

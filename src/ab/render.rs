@@ -1,12 +1,51 @@
 //! The report of an A/B as text: the A/A (if one ran), the ratios per
 //! corpus and over all, the verdict, the work split, the node counts and
 //! the layout ([`text`], and [`aa_text`] for an A/A alone), and the
-//! ratio line of the progress ([`interval_text`]).
+//! progress lines on standard error ([`start_line`], [`pass_line`]).
 
-use super::{AbResult, Options, Ratio};
+use super::{AbResult, Options, Pair, PassReport, Ratio};
 use crate::compare::{self, Cause, TimeVerdict};
 use crate::report::thousands;
 use crate::solvers::layout::{LayoutSummary, Randomised};
+
+/// The line that starts an `ab` on standard error: who, on what, on how
+/// many threads, until when.
+pub fn start_line(pair: &Pair, corpora: &[&str], threads: usize, options: &Options) -> String {
+    format!(
+        "dlxbench ab: {} on {} ({} thread{}); until decided{} or {}",
+        pair.words(),
+        corpora.join(", "),
+        threads,
+        if threads == 1 { "" } else { "s" },
+        match options.precision > 0.0 {
+            true => format!(", +-{}", compare::render::percent(options.precision)),
+            false => String::new(),
+        },
+        humantime::format_duration(options.max_time)
+    )
+}
+
+/// The progress line of a pass as it ends (`aa_only`: the run is an A/A
+/// alone).
+pub fn pass_line(p: &PassReport, aa_only: bool) -> String {
+    let phase = if p.aa || aa_only { "A/A " } else { "" };
+    let this = p
+        .pass_ratio
+        .map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
+    match p.warmup {
+        true => format!(
+            "{phase}pass {}: {this} (warm-up, not counted) ({:.1} s)",
+            p.pass,
+            p.elapsed.as_secs_f64()
+        ),
+        false => format!(
+            "{phase}pass {}: {this}; B/A {} ({:.1} s)",
+            p.pass,
+            interval_text(&p.overall),
+            p.elapsed.as_secs_f64()
+        ),
+    }
+}
 
 /// `1.0213 [1.0180, 1.0247] (+-0.33%), 6 pairs of passes, 1,465 puzzles`.
 pub fn interval_text(r: &Ratio) -> String {

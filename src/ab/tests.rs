@@ -307,3 +307,79 @@ fn a_and_b_must_differ() {
         "{err}"
     );
 }
+
+#[test]
+fn a_pair_names_its_pairings_and_refuses_one_solver_twice() {
+    assert!(matches!(
+        Pair::new("dlx", "dlx", false),
+        Err(AbError::SameSolver(s)) if s == "dlx"
+    ));
+    let ab = Pair::new("dlx", "dc", false).unwrap();
+    assert!(!ab.aa_only());
+    assert_eq!(ab.names(), ["dlx".to_string(), "dc".into()]);
+    assert_eq!(ab.aa_names(), None);
+
+    let with_aa = Pair::new("dlx", "dc", true).unwrap();
+    assert_eq!(with_aa.names(), ["dlx".to_string(), "dc".into()]);
+    assert_eq!(
+        with_aa.aa_names(),
+        Some(["dc".to_string(), "dc.copy".into()])
+    );
+
+    let alone = Pair::new("dc", "dc", true).unwrap();
+    assert!(alone.aa_only());
+    assert_eq!(alone.names(), ["dc".to_string(), "dc.copy".into()]);
+    assert_eq!(alone.aa_names(), None);
+}
+
+#[test]
+fn b_s_copy_is_made_once_where_b_comes_from() {
+    use crate::solvers::foreign::LibrarySpec;
+    use crate::solvers::process::CommandSpec;
+
+    // A built-in B: the set gains the same solver under the copy's name.
+    let pair = Pair::new("dlx", "dc", true).unwrap();
+    let mut set = SolverSet::<Grid>::builtin();
+    pair.add_builtin_copy(&mut set).unwrap();
+    let copy = set.by_name("dc.copy").unwrap();
+    let dc = set.by_name("dc").unwrap();
+    assert_eq!(copy.description(), dc.description());
+    assert_eq!(copy.default_budget(), dc.default_budget());
+    // Once only: a second call finds the copy there.
+    pair.add_builtin_copy(&mut set).unwrap();
+    assert_eq!(set.names().iter().filter(|n| **n == "dc.copy").count(), 1);
+    // Without --aa, nothing.
+    let mut plain = SolverSet::<Grid>::builtin();
+    let before = plain.names().len();
+    Pair::new("dlx", "dc", false)
+        .unwrap()
+        .add_builtin_copy(&mut plain)
+        .unwrap();
+    assert_eq!(plain.names().len(), before);
+
+    // A loaded B: its spec again under the copy's name, count-only alike.
+    let lib: LibrarySpec = "./libx.so:solve=x".parse().unwrap();
+    let (mut libs, mut cmds, mut count_only) = (vec![lib], Vec::new(), vec!["x".to_string()]);
+    Pair::new("dlx", "x", true)
+        .unwrap()
+        .add_copy_specs(&mut libs, &mut cmds, &mut count_only);
+    assert_eq!(libs.len(), 2);
+    assert_eq!(libs[1].name, "x.copy");
+    assert_eq!(
+        (&libs[1].path, &libs[1].symbol),
+        (&libs[0].path, &libs[0].symbol)
+    );
+    assert_eq!(count_only, ["x", "x.copy"]);
+    assert!(cmds.is_empty());
+
+    // A command B likewise.
+    let (mut libs, mut cmds) = (Vec::new(), vec![CommandSpec::command("y", "./y --fast")]);
+    Pair::new("dlx", "y", true)
+        .unwrap()
+        .add_copy_specs(&mut libs, &mut cmds, &mut Vec::new());
+    assert_eq!(cmds.len(), 2);
+    assert_eq!(
+        (cmds[1].name.as_str(), &cmds[1].text),
+        ("y.copy", &cmds[0].text)
+    );
+}

@@ -17,7 +17,6 @@ use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::session::open_corpora;
-use dlxbench::solvers::SolverEntry;
 
 use super::io::errln;
 use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
@@ -135,43 +134,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 impl PerKind for Args {
     fn run<P: Kind>(mut self) -> anyhow::Result<ExitCode> {
-        // `ab B B --aa`: the A/A alone.
-        let aa_only = self.aa && self.a == self.b;
-        if self.a == self.b && !self.aa {
-            // Before anything is loaded or opened.
-            return Err(ab::AbError::SameSolver(self.a).into());
-        }
-        let copy = format!("{}.copy", self.b);
-        if self.aa {
-            // The copy of B: the same library or command under another
-            // name, so that it is loaded (and placed) as a solver of its own.
-            if let Some(spec) = self.solver_libs.libs.iter().find(|l| l.name == self.b) {
-                let mut spec = spec.clone();
-                spec.name = copy.clone();
-                self.solver_libs.libs.push(spec);
-                if self.count_only.contains(&self.b) {
-                    self.count_only.push(copy.clone());
-                }
-            } else if let Some(spec) = self.solver_libs.cmds.iter().find(|c| c.name == self.b) {
-                let mut spec = spec.clone();
-                spec.name = copy.clone();
-                self.solver_libs.cmds.push(spec);
-            }
-        }
+        // Before anything is loaded or opened.
+        let pair = ab::Pair::new(&self.a, &self.b, self.aa)?;
+        let aa_only = pair.aa_only();
+        let libs = &mut self.solver_libs;
+        pair.add_copy_specs(&mut libs.libs, &mut libs.cmds, &mut self.count_only);
         let mut set = self.solver_libs.solver_set::<P>(&self.count_only)?;
-        if self.aa && set.get(&copy).is_none() {
-            // A built-in B: the same solver under a second name.
-            let b = set.by_name(&self.b)?.clone();
-            let entry = SolverEntry::new(copy.clone(), b.description().to_string(), {
-                let b = b.clone();
-                move || b.make()
-            })
-            .with_default_budget(b.default_budget());
-            set.add(entry)?;
-        }
+        pair.add_builtin_copy(&mut set)?;
         let options = P::options(&self.notation.notation(Format::Line))?;
-        let setup = |names: [&String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
-            let solvers = set.select(&[names[0].clone(), names[1].clone()])?;
+        let setup = |names: [String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
+            let solvers = set.select(&names)?;
             let lineup = Lineup { solvers, options };
             let mut config = Config::new(&lineup);
             for budget in &mut config.budgets {
@@ -184,14 +156,8 @@ impl PerKind for Args {
             };
             Ok((lineup, config))
         };
-        let (lineup, config) = match aa_only {
-            true => setup([&self.b, &copy])?,
-            false => setup([&self.a, &self.b])?,
-        };
-        let aa = match self.aa && !aa_only {
-            true => Some(setup([&self.b, &copy])?),
-            false => None,
-        };
+        let (lineup, config) = setup(pair.names())?;
+        let aa = pair.aa_names().map(setup).transpose()?;
         corpus::install_sigbus_handler();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
         // No output over a corpus, checked before any work.
@@ -218,46 +184,14 @@ impl PerKind for Args {
         let quiet = self.quiet;
         if !quiet {
             let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
-            let what = match (aa_only, self.aa) {
-                (true, _) => format!("A/A of {} against a copy of itself, {copy},", self.b),
-                (false, true) => format!(
-                    "A = {}, B = {}, after an A/A of B against {copy}",
-                    self.a, self.b
-                ),
-                (false, false) => format!("A = {}, B = {}", self.a, self.b),
-            };
             errln!(
-                "dlxbench ab: {what} on {} ({} thread{}); until decided{} or {}",
-                names.join(", "),
-                config.threads,
-                if config.threads == 1 { "" } else { "s" },
-                match options.precision > 0.0 {
-                    true => format!(", +-{}", compare::render::percent(options.precision)),
-                    false => String::new(),
-                },
-                humantime::format_duration(options.max_time)
+                "{}",
+                ab::render::start_line(&pair, &names, config.threads, &options)
             );
         }
         let mut on_pass = |p: &PassReport| {
-            if quiet {
-                return;
-            }
-            let phase = if p.aa || aa_only { "A/A " } else { "" };
-            let this = p
-                .pass_ratio
-                .map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
-            match p.warmup {
-                true => errln!(
-                    "{phase}pass {}: {this} (warm-up, not counted) ({:.1} s)",
-                    p.pass,
-                    p.elapsed.as_secs_f64()
-                ),
-                false => errln!(
-                    "{phase}pass {}: {this}; B/A {} ({:.1} s)",
-                    p.pass,
-                    ab::render::interval_text(&p.overall),
-                    p.elapsed.as_secs_f64()
-                ),
+            if !quiet {
+                errln!("{}", ab::render::pass_line(p, aa_only));
             }
         };
         let result = match &aa {
