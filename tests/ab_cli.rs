@@ -1,10 +1,11 @@
 //! `dlxbench ab`: the report's deterministic parts and every bad input.
-//! Its time verdict is tested on synthetic data in `src/ab.rs`; timings
+//! Its time verdict is tested on synthetic data in `src/ab/tests.rs`; timings
 //! here only have to exist.
 
 mod common;
 
 use common::{bench_into, dlxbench, read_csv, repo_path};
+use dlxbench::results::output::AbJson;
 
 fn corpus() -> String {
     repo_path("datasets/generated/gen_9x9_1000.txt")
@@ -185,8 +186,10 @@ fn aa_measures_the_floor_first_and_reports_it_in_json() {
         lines[3].starts_with("A = dlx, B = singles: 5 passes (1 warm-up) in "),
         "{stdout}"
     );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&json).unwrap();
+    let typed: AbJson = common::typed(&text);
+    assert!(typed.aa.is_some_and(|aa| aa.ab.aa.is_none()));
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["method"], "student-t over pairs of passes");
     assert_eq!(v["unit"], "pair of passes");
     assert_eq!(v["units"], 2);
@@ -337,8 +340,9 @@ fn ab_splits_the_ratio_into_the_search_tree_and_the_time_per_node() {
     let code = out.status.code().unwrap();
     assert!(code == 0 || code == 1, "{out:?}");
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(common::typed::<AbJson>(&text).aa.is_none());
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let w = &v["work"];
     let num = |x: &serde_json::Value| x.as_f64().unwrap_or_else(|| panic!("{x}: {v}"));
 

@@ -7,6 +7,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use dlxbench::results::output::CompareJson;
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -135,6 +136,7 @@ fn compare_json(base: &Path, cur: &Path, args: &[&str]) -> (i32, Value) {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    common::typed::<CompareJson>(std::str::from_utf8(&out.stdout).unwrap());
     (code, doc)
 }
 

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use common::{dir_entries, dlxbench, read_json, repo_path, write_file};
 use dlxbench::plot::{chart, PICTURES};
+use dlxbench::results::output::export::{Bmf, GabEntry};
 
 const SOLVERS: [&str; 3] = ["dlx", "singles", "heuristic"];
 
@@ -417,6 +418,8 @@ fn exports_of_a_run_have_their_formats_shape() {
         .flat_map(|b| [format!("{b} latency"), format!("{b} nodes")])
         .collect();
     check_gab(&read_json(&gab), &names);
+    common::typed::<Bmf>(&std::fs::read_to_string(&bmf).unwrap());
+    common::typed::<Vec<GabEntry>>(&std::fs::read_to_string(&gab).unwrap());
 
     // An unknown format is refused before the run.
     dlxbench()

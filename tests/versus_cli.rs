@@ -4,11 +4,14 @@
 //! mistake in the library's pairing, counting or quantiles fails.
 
 mod common;
+
 #[path = "common/images.rs"]
 mod images;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+
+use dlxbench::results::output::VersusJson;
 
 use common::{dlxbench, read_csv, read_json, repo_path, stdout_of, write_file};
 
@@ -107,6 +110,7 @@ fn versus_json(dir: &Path, a: &str, b: &str, extra: &[&str]) -> serde_json::Valu
             .args([a, b, "--format", "json"])
             .args(extra),
     );
+    common::typed::<VersusJson>(&text);
     serde_json::from_str(&text).unwrap()
 }
 

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
+use dlxbench::ab::{self, AbResult, Options, PassReport};
 use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::corpus;
@@ -16,10 +16,7 @@ use dlxbench::harness::{Config, Lineup, Schedule};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
-use dlxbench::report::thousands;
 use dlxbench::session::open_corpora;
-use dlxbench::solvers::layout::{LayoutSummary, Randomised};
-use dlxbench::solvers::SolverEntry;
 
 use super::io::errln;
 use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
@@ -137,43 +134,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 impl PerKind for Args {
     fn run<P: Kind>(mut self) -> anyhow::Result<ExitCode> {
-        // `ab B B --aa`: the A/A alone.
-        let aa_only = self.aa && self.a == self.b;
-        if self.a == self.b && !self.aa {
-            // Before anything is loaded or opened.
-            return Err(ab::AbError::SameSolver(self.a).into());
-        }
-        let copy = format!("{}.copy", self.b);
-        if self.aa {
-            // The copy of B: the same library or command under another
-            // name, so that it is loaded (and placed) as a solver of its own.
-            if let Some(spec) = self.solver_libs.libs.iter().find(|l| l.name == self.b) {
-                let mut spec = spec.clone();
-                spec.name = copy.clone();
-                self.solver_libs.libs.push(spec);
-                if self.count_only.contains(&self.b) {
-                    self.count_only.push(copy.clone());
-                }
-            } else if let Some(spec) = self.solver_libs.cmds.iter().find(|c| c.name == self.b) {
-                let mut spec = spec.clone();
-                spec.name = copy.clone();
-                self.solver_libs.cmds.push(spec);
-            }
-        }
+        // Before anything is loaded or opened.
+        let pair = ab::Pair::new(&self.a, &self.b, self.aa)?;
+        let aa_only = pair.aa_only();
+        let libs = &mut self.solver_libs;
+        pair.add_copy_specs(&mut libs.libs, &mut libs.cmds, &mut self.count_only);
         let mut set = self.solver_libs.solver_set::<P>(&self.count_only)?;
-        if self.aa && set.get(&copy).is_none() {
-            // A built-in B: the same solver under a second name.
-            let b = set.by_name(&self.b)?.clone();
-            let entry = SolverEntry::new(copy.clone(), b.description().to_string(), {
-                let b = b.clone();
-                move || b.make()
-            })
-            .with_default_budget(b.default_budget());
-            set.add(entry)?;
-        }
+        pair.add_builtin_copy(&mut set)?;
         let options = P::options(&self.notation.notation(Format::Line))?;
-        let setup = |names: [&String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
-            let solvers = set.select(&[names[0].clone(), names[1].clone()])?;
+        let setup = |names: [String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
+            let solvers = set.select(&names)?;
             let lineup = Lineup { solvers, options };
             let mut config = Config::new(&lineup);
             for budget in &mut config.budgets {
@@ -186,14 +156,8 @@ impl PerKind for Args {
             };
             Ok((lineup, config))
         };
-        let (lineup, config) = match aa_only {
-            true => setup([&self.b, &copy])?,
-            false => setup([&self.a, &self.b])?,
-        };
-        let aa = match self.aa && !aa_only {
-            true => Some(setup([&self.b, &copy])?),
-            false => None,
-        };
+        let (lineup, config) = setup(pair.names())?;
+        let aa = pair.aa_names().map(setup).transpose()?;
         corpus::install_sigbus_handler();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
         // No output over a corpus, checked before any work.
@@ -220,46 +184,14 @@ impl PerKind for Args {
         let quiet = self.quiet;
         if !quiet {
             let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
-            let what = match (aa_only, self.aa) {
-                (true, _) => format!("A/A of {} against a copy of itself, {copy},", self.b),
-                (false, true) => format!(
-                    "A = {}, B = {}, after an A/A of B against {copy}",
-                    self.a, self.b
-                ),
-                (false, false) => format!("A = {}, B = {}", self.a, self.b),
-            };
             errln!(
-                "dlxbench ab: {what} on {} ({} thread{}); until decided{} or {}",
-                names.join(", "),
-                config.threads,
-                if config.threads == 1 { "" } else { "s" },
-                match options.precision > 0.0 {
-                    true => format!(", +-{}", compare::render::percent(options.precision)),
-                    false => String::new(),
-                },
-                humantime::format_duration(options.max_time)
+                "{}",
+                ab::render::start_line(&pair, &names, config.threads, &options)
             );
         }
         let mut on_pass = |p: &PassReport| {
-            if quiet {
-                return;
-            }
-            let phase = if p.aa || aa_only { "A/A " } else { "" };
-            let this = p
-                .pass_ratio
-                .map_or_else(|| "-".to_string(), |r| format!("{r:.4}"));
-            match p.warmup {
-                true => errln!(
-                    "{phase}pass {}: {this} (warm-up, not counted) ({:.1} s)",
-                    p.pass,
-                    p.elapsed.as_secs_f64()
-                ),
-                false => errln!(
-                    "{phase}pass {}: {this}; B/A {} ({:.1} s)",
-                    p.pass,
-                    interval_text(&p.overall),
-                    p.elapsed.as_secs_f64()
-                ),
+            if !quiet {
+                errln!("{}", ab::render::pass_line(p, aa_only));
             }
         };
         let result = match &aa {
@@ -277,8 +209,8 @@ impl PerKind for Args {
         };
         let mut out = std::io::stdout().lock();
         let text = match aa_only {
-            true => render_aa(&result, &options),
-            false => render(&result, &options),
+            true => ab::render::aa_text(&result, &options),
+            false => ab::render::text(&result, &options),
         };
         write!(out, "{}", dlxbench::terminal::escape_lines(&text))?;
         let problems = std::iter::once(&result)
@@ -296,7 +228,7 @@ impl PerKind for Args {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
         if let Some(path) = &self.json {
-            let mut s = serde_json::to_string_pretty(&ab::json(&result))?;
+            let mut s = dlxbench::results::to_json(&ab::json(&result))?;
             s.push('\n');
             AtomicFile::write(path, s.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
@@ -331,205 +263,4 @@ fn algorithm_change_fails(result: &AbResult, allowed: bool) -> bool {
         );
         true
     }
-}
-
-/// `1.0213 [1.0180, 1.0247] (+-0.33%), 6 pairs of passes, 1,465 puzzles`.
-fn interval_text(r: &Ratio) -> String {
-    let units = format!(
-        "{} pair{} of passes",
-        r.units,
-        if r.units == 1 { "" } else { "s" }
-    );
-    match (r.interval, r.half_width()) {
-        (Some(i), Some(h)) => format!(
-            "{:.4} [{:.4}, {:.4}] (+-{:.2}%), {units}, {} puzzles",
-            i.estimate,
-            i.low,
-            i.high,
-            h * 100.0,
-            thousands(r.puzzles as u64)
-        ),
-        _ => format!(
-            "not enough data ({units}, {} puzzles)",
-            thousands(r.puzzles as u64)
-        ),
-    }
-}
-
-/// The first line: who, how many passes, why they stopped.
-fn headline(label: &str, r: &AbResult) -> String {
-    format!(
-        "{label}A = {}, B = {}: {} pass{} ({} warm-up) in {:.1} s on {} thread{}; stopped: {}\n",
-        r.a,
-        r.b,
-        r.passes,
-        if r.passes == 1 { "" } else { "es" },
-        r.warmup_passes,
-        r.elapsed.as_secs_f64(),
-        r.threads,
-        if r.threads == 1 { "" } else { "s" },
-        r.stop.words()
-    )
-}
-
-/// The ratio rows: per corpus (when more than one) and over all.
-fn rows(r: &AbResult, indent: &str) -> String {
-    let rows: Vec<&Ratio> = match r.corpora.len() {
-        1 => vec![&r.overall],
-        _ => r.corpora.iter().chain([&r.overall]).collect(),
-    };
-    let width = rows.iter().map(|x| x.name.len()).max().unwrap_or(0);
-    rows.iter()
-        .map(|row| format!("{indent}{:width$}  B/A {}\n", row.name, interval_text(row)))
-        .collect()
-}
-
-/// An A/A's lines: its ratio, its floor, and whether it gave a (false)
-/// verdict at the threshold.
-fn aa_lines(aa: &AbResult, options: &Options) -> String {
-    let mut s = headline("A/A: ", aa);
-    s.push_str(&rows(aa, "  "));
-    let floor = aa.overall.floor();
-    s.push_str(&match (floor, aa.verdict) {
-        (None, _) => "  floor: not measured (too few passes in the time allowed)\n".into(),
-        (Some(f), TimeVerdict::Regression | TimeVerdict::Improvement) => format!(
-            "  A/A FALSE VERDICT: {} of {} against itself at threshold {}; floor {} (the \
-             interval's larger distance from 1.0)\n",
-            aa.verdict.words(),
-            aa.a,
-            compare::render::percent(options.threshold),
-            percent2(f)
-        ),
-        (Some(f), _) => format!(
-            "  floor: {} (the interval's larger distance from 1.0); no verdict, as it should be\n",
-            percent2(f)
-        ),
-    });
-    s
-}
-
-/// `1.62%`.
-fn percent2(x: f64) -> String {
-    format!("{:.2}%", x * 100.0)
-}
-
-/// The report of `ab B B --aa`: the A/A alone.
-fn render_aa(r: &AbResult, options: &Options) -> String {
-    let mut s = aa_lines(r, options);
-    s.push_str(&nodes_lines(r));
-    s
-}
-
-/// The report: the A/A (if any), the ratios, the verdict, the node counts.
-fn render(r: &AbResult, options: &Options) -> String {
-    let mut s = String::new();
-    if let Some(aa) = &r.aa {
-        s.push_str(&aa_lines(aa, options));
-    }
-    s.push_str(&headline("", r));
-    s.push_str(&rows(r, "  "));
-    let judged = compare::render::percent(r.judged_at);
-    if let Some(floor) = r.floor.filter(|&f| f > options.threshold) {
-        s.push_str(&format!(
-            "threshold {} is below this machine's floor {} ({}): judged at {judged}\n",
-            compare::render::percent(options.threshold),
-            percent2(floor),
-            match r.aa {
-                Some(_) => "measured by the A/A above",
-                None => "--floor",
-            }
-        ));
-    }
-    let change = r.overall.interval.map(|i| (i.estimate - 1.0) * 100.0);
-    s.push_str(&match (r.verdict, change) {
-        (TimeVerdict::Regression, Some(c)) => format!(
-            "REGRESSION: B is {c:.2}% slower than A (the whole interval lies above +{judged})\n"
-        ),
-        (TimeVerdict::Improvement, Some(c)) => format!(
-            "improvement: B is {:.2}% faster than A (the whole interval lies below -{judged})\n",
-            -c
-        ),
-        (TimeVerdict::NotEnoughData, _) | (_, None) => format!(
-            "no verdict: {} pair{} of passes, at least {} needed (--min-passes {}; more --max-time)\n",
-            r.overall.units,
-            if r.overall.units == 1 { "" } else { "s" },
-            options.min_units(),
-            options.min_passes
-        ),
-        _ => format!("no significant change (threshold {judged}: the interval reaches within it)\n"),
-    });
-    if let Some(work) = r.work_text() {
-        s.push_str(&work);
-        s.push('\n');
-    }
-    s.push_str(&nodes_lines(r));
-    s
-}
-
-/// The node counts and outcomes.
-fn nodes_lines(r: &AbResult) -> String {
-    let n = &r.nodes;
-    let mut s = match n.totals {
-        None => "nodes: not recorded by both solvers\n".to_string(),
-        Some((a, b)) if n.changed == 0 => {
-            format!(
-                "nodes: the same on every puzzle ({} in all)\n",
-                thousands(a.max(b))
-            )
-        }
-        Some((a, b)) => format!(
-            "nodes: ALGORITHM CHANGE: {} puzzles differ (A {}, B {} in all)\n",
-            thousands(n.changed),
-            thousands(a),
-            thousands(b)
-        ),
-    };
-    if n.outcome_changed > 0 {
-        s.push_str(&format!(
-            "outcomes: {} puzzles with another status or solution count\n",
-            thousands(n.outcome_changed)
-        ));
-    }
-    s.push_str(&layout_text(r.layout.as_ref()));
-    s
-}
-
-/// What the passes randomised of the layout: one line.
-fn layout_text(layout: Option<&LayoutSummary>) -> String {
-    let Some(layout) = layout else {
-        return "layout: fixed (--fixed-layout): each library loaded once, buffers in place\n"
-            .into();
-    };
-    let fixed = layout.fixed();
-    if fixed.len() == layout.solvers.len() {
-        return format!(
-            "layout: not randomised: {} {} built in (run in this program's process, their code \
-             where it was linked); to compare builds, load each build's libdlxbench.so with \
-             --solver-lib\n",
-            fixed.join(" and "),
-            if fixed.len() == 1 { "is" } else { "are" }
-        );
-    }
-    let aslr = match layout.aslr {
-        Some(true) => "; ASLR on",
-        Some(false) => "; ASLR OFF",
-        None => "",
-    };
-    // Solvers randomised alike share their words.
-    let mut parts: Vec<(Vec<&str>, Randomised)> = Vec::new();
-    for s in &layout.solvers {
-        match parts.iter_mut().find(|(_, r)| *r == s.randomised) {
-            Some((names, _)) => names.push(&s.name),
-            None => parts.push((vec![&s.name], s.randomised)),
-        }
-    }
-    let parts: Vec<String> = parts
-        .iter()
-        .map(|(names, r)| format!("{}: {}", names.join(" and "), r.words()))
-        .collect();
-    format!(
-        "layout: randomised per pass (seed {}{aslr}): {}\n",
-        layout.seed,
-        parts.join("; ")
-    )
 }

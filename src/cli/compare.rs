@@ -168,7 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         FormatArg::Table => render::text(&comparison),
         FormatArg::Markdown => render::markdown(&comparison),
         FormatArg::Json => {
-            let mut s = serde_json::to_string_pretty(&render::json(&comparison))?;
+            let mut s = dlxbench::results::to_json(&render::json(&comparison))?;
             s.push('\n');
             s
         }

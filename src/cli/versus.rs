@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         FormatArg::Table => render::text(&report),
         FormatArg::Markdown => render::markdown(&report),
         FormatArg::Json => {
-            let mut s = serde_json::to_string_pretty(&render::json(&report))?;
+            let mut s = dlxbench::results::to_json(&render::json(&report))?;
             s.push('\n');
             s
         }

@@ -2,10 +2,11 @@
 //! their corpus x solver groups, merging per-puzzle rows into the counter
 //! check, and the time check with its verdict.
 
+use super::comparison::side_of;
 use super::{
     bootstrap, or_none, CompareError, Comparison, Counters, Counts, Difference, Group, Interval,
     Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading, Run, Scope,
-    Side, SummaryRow, TimeCheck, TimeVerdict, WorkSplit,
+    SummaryRow, TimeCheck, TimeVerdict, WorkSplit,
 };
 use crate::results::schema;
 
@@ -218,8 +219,8 @@ pub fn compare(
         .or_else(|| current.mode())
         .map(str::to_string);
     Ok(Comparison {
-        baseline: Side::of(baseline),
-        current: Side::of(current),
+        baseline: side_of(baseline),
+        current: side_of(current),
         options: *options,
         mode,
         results,
@@ -410,7 +411,7 @@ fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
         nodes: b.total_nodes.zip(c.total_nodes),
         updates: b.total_updates.zip(c.total_updates),
         mems: b.total_mems.zip(c.total_mems),
-        counts: (Counts::of(b), Counts::of(c)),
+        counts: (Counts::from(b), Counts::from(c)),
         compared: 0,
         nodes_changed: 0,
         updates_changed: 0,

@@ -2,82 +2,22 @@
 //! counters ([`Counters`]), the time check ([`TimeCheck`]) and ratios for
 //! reading ([`Reading`]); for the two runs, a [`Comparison`].
 
-use super::{Interval, Options, PuzzleRow, RatioHistogram, Run, SummaryRow};
+use super::{Interval, Options, PuzzleRow, RatioHistogram, Run};
+use crate::results::output::WorkJson;
+pub use crate::results::output::{Counts, Side};
 
-/// One side of a comparison, for the report header (and, serialized, the
-/// `baseline` and `current` objects of `compare --format json`).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Side {
-    /// The path given.
-    pub path: String,
-    /// Whether per-puzzle data was read.
-    pub per_puzzle: bool,
-    /// dlxbench version.
-    pub version: Option<String>,
-    /// Git revision.
-    pub git_revision: Option<String>,
-    /// CPU model.
-    pub cpu_model: Option<String>,
-    /// Start time.
-    pub started: Option<String>,
-    /// Worker threads.
-    pub threads: Option<u64>,
-}
-
-impl Side {
-    pub(super) fn of(run: &Run) -> Side {
-        let j = run.run_json.as_ref();
-        Side {
-            path: run.source.display().to_string(),
-            per_puzzle: run.has_per_puzzle(),
-            version: j.and_then(|j| j.dlxbench_version.clone()),
-            git_revision: j.and_then(|j| j.facts.git_revision.clone()),
-            cpu_model: j.and_then(|j| j.facts.cpu_model.clone()),
-            started: j.and_then(|j| j.facts.started.clone()),
-            threads: run.threads(),
-        }
-    }
-}
-
-/// Outcome counts of one corpus x solver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
-pub struct Counts {
-    /// Puzzles run.
-    pub puzzles: u64,
-    /// Solved within budget.
-    pub solved: u64,
-    /// Without solution.
-    pub unsolvable: u64,
-    /// With two or more solutions.
-    pub multiple: u64,
-    /// Over budget.
-    pub budget: u64,
-    /// Invalid solutions.
-    pub invalid: u64,
-    /// Crashed (a solver in its own process).
-    pub crashed: u64,
-    /// Past the deadline.
-    pub timeout: u64,
-    /// Answered out of protocol.
-    pub protocol_error: u64,
-    /// Not run (the solver stopped, or the run interrupted).
-    pub skipped: u64,
-}
-
-impl Counts {
-    pub(super) fn of(s: &SummaryRow) -> Counts {
-        Counts {
-            puzzles: s.puzzles,
-            solved: s.solved,
-            unsolvable: s.unsolvable,
-            multiple: s.multiple,
-            budget: s.budget,
-            invalid: s.invalid,
-            crashed: s.crashed,
-            timeout: s.timeout,
-            protocol_error: s.protocol_error,
-            skipped: s.skipped,
-        }
+/// One side of a comparison, for the report header: the `baseline` and
+/// `current` objects of `compare --format json`.
+pub(super) fn side_of(run: &Run) -> Side {
+    let j = run.run_json.as_ref();
+    Side {
+        path: run.source.display().to_string(),
+        per_puzzle: run.has_per_puzzle(),
+        version: j.and_then(|j| j.dlxbench_version.clone()),
+        git_revision: j.and_then(|j| j.facts.git_revision.clone()),
+        cpu_model: j.and_then(|j| j.facts.cpu_model.clone()),
+        started: j.and_then(|j| j.facts.started.clone()),
+        threads: run.threads(),
     }
 }
 
@@ -267,16 +207,16 @@ pub struct WorkSplit {
 }
 
 impl WorkSplit {
-    /// What moved the time more, `tree` (the node counts) or `per_node`
-    /// (the cost of a node); `None` when neither moved.
-    pub fn cause(&self) -> Option<&'static str> {
+    /// What moved the time more, the search tree (the node counts) or the
+    /// cost of a node; `None` when neither moved.
+    pub fn cause(&self) -> Option<Cause> {
         let (t, p) = (self.nodes.ln().abs(), self.per_node.ln().abs());
         if t < 1e-12 && p < 1e-12 {
             None
         } else if t >= p {
-            Some("tree")
+            Some(Cause::Tree)
         } else {
-            Some("per_node")
+            Some(Cause::PerNode)
         }
     }
 
@@ -286,6 +226,36 @@ impl WorkSplit {
             "the search tree {:.3}x, time per node {:.3}x",
             self.nodes, self.per_node
         )
+    }
+
+    /// The split as JSON: `compare`'s `time.work` and `ab`'s `work`.
+    pub fn json(&self) -> WorkJson {
+        WorkJson {
+            puzzles: self.puzzles,
+            time_ratio: self.time,
+            nodes_ratio: self.nodes,
+            per_node_ratio: self.per_node,
+            cause: self.cause().map(|c| c.as_str().into()),
+        }
+    }
+}
+
+/// What moved a time ratio more ([`WorkSplit::cause`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cause {
+    /// The search tree: the node counts.
+    Tree,
+    /// The time per node.
+    PerNode,
+}
+
+impl Cause {
+    /// Its name in JSON: `tree` or `per_node`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Cause::Tree => "tree",
+            Cause::PerNode => "per_node",
+        }
     }
 }
 

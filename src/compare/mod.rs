@@ -85,7 +85,7 @@ use std::path::PathBuf;
 pub use algorithm::{check_compatible, compare, verdict, work_split, work_split_of};
 pub use bootstrap::Interval;
 pub use comparison::{
-    Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
+    Cause, Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
     TimeCheck, TimeVerdict, WorkSplit,
 };
 pub use distribution::RatioHistogram;

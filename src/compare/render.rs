@@ -2,56 +2,21 @@
 //! ([`text`]), GitHub Markdown for a pull-request comment or a CI job
 //! summary ([`markdown`]), and JSON for machines ([`json()`]).
 //!
-//! # JSON fields
-//! ```text
-//! {
-//!   "format": "dlxbench-compare/1",
-//!   "baseline", "current": {"path", "per_puzzle", "version", "git_revision",
-//!                           "cpu_model", "started", "threads"},
-//!   "settings": {"threshold_pct", "floor_pct" (null: not given), "block"
-//!                (lines per bootstrap block), "metric", "allow_algorithm_change",
-//!                "bootstrap_resamples", "seed", "confidence"},
-//!   "mode": "unique",
-//!   "results": [{
-//!     "corpus", "solver",
-//!     "counters": {"scope": "per_puzzle" | "totals", "changed",
-//!                  "nodes": {"baseline", "current", "change_pct"},
-//!                  "updates": {"baseline", "current", "change_pct"} | null (not recorded),
-//!                  "mems": {"baseline", "current", "change_pct"} | null (not recorded),
-//!                  "counts": {"baseline": {...}, "current": {...}}
-//!                      (puzzles, solved, unsolvable, multiple, budget, invalid),
-//!                  "compared", "puzzles_changed", "nodes_changed",
-//!                  "updates_changed", "mems_changed", "outcome_changed",
-//!                  "only_in_baseline", "only_in_current",
-//!                  "examples": [{"line", "nodes": [b, c], "updates": [b, c] | null,
-//!                                "mems": [b, c] | null, "status": [b, c],
-//!                                "solutions": [b, c]}]},
-//!     "time": {"method": "paired_blocks" | "paired_puzzles" | "ratio_of_means_normal" | null,
-//!              "puzzles", "ratio", "low", "high", "verdict":
-//!              "regression" | "improvement" | "no_change" | "not_enough_data"
-//!              | "not_comparable" (the runs ran on different CPUs: no verdict),
-//!              "work": {"puzzles", "time_ratio", "nodes_ratio", "per_node_ratio",
-//!                       "cause": "tree" | "per_node" | null} | null
-//!                  (time = nodes x time per node: time_ratio = nodes_ratio x
-//!                   per_node_ratio, geometric means over the puzzles timed in
-//!                   both with node counts; null without per-puzzle node counts)},
-//!     "reading": {"p50_ratio", "p99_ratio", "throughput_ratio"}
-//!   }],
-//!   "only_in_baseline", "only_in_current": [{"corpus", "solver"}],
-//!   "notes": ["..."],
-//!   "times_comparable": true | false (false: the runs' CPU models differ),
-//!   "other_cpu": {"baseline", "current"} (the two CPU models) | null,
-//!   "outcome": {"algorithm_changes", "time_regressions", "time_improvements",
-//!               "failed", "exit_status"}
-//! }
-//! ```
-//! Ratios are current / baseline (for throughput, above 1 is faster);
-//! `null` where a figure is not available.
+//! # JSON
+//! [`json()`] makes the document as a [`CompareJson`]: its fields are
+//! documented there and in `docs/file-formats.md` (format tag
+//! `dlxbench-compare/1`).
 
-use serde_json::{json, Value};
-
-use super::{Comparison, Counters, Method, PairResult, Scope, Side, TimeVerdict};
+use super::{
+    Cause, Comparison, Counters, Method, PairResult, PuzzleChange, Scope, Side, TimeVerdict,
+    WorkSplit,
+};
 use crate::report::thousands;
+use crate::results::output::compare::{
+    CompareJson, CounterChange, CountersJson, Example, Outcome, PairJson, ReadingJson, Settings,
+    TimeJson, COMPARE_FORMAT,
+};
+use crate::results::output::{BaselineCurrent, CorpusSolver};
 
 /// A titled table.
 struct Table {
@@ -87,18 +52,6 @@ fn diff_and_pct(b: u64, c: u64) -> String {
         thousands(d.unsigned_abs() as u64),
         pct_change(b, c)
     )
-}
-
-fn change_pct_value(b: u64, c: u64) -> Value {
-    if b == 0 {
-        if c == 0 {
-            json!(0.0)
-        } else {
-            Value::Null
-        }
-    } else {
-        json!((c as f64 - b as f64) * 100.0 / b as f64)
-    }
 }
 
 fn ratio(r: Option<f64>) -> String {
@@ -151,8 +104,8 @@ fn time_verdict(c: &Comparison, r: &PairResult) -> String {
     };
     // What moved: the search tree, or the time per node.
     match (decided, r.work.and_then(|w| w.cause())) {
-        (true, Some("tree")) => format!("{words}: the search tree"),
-        (true, Some(_)) => format!("{words}: time per node"),
+        (true, Some(Cause::Tree)) => format!("{words}: the search tree"),
+        (true, Some(Cause::PerNode)) => format!("{words}: time per node"),
         _ => words,
     }
 }
@@ -721,112 +674,104 @@ pub fn markdown(c: &Comparison) -> String {
     out
 }
 
-/// A side or a count set as JSON: its fields, named as in the type.
-fn to_json(value: &impl serde::Serialize) -> Value {
-    serde_json::to_value(value).expect("plain data serializes")
+/// The JSON document ([`CompareJson`]; fields in the module
+/// documentation).
+pub fn json(c: &Comparison) -> CompareJson {
+    CompareJson {
+        format: COMPARE_FORMAT.into(),
+        baseline: c.baseline.clone(),
+        current: c.current.clone(),
+        settings: Settings {
+            threshold_pct: c.options.threshold * 100.0,
+            floor_pct: c.options.floor.map(|f| f * 100.0),
+            block: c.block as u64,
+            metric: c.options.metric.as_str().into(),
+            allow_algorithm_change: c.options.allow_algorithm_change,
+            bootstrap_resamples: c.options.resamples as u64,
+            seed: c.options.seed,
+            confidence: c.options.confidence,
+        },
+        mode: c.mode.clone(),
+        results: c.results.iter().map(pair_json).collect(),
+        only_in_baseline: CorpusSolver::list(&c.only_in_baseline),
+        only_in_current: CorpusSolver::list(&c.only_in_current),
+        notes: c.notes.clone(),
+        times_comparable: c.times_comparable(),
+        other_cpu: c
+            .other_cpu
+            .clone()
+            .map(|(baseline, current)| BaselineCurrent { baseline, current }),
+        outcome: Outcome {
+            algorithm_changes: c.algorithm_changes() as u64,
+            time_regressions: c.count(TimeVerdict::Regression) as u64,
+            time_improvements: c.count(TimeVerdict::Improvement) as u64,
+            failed: c.failed(),
+            exit_status: u8::from(c.failed()),
+        },
+    }
 }
 
-fn pairs_json(pairs: &[(String, String)]) -> Value {
-    pairs
-        .iter()
-        .map(|(c, s)| json!({"corpus": c, "solver": s}))
-        .collect()
+/// One corpus x solver of [`json()`].
+fn pair_json(r: &PairResult) -> PairJson {
+    PairJson {
+        corpus: r.corpus.clone(),
+        solver: r.solver.clone(),
+        counters: counters_json(&r.counters),
+        time: TimeJson {
+            method: r.time.method.map(|m| m.as_str().into()),
+            puzzles: r.time.puzzles,
+            ratio: r.time.interval.map(|i| i.estimate),
+            low: r.time.interval.map(|i| i.low),
+            high: r.time.interval.map(|i| i.high),
+            verdict: r.time.verdict.as_str().into(),
+            work: r.work.as_ref().map(WorkSplit::json),
+        },
+        reading: ReadingJson {
+            p50_ratio: r.reading.p50,
+            p99_ratio: r.reading.p99,
+            throughput_ratio: r.reading.throughput,
+        },
+    }
 }
 
-/// The JSON document (fields in the module documentation).
-pub fn json(c: &Comparison) -> Value {
-    let results: Vec<Value> = c
-        .results
-        .iter()
-        .map(|r| {
-            let k = &r.counters;
-            let examples: Vec<Value> = k
-                .examples
-                .iter()
-                .map(|e| {
-                    let (x, y) = (&e.baseline, &e.current);
-                    json!({
-                        "line": x.line,
-                        "nodes": [x.nodes, y.nodes],
-                        "updates": x.updates.zip(y.updates).map(|(u, v)| [u, v]),
-                        "mems": x.mems.zip(y.mems).map(|(u, v)| [u, v]),
-                        "status": [x.status.as_str(), y.status.as_str()],
-                        "solutions": [x.solutions, y.solutions],
-                    })
-                })
-                .collect();
-            json!({
-                "corpus": r.corpus,
-                "solver": r.solver,
-                "counters": {
-                    "scope": match k.scope { Scope::PerPuzzle => "per_puzzle", Scope::Totals => "totals", Scope::NotCompared => "not_compared" },
-                    "changed": k.changed(),
-                    "nodes": k.nodes.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
-                    "updates": k.updates.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
-                    "mems": k.mems.map(|(b, cur)| json!({"baseline": b, "current": cur, "change_pct": change_pct_value(b, cur)})),
-                    "counts": {"baseline": to_json(&k.counts.0), "current": to_json(&k.counts.1)},
-                    "compared": k.compared,
-                    "puzzles_changed": k.puzzles_changed,
-                    "nodes_changed": k.nodes_changed,
-                    "updates_changed": k.updates_changed,
-                    "mems_changed": k.mems_changed,
-                    "outcome_changed": k.outcome_changed,
-                    "only_in_baseline": k.only_in_baseline,
-                    "only_in_current": k.only_in_current,
-                    "examples": examples,
-                },
-                "time": {
-                    "method": r.time.method.map(Method::as_str),
-                    "puzzles": r.time.puzzles,
-                    "ratio": r.time.interval.map(|i| i.estimate),
-                    "low": r.time.interval.map(|i| i.low),
-                    "high": r.time.interval.map(|i| i.high),
-                    "verdict": r.time.verdict.as_str(),
-                    "work": r.work.map(|w| json!({
-                        "puzzles": w.puzzles,
-                        "time_ratio": w.time,
-                        "nodes_ratio": w.nodes,
-                        "per_node_ratio": w.per_node,
-                        "cause": w.cause(),
-                    })),
-                },
-                "reading": {
-                    "p50_ratio": r.reading.p50,
-                    "p99_ratio": r.reading.p99,
-                    "throughput_ratio": r.reading.throughput,
-                },
-            })
-        })
-        .collect();
-    json!({
-        "format": "dlxbench-compare/1",
-        "baseline": to_json(&c.baseline),
-        "current": to_json(&c.current),
-        "settings": {
-            "threshold_pct": c.options.threshold * 100.0,
-            "floor_pct": c.options.floor.map(|f| f * 100.0),
-            "block": c.block,
-            "metric": c.options.metric.as_str(),
-            "allow_algorithm_change": c.options.allow_algorithm_change,
-            "bootstrap_resamples": c.options.resamples,
-            "seed": c.options.seed,
-            "confidence": c.options.confidence,
+fn counters_json(k: &Counters) -> CountersJson {
+    let scope = match k.scope {
+        Scope::PerPuzzle => "per_puzzle",
+        Scope::Totals => "totals",
+        Scope::NotCompared => "not_compared",
+    };
+    CountersJson {
+        scope: scope.into(),
+        changed: k.changed(),
+        nodes: k.nodes.map(CounterChange::of),
+        updates: k.updates.map(CounterChange::of),
+        mems: k.mems.map(CounterChange::of),
+        counts: BaselineCurrent {
+            baseline: k.counts.0,
+            current: k.counts.1,
         },
-        "mode": c.mode,
-        "results": results,
-        "only_in_baseline": pairs_json(&c.only_in_baseline),
-        "only_in_current": pairs_json(&c.only_in_current),
-        "notes": c.notes,
-        "times_comparable": c.times_comparable(),
-        "other_cpu": c.other_cpu.as_ref().map(|(b, cur)| json!({"baseline": b, "current": cur})),
-        "outcome": {
-            "algorithm_changes": c.algorithm_changes(),
-            "time_regressions": c.count(TimeVerdict::Regression),
-            "time_improvements": c.count(TimeVerdict::Improvement),
-            "failed": c.failed(),
-            "exit_status": u8::from(c.failed()),
-        },
-    })
+        compared: k.compared,
+        puzzles_changed: k.puzzles_changed,
+        nodes_changed: k.nodes_changed,
+        updates_changed: k.updates_changed,
+        mems_changed: k.mems_changed,
+        outcome_changed: k.outcome_changed,
+        only_in_baseline: k.only_in_baseline,
+        only_in_current: k.only_in_current,
+        examples: k.examples.iter().map(example_json).collect(),
+    }
+}
+
+fn example_json(e: &PuzzleChange) -> Example {
+    let (x, y) = (&e.baseline, &e.current);
+    Example {
+        line: x.line,
+        nodes: [x.nodes, y.nodes],
+        updates: x.updates.zip(y.updates).map(|(u, v)| [u, v]),
+        mems: x.mems.zip(y.mems).map(|(u, v)| [u, v]),
+        status: [x.status.as_str().into(), y.status.as_str().into()],
+        solutions: [x.solutions, y.solutions],
+    }
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! a JSON object of benchmarks, each an object of measures (by slug), each
 //! `{"value", "lower_value", "upper_value"}` with the bounds optional.
 
-use serde_json::{json, Map, Value};
-
 use super::{Format, Metric};
+use crate::results::output::export::{Bmf as BmfDoc, BmfValue};
+use crate::results::to_json;
 
 /// The Bencher Metric Format.
 #[derive(Debug, Clone, Copy)]
@@ -16,19 +16,18 @@ impl Format for Bmf {
     }
 
     fn render(&self, metrics: &[Metric]) -> String {
-        let mut doc = Map::new();
+        let mut doc = BmfDoc::new();
         for m in metrics {
-            let mut v = json!({ "value": m.value });
-            if let Some((lo, hi)) = m.bounds {
-                v["lower_value"] = json!(lo);
-                v["upper_value"] = json!(hi);
-            }
-            let bench = doc
-                .entry(m.benchmark.clone())
-                .or_insert_with(|| Value::Object(Map::new()));
-            bench[m.measure.slug()] = v;
+            let value = BmfValue {
+                value: m.value,
+                lower_value: m.bounds.map(|b| b.0),
+                upper_value: m.bounds.map(|b| b.1),
+            };
+            doc.entry(m.benchmark.clone())
+                .or_default()
+                .insert(m.measure.slug().to_string(), value);
         }
-        let mut text = serde_json::to_string_pretty(&Value::Object(doc)).unwrap_or_default();
+        let mut text = to_json(&doc).unwrap_or_default();
         text.push('\n');
         text
     }

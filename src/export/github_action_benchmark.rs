@@ -5,9 +5,9 @@
 //! measures where smaller is better go in (throughput stays out); a
 //! benchmark's name is `corpus/solver measure`.
 
-use serde_json::{json, Value};
-
 use super::{Format, Metric};
+use crate::results::output::export::GabEntry;
+use crate::results::to_json;
 
 /// github-action-benchmark's `customSmallerIsBetter` JSON.
 #[derive(Debug, Clone, Copy)]
@@ -19,23 +19,22 @@ impl Format for GithubActionBenchmark {
     }
 
     fn render(&self, metrics: &[Metric]) -> String {
-        let entries: Vec<Value> = metrics
+        let entries: Vec<GabEntry> = metrics
             .iter()
             .filter(|m| m.measure.smaller_is_better())
-            .map(|m| {
-                let mut e = json!({
-                    "name": format!("{} {}", m.benchmark, m.measure.slug()),
-                    "unit": m.measure.unit(),
-                    "value": m.value,
-                });
-                if let Some((lo, hi)) = m.bounds {
-                    e["range"] = json!(format!("± {}", round3((hi - lo) / 2.0)));
-                    e["extra"] = json!(format!("interval {} to {}", round3(lo), round3(hi)));
-                }
-                e
+            .map(|m| GabEntry {
+                name: format!("{} {}", m.benchmark, m.measure.slug()),
+                unit: m.measure.unit().into(),
+                value: m.value,
+                range: m
+                    .bounds
+                    .map(|(lo, hi)| format!("± {}", round3((hi - lo) / 2.0))),
+                extra: m
+                    .bounds
+                    .map(|(lo, hi)| format!("interval {} to {}", round3(lo), round3(hi))),
             })
             .collect();
-        let mut text = serde_json::to_string_pretty(&entries).unwrap_or_default();
+        let mut text = to_json(&entries).unwrap_or_default();
         text.push('\n');
         text
     }
@@ -54,6 +53,7 @@ fn round3(x: f64) -> String {
 mod tests {
     use super::*;
     use crate::export::Measure;
+    use serde_json::Value;
 
     #[test]
     fn throughput_stays_out_and_bounds_become_a_range() {

@@ -9,7 +9,9 @@
 //! * [`HistogramSet`]: `histograms.json`, every corpus x solver's exact
 //!   accumulators ([`SolverStats`](crate::harness::SolverStats)) and
 //!   latency histogram;
-//! * [`schema`]: the file names and the CSV columns in their order.
+//! * [`schema`]: the file names and the CSV columns in their order;
+//! * [`output`]: the JSON documents of `compare`, `ab`, `versus` and the
+//!   `--export` formats, one type per document.
 //!
 //! `run.json`, `summary.csv` and `histograms.json` are derived with serde:
 //! the writers in [`crate::report`] serialize these types and the readers
@@ -31,6 +33,7 @@ pub mod checksum;
 mod dir;
 pub mod histograms;
 mod json;
+pub mod output;
 pub mod puzzles;
 mod run_info;
 pub mod schema;

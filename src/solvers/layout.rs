@@ -186,7 +186,7 @@ impl FromStr for Placement {
 }
 
 /// What [`Layout::pass`] randomises for an entry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Randomised {
     /// Nothing: a built-in solver (or one added at run time without a way
@@ -282,7 +282,7 @@ impl Fresh<'_> {
 }
 
 /// One solver's layout over a run, for reports.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SolverLayout {
     /// The solver's name.
     pub name: String,
@@ -291,7 +291,7 @@ pub struct SolverLayout {
 }
 
 /// What a run's [`Layout`] randomised, for reports.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LayoutSummary {
     /// The seed of the choices.
     pub seed: u64,

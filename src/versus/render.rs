@@ -1,44 +1,19 @@
 //! Output formats of a [`Versus`]: aligned text for the terminal
 //! ([`text`]), GitHub Markdown ([`markdown`]) and JSON ([`json()`]).
 //!
-//! # JSON fields
-//! ```text
-//! {
-//!   "format": "dlxbench-versus/1",
-//!   "run": "DIR", "a": "dlx", "b": "dc", "examples": N (puzzles listed per side at most),
-//!   "tie": {"band": 0.25 (a fraction: within a factor 1 + band either way),
-//!           "source": "default" | "option" | "aa", "aa_run": "DIR" | null,
-//!           "aa_puzzles": N | null},
-//!   "corpora": [{
-//!     "corpus", "puzzles",
-//!     "head_to_head": {"a_wins", "ties", "b_wins", "neither", "both_solved",
-//!                      "only_a", "only_b",
-//!                      "ratio": {"definition": "b_ns / a_ns", "geometric_mean",
-//!                                "quantiles": [{"q", "ratio"}]},
-//!                      "a_best", "b_best": [{"line", "a": SOLVE, "b": SOLVE,
-//!                                            "ratio" | null}]},
-//!     "virtual_best": {"solved", "total_ns", "mean_ns", "per_s",
-//!                      "single_best" | null,
-//!                      "vs_single_best": {"mean_ratio", "per_s_ratio"} | null,
-//!                      "band_solver": "dlx" | null (the reference, whose nodes band),
-//!                      "bands": [{"nodes_from", "nodes_to", "puzzles",
-//!                                 "wins": [{"solver", "wins"}], "winner" | null}],
-//!                      "solvers": [{"solver", "solved", "total_ns", "mean_ns",
-//!                                   "per_s", "wins", "win_share"}]}
-//!   }]
-//! }
-//! SOLVE: {"ns", "nodes" | null, "status", "solved"} | null (no row: n/a)
-//! ```
-//! `per_s` is puzzles solved per second of solve time on one worker;
-//! `vs_single_best.mean_ratio` is the single best's mean over the virtual
-//! best's (above 1: the virtual best is faster).
+//! # JSON
+//! [`json()`] makes the document as a [`VersusJson`]: its fields are
+//! documented there and in `docs/file-formats.md` (format tag
+//! `dlxbench-versus/1`).
 
 use std::fmt::Write as _;
 
-use serde_json::{json, Value};
-
-use super::{HeadToHead, Pair, Solve, TieSource, Versus, VirtualBest};
+use super::{Band, HeadToHead, Pair, Solve, TieSource, Versus, VirtualBest};
 use crate::report::{human_ns, thousands};
+use crate::results::output::versus::{
+    BandJson, HeadToHeadJson, PairJson, Quantile, RatioSummary, ShareJson, SolveJson, SolverWins,
+    Tie, VersusCorpus, VersusJson, VirtualBestJson, VsSingleBest, VERSUS_FORMAT,
+};
 
 /// A titled table: headers and rows of cells, the first column text.
 struct Table {
@@ -359,86 +334,133 @@ pub fn markdown(v: &Versus) -> String {
     out
 }
 
-fn solve_json(s: Option<Solve>) -> Value {
-    match s {
-        None => Value::Null,
-        Some(s) => json!({
-            "ns": s.ns, "nodes": s.nodes, "status": s.status.as_str(), "solved": s.solved,
-        }),
-    }
+fn solve_json(s: Option<Solve>) -> Option<SolveJson> {
+    s.map(|s| SolveJson {
+        ns: s.ns,
+        nodes: s.nodes,
+        status: s.status.as_str().into(),
+        solved: s.solved,
+    })
 }
 
-fn pairs_json(pairs: &[Pair]) -> Value {
+fn pairs_json(pairs: &[Pair]) -> Vec<PairJson> {
     pairs
         .iter()
-        .map(|p| {
-            json!({
-                "line": p.line, "a": solve_json(p.a), "b": solve_json(p.b), "ratio": p.ratio(),
-            })
+        .map(|p| PairJson {
+            line: p.line,
+            a: solve_json(p.a),
+            b: solve_json(p.b),
+            ratio: p.ratio(),
         })
         .collect()
 }
 
 /// The virtual best solver of a corpus as JSON (the `virtual_best` object
 /// of [`json()`]).
-pub fn vbs_json(v: &VirtualBest) -> Value {
+pub fn vbs_json(v: &VirtualBest) -> VirtualBestJson {
     let best = v.best();
-    json!({
-        "solved": v.solved,
-        "total_ns": v.total_ns,
-        "mean_ns": v.mean_ns(),
-        "per_s": v.per_s(),
-        "single_best": v.single_best,
-        "vs_single_best": best.and_then(|b| Some(json!({
-            "mean_ratio": b.mean_ns()? / v.mean_ns()?,
-            "per_s_ratio": v.per_s()? / b.per_s()?,
-        }))),
-        "band_solver": v.band_solver,
-        "bands": v.bands.iter().map(|b| json!({
-            "nodes_from": b.nodes_from, "nodes_to": b.nodes_to, "puzzles": b.puzzles,
-            "wins": v.shares.iter().zip(&b.wins)
-                .map(|(s, w)| json!({"solver": s.solver, "wins": w})).collect::<Vec<_>>(),
-            "winner": b.winner().map(|i| v.shares[i].solver.clone()),
-        })).collect::<Vec<_>>(),
-        "solvers": v.shares.iter().map(|s| json!({
-            "solver": s.solver, "solved": s.solved, "total_ns": s.total_ns,
-            "mean_ns": s.mean_ns(), "per_s": s.per_s(), "wins": s.wins,
-            "win_share": (v.solved > 0).then(|| s.wins as f64 / v.solved as f64),
-        })).collect::<Vec<_>>(),
-    })
+    VirtualBestJson {
+        solved: v.solved,
+        total_ns: v.total_ns,
+        mean_ns: v.mean_ns(),
+        per_s: v.per_s(),
+        single_best: v.single_best.clone(),
+        vs_single_best: best.and_then(|b| {
+            Some(VsSingleBest {
+                mean_ratio: b.mean_ns()? / v.mean_ns()?,
+                per_s_ratio: v.per_s()? / b.per_s()?,
+            })
+        }),
+        band_solver: v.band_solver.clone(),
+        bands: v.bands.iter().map(|b| band_json(v, b)).collect(),
+        solvers: v
+            .shares
+            .iter()
+            .map(|s| ShareJson {
+                solver: s.solver.clone(),
+                solved: s.solved,
+                total_ns: s.total_ns,
+                mean_ns: s.mean_ns(),
+                per_s: s.per_s(),
+                wins: s.wins,
+                win_share: (v.solved > 0).then(|| s.wins as f64 / v.solved as f64),
+            })
+            .collect(),
+    }
 }
 
-/// The report as JSON (fields in the [module](self) documentation).
-pub fn json(v: &Versus) -> Value {
+/// One node-count band of [`vbs_json`].
+fn band_json(v: &VirtualBest, b: &Band) -> BandJson {
+    BandJson {
+        nodes_from: b.nodes_from,
+        nodes_to: b.nodes_to,
+        puzzles: b.puzzles,
+        wins: v
+            .shares
+            .iter()
+            .zip(&b.wins)
+            .map(|(s, &wins)| SolverWins {
+                solver: s.solver.clone(),
+                wins,
+            })
+            .collect(),
+        winner: b.winner().map(|i| v.shares[i].solver.clone()),
+    }
+}
+
+/// The report as JSON ([`VersusJson`]; fields in the [module](self)
+/// documentation).
+pub fn json(v: &Versus) -> VersusJson {
     let (source, aa_run, aa_puzzles) = match &v.tie_source {
         TieSource::Aa { dir, puzzles } => ("aa", Some(dir.display().to_string()), Some(*puzzles)),
         TieSource::Default => ("default", None, None),
         TieSource::Given => ("option", None, None),
     };
-    json!({
-        "format": "dlxbench-versus/1",
-        "run": v.dir.display().to_string(),
-        "a": v.a,
-        "b": v.b,
-        "examples": v.examples,
-        "tie": {"band": v.tie, "source": source, "aa_run": aa_run, "aa_puzzles": aa_puzzles},
-        "corpora": v.corpora.iter().map(|(h, vbs)| json!({
-            "corpus": h.corpus,
-            "puzzles": h.puzzles,
-            "head_to_head": {
-                "a_wins": h.a_wins, "ties": h.ties, "b_wins": h.b_wins,
-                "neither": h.neither, "both_solved": h.both,
-                "only_a": h.only_a, "only_b": h.only_b,
-                "ratio": {
-                    "definition": "b_ns / a_ns",
-                    "geometric_mean": h.geomean,
-                    "quantiles": h.quantiles.iter()
-                        .map(|&(q, r)| json!({"q": q, "ratio": r})).collect::<Vec<_>>(),
-                },
-                "a_best": pairs_json(&h.a_best),
-                "b_best": pairs_json(&h.b_best),
-            },
-            "virtual_best": vbs_json(vbs),
-        })).collect::<Vec<_>>(),
-    })
+    VersusJson {
+        format: VERSUS_FORMAT.into(),
+        run: v.dir.display().to_string(),
+        a: v.a.clone(),
+        b: v.b.clone(),
+        examples: v.examples as u64,
+        tie: Tie {
+            band: v.tie,
+            source: source.into(),
+            aa_run,
+            aa_puzzles,
+        },
+        corpora: v
+            .corpora
+            .iter()
+            .map(|(h, vbs)| VersusCorpus {
+                corpus: h.corpus.clone(),
+                puzzles: h.puzzles,
+                head_to_head: head_to_head_json(h),
+                virtual_best: vbs_json(vbs),
+            })
+            .collect(),
+    }
+}
+
+/// The `head_to_head` object of one corpus of [`json()`].
+fn head_to_head_json(h: &HeadToHead) -> HeadToHeadJson {
+    HeadToHeadJson {
+        a_wins: h.a_wins,
+        ties: h.ties,
+        b_wins: h.b_wins,
+        neither: h.neither,
+        both_solved: h.both,
+        only_a: h.only_a,
+        only_b: h.only_b,
+        ratio: RatioSummary {
+            definition: "b_ns / a_ns".into(),
+            geometric_mean: h.geomean,
+            quantiles: h
+                .quantiles
+                .iter()
+                .map(|&(q, ratio)| Quantile { q, ratio })
+                .collect(),
+        },
+        a_best: pairs_json(&h.a_best),
+        b_best: pairs_json(&h.b_best),
+    }
 }

@@ -103,6 +103,22 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// `text`, a JSON document dlxbench wrote, as its typed schema `T`
+/// (`dlxbench::results::output`), checked to be all of it: written back
+/// (as dlxbench writes JSON, `dlxbench::results::to_json`), it is `text`
+/// again, so a key the type lacks or spells otherwise fails here.
+pub fn typed<T: serde::Serialize + serde::de::DeserializeOwned>(text: &str) -> T {
+    let value: T = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("not the typed schema ({e}):\n{text}"));
+    let again = dlxbench::results::to_json(&value).unwrap();
+    assert_eq!(
+        again.trim_end(),
+        text.trim_end(),
+        "the type lost or changed a field"
+    );
+    value
+}
+
 /// The puzzle lines of a corpus or of generator output: `#` comments and
 /// blank lines dropped.
 pub fn puzzle_lines(text: &str) -> impl Iterator<Item = &str> {
