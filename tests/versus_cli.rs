@@ -1026,10 +1026,11 @@ fn check_unit_cost_table(html: &str, rows: &Rows, corpus: &str, solvers: &[&str]
 }
 
 /// The cost chart of `corpus` in `dir` draws, per solver (a colour, in
-/// the legend's order), one dot per puzzle it timed within budget, at its
-/// search nodes + 1 across and its time up, both on log axes placed by the
-/// extreme points (pixels are rounded: a dot may be off by two), as
-/// recomputed from `rows`. Every row is drawn: the run's corpora are
+/// the legend's order), one dot per puzzle it timed within budget, in line
+/// order, at its search nodes + 1 across and its time up, both on log
+/// axes, as recomputed from `rows`: the axes fitted to all the dots (least
+/// squares, the test's own), every dot within a pixel of where its puzzle
+/// falls (pixels are rounded). Every row is drawn: the run's corpora are
 /// below the chart's sample size.
 fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
     let file = dir.join(format!("{corpus}.cost.svg"));
@@ -1049,7 +1050,7 @@ fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
             )
         })
         .collect();
-    // The legend's samples (solid), in the solvers' order, name the colours.
+    // The legend's samples, in the solvers' order, name the colours.
     let colours: Vec<&str> = circles
         .iter()
         .filter(|c| !c.1)
@@ -1064,75 +1065,57 @@ fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
         "skipped",
         "n/a",
     ];
-    let want: Vec<Vec<(f64, f64)>> = solvers
-        .iter()
-        .map(|s| {
-            rows[corpus][*s]
-                .values()
-                .filter(|r| !untimed.contains(&r.status.as_str()) && r.ns > 0)
-                .map(|r| (((r.nodes.unwrap() + 1) as f64).ln(), (r.ns as f64).ln()))
-                .collect()
-        })
-        .collect();
-    let got: Vec<Vec<(f64, f64)>> = colours
-        .iter()
-        .map(|c| {
-            circles
-                .iter()
-                .filter(|x| x.1 && x.0 == *c)
-                .map(|x| x.2)
-                .collect()
-        })
-        .collect();
-    // The axes, from the extremes: log values against pixels.
-    let all_want = want.iter().flatten();
-    let all_got = got.iter().flatten();
-    let range = |v: &mut dyn Iterator<Item = f64>| {
-        v.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
-            (lo.min(x), hi.max(x))
-        })
+    // (ln(nodes + 1), ln ns) of each dot's puzzle, and the dot.
+    let mut pairs: Vec<((f64, f64), (f64, f64))> = Vec::new();
+    for (s, colour) in solvers.iter().zip(&colours) {
+        let want: Vec<(f64, f64)> = rows[corpus][*s]
+            .values()
+            .filter(|r| !untimed.contains(&r.status.as_str()) && r.ns > 0)
+            .map(|r| (((r.nodes.unwrap() + 1) as f64).ln(), (r.ns as f64).ln()))
+            .collect();
+        let got: Vec<(f64, f64)> = circles
+            .iter()
+            .filter(|x| x.1 && x.0 == *colour)
+            .map(|x| x.2)
+            .collect();
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}: {s}: one dot per puzzle timed",
+            file.display()
+        );
+        pairs.extend(want.into_iter().zip(got));
+    }
+    // Each axis: pixel = a + b x value, fitted.
+    let fit = |value: &dyn Fn(&((f64, f64), (f64, f64))) -> (f64, f64)| {
+        let n = pairs.len() as f64;
+        let (mx, my) = pairs
+            .iter()
+            .map(value)
+            .fold((0.0, 0.0), |m, (x, y)| (m.0 + x / n, m.1 + y / n));
+        let (sxy, sxx) = pairs.iter().map(value).fold((0.0, 0.0), |m, (x, y)| {
+            (m.0 + (x - mx) * (y - my), m.1 + (x - mx) * (x - mx))
+        });
+        let b = sxy / sxx;
+        let worst = pairs
+            .iter()
+            .map(value)
+            .map(|(x, y)| (y - (my + b * (x - mx))).abs())
+            .fold(0.0, f64::max);
+        (b, worst)
     };
-    let (wx, wy) = (
-        range(&mut all_want.clone().map(|p| p.0)),
-        range(&mut all_want.map(|p| p.1)),
-    );
-    let (gx, gy) = (
-        range(&mut all_got.clone().map(|p| p.0)),
-        range(&mut all_got.map(|p| p.1)),
+    let (bx, worst_x) = fit(&|p| (p.0 .0, p.1 .0));
+    let (by, worst_y) = fit(&|p| (p.0 .1, p.1 .1));
+    let at = file.display();
+    // Nodes grow to the right, times upwards (smaller y).
+    assert!(
+        bx > 10.0 && by < -10.0,
+        "{at}: axes {bx} and {by} pixels per e"
     );
     assert!(
-        gx.1 - gx.0 > 100.0 && gy.1 - gy.0 > 100.0,
-        "{}: the points span the plot",
-        file.display()
+        worst_x <= 1.0 && worst_y <= 1.0,
+        "{at}: a dot {worst_x}, {worst_y} px off"
     );
-    // Time grows upwards: the longest time is the smallest y.
-    let px = |(x, y): (f64, f64)| {
-        (
-            gx.0 + (gx.1 - gx.0) * (x - wx.0) / (wx.1 - wx.0),
-            gy.1 - (gy.1 - gy.0) * (y - wy.0) / (wy.1 - wy.0),
-        )
-    };
-    for ((s, want), got) in solvers.iter().zip(&want).zip(&got) {
-        let at = format!("{}: {s}", file.display());
-        assert_eq!(got.len(), want.len(), "{at}: one dot per puzzle timed");
-        let mut left: Vec<Option<(f64, f64)>> = got.iter().copied().map(Some).collect();
-        let mut want: Vec<(f64, f64)> = want.iter().map(|&p| px(p)).collect();
-        want.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-        for w in want {
-            let nearest = left
-                .iter()
-                .enumerate()
-                .filter_map(|(i, g)| g.map(|g| (i, (g.0 - w.0).abs().max((g.1 - w.1).abs()))))
-                .min_by(|a, b| a.1.total_cmp(&b.1))
-                .unwrap();
-            assert!(
-                nearest.1 <= 2.0,
-                "{at}: no dot near {w:?} (nearest {:?})",
-                left[nearest.0]
-            );
-            left[nearest.0] = None;
-        }
-    }
 }
 
 /// The solvers of issue 41's run on the real corpora, the reference first.
