@@ -653,8 +653,8 @@ fn corpus_unit_cost_notes(c: &CorpusResult) -> Vec<String> {
 /// one (indented) for each solver: `time = work x time per unit` for each
 /// unit it reports ([`crate::harness::unit_cost`]). A solver that reports
 /// no count gets no figure, and the line says so. Empty when no solver
-/// solved a puzzle. `bench`'s and `merge`'s notes, `summary.md`, `dlxbench
-/// versus` and `report.html` all write these lines.
+/// solved a puzzle: `bench`'s and `merge`'s notes and `summary.md`
+/// (`dlxbench versus` and `report.html` show the same figures as a table).
 pub fn unit_cost_notes(corpus: &str, solvers: &[(&str, SolverCost)]) -> Vec<String> {
     if solvers.iter().all(|(_, s)| s.solved == 0) {
         return Vec::new();
@@ -785,7 +785,56 @@ fn speed_ratio(ratio: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::speed_ratio;
+    use super::{speed_ratio, unit_cost_line, unit_cost_notes};
+    use crate::harness::unit_cost::{SolverCost, UnitSum};
+
+    #[test]
+    fn a_solver_without_counts_gets_no_time_per_unit_not_a_zero() {
+        let counted = UnitSum {
+            puzzles: 2,
+            ns: 3_000,
+            count: 40,
+        };
+        let dlx = SolverCost {
+            solved: 2,
+            total_ns: 3_000,
+            units: [counted, counted, UnitSum::default()],
+        };
+        assert_eq!(
+            unit_cost_line(&dlx),
+            "2 solved, mean 1.50 µs = 20.0 nodes x 75.0 ns/node = 20.0 updates x 75.0 ns/update"
+        );
+        let foreign = SolverCost {
+            solved: 2,
+            total_ns: 3_000,
+            units: Default::default(),
+        };
+        let line = unit_cost_line(&foreign);
+        assert!(line.ends_with("no nodes, updates or mems recorded: no time per unit"));
+        assert!(!line.contains(" x "), "{line}");
+        // Nodes on one of its two puzzles: over that one, said.
+        let partial = SolverCost {
+            units: [
+                UnitSum {
+                    puzzles: 1,
+                    ns: 1_000,
+                    count: 0,
+                },
+                UnitSum::default(),
+                UnitSum::default(),
+            ],
+            ..foreign
+        };
+        assert_eq!(
+            unit_cost_line(&partial),
+            "2 solved, mean 1.50 µs; over the 1 with node counts, mean 1.00 µs = 0.0 nodes x \
+             no time per node (none counted)"
+        );
+        let notes = unit_cost_notes("c", &[("dlx", dlx), ("foreign", foreign)]);
+        assert_eq!(notes.len(), 3);
+        assert!(notes[2].starts_with("  foreign: 2 solved"));
+        assert!(unit_cost_notes("c", &[("x", SolverCost::default())]).is_empty());
+    }
 
     #[test]
     fn small_ratios_keep_their_digits() {
