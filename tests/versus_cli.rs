@@ -1066,7 +1066,8 @@ fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
         "n/a",
     ];
     // (ln(nodes + 1), ln ns) of each dot's puzzle, and the dot.
-    let mut pairs: Vec<((f64, f64), (f64, f64))> = Vec::new();
+    type Pair = ((f64, f64), (f64, f64));
+    let mut pairs: Vec<Pair> = Vec::new();
     for (s, colour) in solvers.iter().zip(&colours) {
         let want: Vec<(f64, f64)> = rows[corpus][*s]
             .values()
@@ -1087,7 +1088,7 @@ fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
         pairs.extend(want.into_iter().zip(got));
     }
     // Each axis: pixel = a + b x value, fitted.
-    let fit = |value: &dyn Fn(&((f64, f64), (f64, f64))) -> (f64, f64)| {
+    let fit = |value: &dyn Fn(&Pair) -> (f64, f64)| {
         let n = pairs.len() as f64;
         let (mx, my) = pairs
             .iter()
