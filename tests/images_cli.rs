@@ -366,7 +366,12 @@ fn failures_on_the_other_images_are_counted_as_image_0_failures_are() {
     lines.sort();
     lines.dedup();
     let prefix = "  odd: ";
-    let note = stdout.lines().find(|l| l.starts_with(prefix)).unwrap();
+    // The images' line (a line of work against cost per unit also starts
+    // with the solver's name).
+    let note = stdout
+        .lines()
+        .find(|l| l.starts_with(prefix) && l.contains(" left out)"))
+        .unwrap();
     assert!(
         note.starts_with(&format!(
             "  odd: {} puzzles ({} left out)",
@@ -396,7 +401,8 @@ fn node_figures(dir: &Path, solver: &str) -> String {
     let line = md
         .lines()
         .find(|l| {
-            let l = l.trim_start_matches('-').trim_start();
+            // A nested list item of summary.md: `  - dlx: ...`.
+            let l = l.trim_start_matches(['-', ' ']);
             l.starts_with(&format!("{solver}: ")) && l.contains("left out")
         })
         .unwrap_or_else(|| panic!("no images note for {solver}:\n{md}"));

@@ -44,6 +44,8 @@ struct Row {
     line: u64,
     ns: u64,
     nodes: Option<u64>,
+    updates: Option<u64>,
+    mems: Option<u64>,
     status: String,
 }
 
@@ -58,6 +60,8 @@ fn rows_of(dirs: &[&Path]) -> Rows {
                 line: r["line"].parse().unwrap(),
                 ns: r["ns"].parse().unwrap(),
                 nodes: r["nodes"].parse().ok(),
+                updates: r["updates"].parse().ok(),
+                mems: r["mems"].parse().ok(),
                 status: r["status"].clone(),
             };
             rows.entry(r["corpus"].clone())
@@ -275,6 +279,7 @@ fn check_versus(
             assert_eq!(s["total_ns"], ok[name].values().sum::<u64>());
             assert_eq!(s["wins"], wins.get(name).copied().unwrap_or(0), "{name}");
         }
+        check_unit_cost_json(c, rows, solvers);
     }
 }
 
@@ -524,6 +529,8 @@ fn report_html_draws_the_reference_against_each_solver() {
     );
     assert!(html.contains("fastest solver per band of dlx"), "the bands");
     check_versus_svgs(&run, &rows, "c9", &solvers());
+    check_unit_cost_table(&html, &rows, "c9", &solvers());
+    check_cost_points(&run, &rows, "c9", &solvers());
 }
 
 /// `report.html` of `dir` shows the head-to-head picture of the reference
@@ -607,6 +614,45 @@ fn the_commands_of_docs_versus_md_run() {
     assert_eq!(json["format"], "dlxbench-versus/1");
 }
 
+/// The virtual best solver of `corpus`, recomputed from `rows`.
+struct VirtualBest<'a> {
+    /// Puzzles some solver solved.
+    solved: u64,
+    /// The sum of the best time of each, ns.
+    total_ns: u64,
+    /// Per solver, the puzzles it was fastest on.
+    wins: HashMap<&'a str, u64>,
+}
+
+/// The virtual best of `corpus` in `rows` over `solvers` (in the run's
+/// order): on each puzzle, the fastest solver that solved it, the earlier
+/// solver on a tie.
+fn virtual_best<'a>(rows: &Rows, solvers: &[&'a str], corpus: &str) -> VirtualBest<'a> {
+    let ok = solved(&rows[corpus]);
+    let mut v = VirtualBest {
+        solved: 0,
+        total_ns: 0,
+        wins: HashMap::new(),
+    };
+    let lines: BTreeSet<u64> = rows[corpus]
+        .values()
+        .flat_map(|r| r.keys().copied())
+        .collect();
+    for line in lines {
+        let best = solvers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| ok[*s].get(&line).map(|&t| (t, i)))
+            .min();
+        if let Some((t, i)) = best {
+            v.solved += 1;
+            v.total_ns += t;
+            *v.wins.entry(solvers[i]).or_default() += 1;
+        }
+    }
+    v
+}
+
 /// The virtual best solver's line of `bench`'s notes for `corpus`, as
 /// recomputed from `rows` (`puzzles.csv`) of a corpus of `puzzles`
 /// puzzles: the line up to the throughput ratio, the ratio, and the rest. The library formats the numbers
@@ -619,25 +665,11 @@ fn virtual_best_line(
 ) -> (String, f64, String) {
     use dlxbench::report::{human_ns, human_rate, thousands};
     let ok = solved(&rows[corpus]);
-    let (mut n, mut total) = (0u64, 0u64);
-    let mut wins: HashMap<&str, u64> = HashMap::new();
-    let lines: BTreeSet<u64> = rows[corpus]
-        .values()
-        .flat_map(|r| r.keys().copied())
-        .collect();
-    for line in lines {
-        // The fastest that solved it; the earlier solver on a tie.
-        let best = solvers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| ok[*s].get(&line).map(|&t| (t, i)))
-            .min();
-        if let Some((t, i)) = best {
-            n += 1;
-            total += t;
-            *wins.entry(solvers[i]).or_default() += 1;
-        }
-    }
+    let VirtualBest {
+        solved: n,
+        total_ns: total,
+        wins,
+    } = virtual_best(rows, solvers, corpus);
     let single = *solvers
         .iter()
         .max_by_key(|s| {
@@ -724,8 +756,10 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
     );
     let rows = rows_of(&[&run]);
     check_virtual_best_notes(&stdout, "", &rows, C9, &solvers());
+    check_unit_cost_notes(&stdout, "  ", &rows, C9, &solvers());
     let md = std::fs::read_to_string(run.join("summary.md")).unwrap();
     check_virtual_best_notes(&md, "- ", &rows, C9, &solvers());
+    check_unit_cost_notes(&md, "  - ", &rows, C9, &solvers());
 
     // A merge of shards: the figures of the shards' rows together.
     let parts: Vec<PathBuf> = (1..=2)
@@ -745,17 +779,16 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
     );
     let part_rows = rows_of(&[&parts[0], &parts[1]]);
     check_virtual_best_notes(&stdout, "", &part_rows, C9, &solvers());
+    check_unit_cost_notes(&stdout, "  ", &part_rows, C9, &solvers());
     let md = std::fs::read_to_string(merged.join("summary.md")).unwrap();
     check_virtual_best_notes(&md, "- ", &part_rows, C9, &solvers());
+    check_unit_cost_notes(&md, "  - ", &part_rows, C9, &solvers());
     // Each shard's own: its own rows.
     let md = std::fs::read_to_string(parts[0].join("summary.md")).unwrap();
-    check_virtual_best_notes(
-        &md,
-        "- ",
-        &rows_of(&[&parts[0]]),
-        &[("c9", 150)],
-        &solvers(),
-    );
+    let shard: Corpora = &[("c9", 150)];
+    let shard_rows = rows_of(&[&parts[0]]);
+    check_virtual_best_notes(&md, "- ", &shard_rows, shard, &solvers());
+    check_unit_cost_notes(&md, "  - ", &shard_rows, shard, &solvers());
 
     // One solver timed: no virtual best to speak of.
     let alone = tmp.path().join("alone");
@@ -766,6 +799,328 @@ fn the_table_notes_and_summary_md_give_the_virtual_best_of_puzzles_csv() {
             .arg(&input),
     );
     assert!(!stdout.contains("Virtual best"), "{stdout}");
+    // But its work against cost per unit.
+    check_unit_cost_notes(&stdout, "  ", &rows_of(&[&alone]), C9, &["dlx"]);
+}
+
+/// The units of work, as `puzzles.csv` names their columns, singular.
+const UNITS: [&str; 3] = ["node", "update", "mem"];
+
+/// One unit's sums over the puzzles a solver solved with a count of it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct UnitSums {
+    puzzles: u64,
+    ns: u64,
+    count: u64,
+}
+
+/// One solver's work against cost per unit on a corpus, recomputed here.
+#[derive(Debug, Clone, Default)]
+struct UnitCost {
+    solved: u64,
+    ns: u64,
+    /// Per unit of [`UNITS`].
+    units: [UnitSums; 3],
+}
+
+/// Each of `solvers`' work against cost per unit on `corpus`, from `rows`:
+/// over the puzzles it solved (as for the virtual best), per unit, the
+/// puzzles that have a count of it, their times and counts summed.
+fn unit_costs(rows: &Rows, solvers: &[&str], corpus: &str) -> Vec<UnitCost> {
+    let ok = solved(&rows[corpus]);
+    solvers
+        .iter()
+        .map(|s| {
+            let mut u = UnitCost::default();
+            for (line, &ns) in &ok[*s] {
+                let row = &rows[corpus][*s][line];
+                assert_eq!(row.ns, ns);
+                u.solved += 1;
+                u.ns += ns;
+                for (sum, count) in u.units.iter_mut().zip([row.nodes, row.updates, row.mems]) {
+                    if let Some(c) = count {
+                        sum.puzzles += 1;
+                        sum.ns += ns;
+                        sum.count += c;
+                    }
+                }
+            }
+            u
+        })
+        .collect()
+}
+
+/// The line `bench`'s notes give a solver's `u`, after its name (the
+/// library formats the numbers; the figures are computed here).
+fn unit_cost_line(u: &UnitCost) -> String {
+    use dlxbench::report::{human_ns, human_ns3, human_rate, thousands};
+    if u.solved == 0 {
+        return "no puzzle solved: no figure".into();
+    }
+    let mut line = format!(
+        "{} solved, mean {}",
+        thousands(u.solved),
+        human_ns(u.ns as f64 / u.solved as f64)
+    );
+    let mut any = false;
+    for (unit, sum) in UNITS.iter().zip(&u.units) {
+        if sum.puzzles == 0 {
+            continue;
+        }
+        any = true;
+        if sum.puzzles != u.solved {
+            line += &format!(
+                "; over the {} with {unit} counts, mean {}",
+                thousands(sum.puzzles),
+                human_ns(sum.ns as f64 / sum.puzzles as f64)
+            );
+        }
+        let cost = match sum.count {
+            0 => format!("no time per {unit} (none counted)"),
+            c => format!("{}/{unit}", human_ns3(sum.ns as f64 / c as f64)),
+        };
+        line += &format!(
+            " = {} {unit}s x {cost}",
+            human_rate(sum.count as f64 / sum.puzzles as f64)
+        );
+    }
+    if !any {
+        line += "; no nodes, updates or mems recorded: no time per unit";
+    }
+    line
+}
+
+/// `text` (`bench`'s or `merge`'s notes, or `summary.md`, whose lines of
+/// the solvers start with `item`) gives, under each corpus's line of work
+/// against cost per unit, each solver's line as recomputed from `rows`.
+fn check_unit_cost_notes(text: &str, item: &str, rows: &Rows, corpora: Corpora, solvers: &[&str]) {
+    for &(corpus, _) in corpora {
+        let head = format!("Work against cost per unit on {corpus}: ");
+        let mut lines = text
+            .lines()
+            .skip_while(|l| !l.trim_start_matches(['-', ' ']).starts_with(&head))
+            .skip(1);
+        for (s, u) in solvers.iter().zip(unit_costs(rows, solvers, corpus)) {
+            let want = format!("{item}{s}: {}", unit_cost_line(&u));
+            assert_eq!(
+                lines.next(),
+                Some(want.as_str()),
+                "{corpus} {s} in:\n{text}"
+            );
+        }
+    }
+}
+
+/// `versus --format json`'s `unit_cost` of corpus `c` (one entry of its
+/// `corpora`), as recomputed from `rows`: every sum exact, every ratio
+/// the sums'.
+fn check_unit_cost_json(c: &serde_json::Value, rows: &Rows, solvers: &[&str]) {
+    let corpus = c["corpus"].as_str().unwrap();
+    let got = c["unit_cost"]["solvers"].as_array().unwrap();
+    assert_eq!(got.len(), solvers.len(), "{corpus}");
+    for ((g, s), u) in got
+        .iter()
+        .zip(solvers)
+        .zip(unit_costs(rows, solvers, corpus))
+    {
+        assert_eq!(g["solver"], *s);
+        assert_eq!(
+            (g["solved"].as_u64(), g["total_ns"].as_u64()),
+            (Some(u.solved), Some(u.ns))
+        );
+        for (unit, sum) in UNITS.iter().zip(&u.units) {
+            let x = &g[format!("{unit}s")];
+            if sum.puzzles == 0 {
+                assert!(x.is_null(), "{corpus} {s} {unit}: {x}");
+                continue;
+            }
+            assert_eq!(
+                [&x["puzzles"], &x["ns"], &x["count"]].map(|v| v.as_u64().unwrap()),
+                [sum.puzzles, sum.ns, sum.count],
+                "{corpus} {s} {unit}"
+            );
+            let close = |v: &serde_json::Value, want: f64| {
+                let v = v.as_f64().unwrap();
+                assert!(
+                    (v - want).abs() <= 1e-12 * want,
+                    "{corpus} {s} {unit}: {v} against {want}"
+                );
+            };
+            close(&x["per_puzzle"], sum.count as f64 / sum.puzzles as f64);
+            match sum.count {
+                0 => assert!(x["ns_per_unit"].is_null()),
+                n => close(&x["ns_per_unit"], sum.ns as f64 / n as f64),
+            }
+        }
+    }
+}
+
+/// The section of `report.html` of `corpus`: from its heading to the next.
+fn html_section<'a>(html: &'a str, corpus: &str) -> &'a str {
+    let start = html
+        .find(&format!("<h2>{corpus}:"))
+        .unwrap_or_else(|| panic!("no section for {corpus}"));
+    let section = &html[start..];
+    &section[..section[4..].find("<h2>").map_or(section.len(), |e| e + 4)]
+}
+
+/// The cells of the first table after `heading` in `section`, row by row,
+/// the header row left out (a number's no-break space made a space).
+fn html_table_after(section: &str, heading: &str) -> Vec<Vec<String>> {
+    let at = section
+        .find(heading)
+        .unwrap_or_else(|| panic!("no `{heading}` in {section}"));
+    let table = &section[at..section[at..].find("</table>").unwrap() + at];
+    let table = &table[table.find("<table").unwrap()..];
+    table
+        .split("<tr>")
+        .skip(2) // before the first row, the header row
+        .map(|r| {
+            r.split("<td>")
+                .skip(1)
+                .map(|c| c.split("</td>").next().unwrap().replace('\u{a0}', " "))
+                .collect()
+        })
+        .collect()
+}
+
+/// `report.html`'s table of work against cost per unit for `corpus`, as
+/// recomputed from `rows`: a row per solver, with the units some solver
+/// recorded (the library formats the numbers).
+fn check_unit_cost_table(html: &str, rows: &Rows, corpus: &str, solvers: &[&str]) {
+    use dlxbench::report::{human_ns, human_ns3, human_rate, thousands};
+    let section = html_section(html, corpus);
+    let cells = html_table_after(section, "<h3>Work against cost per unit");
+    let costs = unit_costs(rows, solvers, corpus);
+    let recorded: Vec<usize> = (0..UNITS.len())
+        .filter(|&i| costs.iter().any(|u| u.units[i].puzzles > 0))
+        .collect();
+    assert!(!recorded.is_empty(), "{corpus}: some solver counts nodes");
+    assert_eq!(cells.len(), solvers.len(), "{corpus}: {cells:?}");
+    for ((row, s), u) in cells.iter().zip(solvers).zip(&costs) {
+        let mut want = vec![
+            s.to_string(),
+            thousands(u.solved),
+            match u.solved {
+                0 => "-".into(),
+                n => human_ns(u.ns as f64 / n as f64),
+            },
+        ];
+        for &i in &recorded {
+            let (unit, sum) = (UNITS[i], u.units[i]);
+            if sum.puzzles == 0 {
+                want.extend(["not recorded".to_string(), "-".into()]);
+                continue;
+            }
+            let over = match sum.puzzles == u.solved {
+                true => String::new(),
+                false => format!(" (over {})", thousands(sum.puzzles)),
+            };
+            want.push(format!(
+                "{}{over}",
+                human_rate(sum.count as f64 / sum.puzzles as f64)
+            ));
+            want.push(match sum.count {
+                0 => "-".into(),
+                n => format!("{}/{unit}", human_ns3(sum.ns as f64 / n as f64)),
+            });
+        }
+        assert_eq!(row, &want, "{corpus} {s}");
+    }
+}
+
+/// The cost chart of `corpus` in `dir` draws, per solver (a colour, in
+/// the legend's order), one dot per puzzle it timed within budget, in line
+/// order, at its search nodes + 1 across and its time up, both on log
+/// axes, as recomputed from `rows`: the axes fitted to all the dots (least
+/// squares, the test's own), every dot within a pixel of where its puzzle
+/// falls (pixels are rounded). Every row is drawn: the run's corpora are
+/// below the chart's sample size.
+fn check_cost_points(dir: &Path, rows: &Rows, corpus: &str, solvers: &[&str]) {
+    let file = dir.join(format!("{corpus}.cost.svg"));
+    let svg = std::fs::read_to_string(&file).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let circles: Vec<(String, bool, (f64, f64))> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("circle"))
+        .map(|n| {
+            let at = |a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+            // The dots are translucent; the legend's samples solid.
+            let dot = n.attribute("opacity") != Some("1");
+            (
+                n.attribute("fill").unwrap().to_string(),
+                dot,
+                (at("cx"), at("cy")),
+            )
+        })
+        .collect();
+    // The legend's samples, in the solvers' order, name the colours.
+    let colours: Vec<&str> = circles
+        .iter()
+        .filter(|c| !c.1)
+        .map(|c| c.0.as_str())
+        .collect();
+    assert_eq!(colours.len(), solvers.len(), "{}", file.display());
+    let untimed = [
+        "budget",
+        "crashed",
+        "timeout",
+        "protocol-error",
+        "skipped",
+        "n/a",
+    ];
+    // (ln(nodes + 1), ln ns) of each dot's puzzle, and the dot.
+    type Pair = ((f64, f64), (f64, f64));
+    let mut pairs: Vec<Pair> = Vec::new();
+    for (s, colour) in solvers.iter().zip(&colours) {
+        let want: Vec<(f64, f64)> = rows[corpus][*s]
+            .values()
+            .filter(|r| !untimed.contains(&r.status.as_str()) && r.ns > 0)
+            .map(|r| (((r.nodes.unwrap() + 1) as f64).ln(), (r.ns as f64).ln()))
+            .collect();
+        let got: Vec<(f64, f64)> = circles
+            .iter()
+            .filter(|x| x.1 && x.0 == *colour)
+            .map(|x| x.2)
+            .collect();
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}: {s}: one dot per puzzle timed",
+            file.display()
+        );
+        pairs.extend(want.into_iter().zip(got));
+    }
+    // Each axis: pixel = a + b x value, fitted.
+    let fit = |value: &dyn Fn(&Pair) -> (f64, f64)| {
+        let n = pairs.len() as f64;
+        let (mx, my) = pairs
+            .iter()
+            .map(value)
+            .fold((0.0, 0.0), |m, (x, y)| (m.0 + x / n, m.1 + y / n));
+        let (sxy, sxx) = pairs.iter().map(value).fold((0.0, 0.0), |m, (x, y)| {
+            (m.0 + (x - mx) * (y - my), m.1 + (x - mx) * (x - mx))
+        });
+        let b = sxy / sxx;
+        let worst = pairs
+            .iter()
+            .map(value)
+            .map(|(x, y)| (y - (my + b * (x - mx))).abs())
+            .fold(0.0, f64::max);
+        (b, worst)
+    };
+    let (bx, worst_x) = fit(&|p| (p.0 .0, p.1 .0));
+    let (by, worst_y) = fit(&|p| (p.0 .1, p.1 .1));
+    let at = file.display();
+    // Nodes grow to the right, times upwards (smaller y).
+    assert!(
+        bx > 10.0 && by < -10.0,
+        "{at}: axes {bx} and {by} pixels per e"
+    );
+    assert!(
+        worst_x <= 1.0 && worst_y <= 1.0,
+        "{at}: a dot {worst_x}, {worst_y} px off"
+    );
 }
 
 /// The solvers of issue 41's run on the real corpora, the reference first.
@@ -826,6 +1181,15 @@ fn check_real_views(dir: &Path, notes: &str, corpora: Corpora) {
         check_vbs_table(&html, &rows, corpus, puzzles, &solvers);
         check_versus_svgs(dir, &rows, corpus, &solvers);
     }
+    // Work against cost per unit: the notes, summary.md, the JSON (checked
+    // with the head-to-head above), report.html's table; the cost chart's
+    // every point.
+    check_unit_cost_notes(notes, "  ", &rows, corpora, &solvers);
+    check_unit_cost_notes(&md, "  - ", &rows, corpora, &solvers);
+    for &(corpus, _) in corpora {
+        check_unit_cost_table(&html, &rows, corpus, &solvers);
+        check_cost_points(dir, &rows, corpus, &solvers);
+    }
     // Solved within a time.
     check_curves(dir, &rows, corpora, &solvers);
     check_curve_points(dir, &rows, corpora, &solvers);
@@ -855,42 +1219,13 @@ fn check_real_views(dir: &Path, notes: &str, corpora: Corpora) {
 /// `rows` (the library formats the numbers).
 fn check_vbs_table(html: &str, rows: &Rows, corpus: &str, puzzles: u64, solvers: &[&str]) {
     use dlxbench::report::{human_ns, thousands};
-    // The corpus's section: from its heading to the next.
-    let start = html
-        .find(&format!("<h2>{corpus}:"))
-        .unwrap_or_else(|| panic!("no section for {corpus}"));
-    let section = &html[start..];
-    let section = &section[..section[4..].find("<h2>").map_or(section.len(), |e| e + 4)];
-    let at = section
-        .find("<h3>Virtual best solver")
-        .unwrap_or_else(|| panic!("{corpus}: no virtual best"));
-    let table = &section[at..section[at..].find("</table>").unwrap() + at];
-    let cells: Vec<Vec<String>> = table
-        .split("<tr>")
-        .skip(2) // the heading, the header row
-        .map(|r| {
-            r.split("<td>")
-                .skip(1)
-                // A number is bound to its unit by a no-break space.
-                .map(|c| c.split("</td>").next().unwrap().replace('\u{a0}', " "))
-                .collect()
-        })
-        .collect();
+    let cells = html_table_after(html_section(html, corpus), "<h3>Virtual best solver");
     let ok = solved(&rows[corpus]);
-    let (mut vbs, mut total) = (0u64, 0u64);
-    let mut wins: HashMap<&str, u64> = HashMap::new();
-    for line in 1..=puzzles {
-        let best = solvers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| ok[*s].get(&line).map(|&t| (t, i)))
-            .min();
-        if let Some((t, i)) = best {
-            vbs += 1;
-            total += t;
-            *wins.entry(solvers[i]).or_default() += 1;
-        }
-    }
+    let VirtualBest {
+        solved: vbs,
+        total_ns: total,
+        wins,
+    } = virtual_best(rows, solvers, corpus);
     let expect = |name: &str, n: u64, t: u64, w: Option<u64>| {
         vec![
             name.to_string(),
@@ -906,7 +1241,7 @@ fn check_vbs_table(html: &str, rows: &Rows, corpus: &str, puzzles: u64, solvers:
             }),
         ]
     };
-    assert_eq!(cells.len(), solvers.len() + 1, "{corpus}: {table}");
+    assert_eq!(cells.len(), solvers.len() + 1, "{corpus}: {cells:?}");
     assert_eq!(
         cells[0],
         expect("virtual best", vbs, total, None),

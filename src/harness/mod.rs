@@ -48,6 +48,7 @@ mod paired;
 mod quantiles;
 mod schedule;
 mod stats;
+pub mod unit_cost;
 pub mod virtual_best;
 mod worker;
 
@@ -64,6 +65,7 @@ pub use paired::{
 };
 pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
+pub use unit_cost::UnitCostTally;
 pub use virtual_best::VirtualBestTally;
 
 use crate::corpus::Corpus;

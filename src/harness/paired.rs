@@ -22,13 +22,15 @@
 //!
 //! The same puzzle-by-puzzle records also feed each corpus's virtual best
 //! solver ([`VirtualBestTally`], [`PairedTimes::virtual_best`]): which
-//! solver was fastest on each puzzle.
+//! solver was fastest on each puzzle; and each solver's work against its
+//! cost per unit ([`UnitCostTally`], [`PairedTimes::unit_cost`]).
 
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
 pub use super::quantiles::{quantile, t_for, z_for};
+use super::unit_cost::{UnitCostTally, Work};
 use super::virtual_best::VirtualBestTally;
 use super::Record;
 use crate::rng::SplitMix;
@@ -131,6 +133,10 @@ pub struct PairedTimes {
     virtual_best: VirtualBestTally,
     /// The puzzle being added, for the virtual best: solver, status, ns.
     solves: Vec<(usize, Status, u64)>,
+    /// Each solver's work and cost per unit over the puzzles added.
+    unit_cost: UnitCostTally,
+    /// The puzzle being added, for the cost per unit.
+    work: Vec<Work>,
 }
 
 /// Whether a record is a solve within budget with a valid answer and a
@@ -154,7 +160,15 @@ impl PairedTimes {
             scratch: vec![None; solvers],
             virtual_best: VirtualBestTally::new(solvers),
             solves: Vec::with_capacity(solvers),
+            unit_cost: UnitCostTally::new(solvers),
+            work: Vec::with_capacity(solvers),
         }
+    }
+
+    /// Each solver's work and cost per unit over the puzzles added
+    /// ([`UnitCostTally`]; with one solver too).
+    pub fn unit_cost(&self) -> &UnitCostTally {
+        &self.unit_cost
     }
 
     /// The virtual best solver of the puzzles added: on each, the fastest
@@ -178,6 +192,7 @@ impl PairedTimes {
         self.blocks.clear();
         self.disagree.iter_mut().for_each(|d| *d = 0);
         self.virtual_best = VirtualBestTally::new(self.solvers);
+        self.unit_cost = UnitCostTally::new(self.solvers);
     }
 
     /// Adds the records of one puzzle, on line `line` (one per solver that
@@ -185,6 +200,19 @@ impl PairedTimes {
     /// take the puzzle).
     pub fn add_puzzle(&mut self, line: u64, records: &[Record]) {
         let k = self.solvers;
+        self.work.clear();
+        self.work.extend(
+            records
+                .iter()
+                .filter(|r| usize::from(r.solver) < k)
+                .map(|r| Work {
+                    solver: usize::from(r.solver),
+                    status: r.status,
+                    ns: r.ns,
+                    counts: [r.nodes, r.updates, r.mems],
+                }),
+        );
+        self.unit_cost.add(&self.work);
         if k < 2 {
             return;
         }
@@ -256,6 +284,7 @@ impl PairedTimes {
             *m += o;
         }
         self.virtual_best.merge(&other.virtual_best);
+        self.unit_cost.merge(&other.unit_cost);
     }
 
     /// The units the speed interval resamples, each the sum of

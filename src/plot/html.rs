@@ -315,6 +315,9 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             }
         }
         body.push_str("</div>\n");
+        if let Some(costs) = &pictures.unit_cost {
+            unit_cost_section(&mut body, costs);
+        }
         if let Some(vbs) = &pictures.virtual_best {
             let _ = writeln!(
                 body,
@@ -434,6 +437,15 @@ fn state_badge(state: CorpusState) -> String {
     format!("<span class=\"{class}\">({})</span>", state.as_str())
 }
 
+/// Each solver's work against its cost per unit, under the cost chart
+/// ([`crate::versus::unit_cost`]).
+fn unit_cost_section(body: &mut String, costs: &crate::versus::UnitCost) {
+    let (title, headers, rows) = crate::versus::render::unit_cost_rows(costs);
+    let _ = writeln!(body, "<h3>Work against cost per unit</h3>");
+    let _ = writeln!(body, "<p class=\"muted\">{}.</p>", escape(&title));
+    table(body, None, &headers, &rows);
+}
+
 fn caption(picture: &str, solved_from_rows: bool) -> &'static str {
     match picture {
         "percentiles" => "Latency by percentile (HdrHistogram, exact over every timed puzzle).",
@@ -447,7 +459,11 @@ fn caption(picture: &str, solved_from_rows: bool) -> &'static str {
              puzzles.csv, so every timed solve counts, answers of no solution and invalid \
              ones included)."
         }
-        "cost" => "Each point a puzzle: its search cost and its time (a sample).",
+        "cost" => {
+            "Each point a puzzle: its search cost and its time (a sample); the table of work \
+             against cost per unit below gives each solver's time per node over the puzzles it \
+             solved."
+        }
         _ => {
             "Speed relative to the reference: bars from the paired speed ratio (the table's \
              `vs` column, over the puzzles both solved) with its 95% interval, dots from the \

@@ -206,6 +206,9 @@ struct CorpusPictures {
     versus: Vec<(String, String)>,
     /// The virtual best solver, from `puzzles.csv`.
     virtual_best: Option<versus::VirtualBest>,
+    /// Each solver's work against its cost per unit, from `puzzles.csv`
+    /// (shown under the cost chart).
+    unit_cost: Option<versus::UnitCost>,
     points: usize,
 }
 
@@ -428,6 +431,7 @@ fn corpus_pictures(
         svgs,
         solved_from_rows: rows.is_some(),
         virtual_best: rows.map(|r| versus::virtual_best(r, Some(run.meta.reference.as_str()))),
+        unit_cost: rows.map(versus::unit_cost),
         versus,
         points,
     })

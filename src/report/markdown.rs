@@ -27,7 +27,7 @@ pub fn render(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
         out.push('\n');
     }
     for n in notes(run, config, meta) {
-        out.push_str(&format!("- {n}\n"));
+        out.push_str(&list_item(&n));
     }
     if !run.discrepancies.is_empty() {
         out.push_str("\n## Problems\n\n");
@@ -36,6 +36,16 @@ pub fn render(run: &RunResult, config: &Config, meta: &RunMeta) -> String {
         }
     }
     out
+}
+
+/// A note as a Markdown list item: a note indented under the one before
+/// (a solver's line under its corpus's, as the terminal shows them) is
+/// nested in it.
+fn list_item(note: &str) -> String {
+    match note.strip_prefix("  ") {
+        Some(sub) => format!("  - {}\n", sub.trim_start()),
+        None => format!("- {note}\n"),
+    }
 }
 
 impl Report for Markdown {
@@ -51,5 +61,22 @@ impl Report for Markdown {
             &dir.join(schema::SUMMARY_MD),
             text.as_bytes(),
         )?])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::list_item;
+
+    #[test]
+    fn indented_notes_nest_under_the_note_before() {
+        let md: String = ["Symmetry images on c9: ...", "  dlx: 300 puzzles", "Clock."]
+            .iter()
+            .map(|n| list_item(n))
+            .collect();
+        assert_eq!(
+            md,
+            "- Symmetry images on c9: ...\n  - dlx: 300 puzzles\n- Clock.\n"
+        );
     }
 }

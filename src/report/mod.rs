@@ -193,6 +193,23 @@ pub fn human_ns(ns: f64) -> String {
     }
 }
 
+/// A duration in nanoseconds with three significant figures also under
+/// a microsecond (`47.3 ns`, `1.52 ns`; [`human_ns`] above): a time per
+/// node, update or mem.
+pub fn human_ns3(ns: f64) -> String {
+    if ns >= 1e3 {
+        human_ns(ns)
+    } else if ns >= 100.0 {
+        format!("{ns:.0} ns")
+    } else if ns >= 10.0 {
+        format!("{ns:.1} ns")
+    } else if ns >= 1.0 {
+        format!("{ns:.2} ns")
+    } else {
+        format!("{ns:.3} ns")
+    }
+}
+
 /// A rate for people: `1,234,567` or `12.3`.
 pub fn human_rate(r: f64) -> String {
     if r >= 100.0 {

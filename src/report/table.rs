@@ -1,8 +1,11 @@
 //! The side-by-side table of solvers per corpus, for the terminal and (via
 //! [`super::markdown`]) for Markdown.
 
-use super::{describe_budget, human_ns, human_rate, reference_index, thousands, RunMeta};
+use super::{
+    describe_budget, human_ns, human_ns3, human_rate, reference_index, thousands, RunMeta,
+};
 use crate::harness::own_time::OwnTimeCheck;
+use crate::harness::unit_cost::{SolverCost, UNITS};
 use crate::harness::{Config, CorpusResult, NoRatio, RunResult, Speed, MIN_COMMON};
 use crate::results::RoundTripFloor;
 
@@ -361,6 +364,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     );
     notes.extend(speed_notes(run, config, meta));
     notes.extend(run.corpora.iter().filter_map(virtual_best_note));
+    notes.extend(run.corpora.iter().flat_map(corpus_unit_cost_notes));
     notes.extend(images_notes(run, config));
     // The reader's rate on a small corpus is mostly page faults and timer
     // noise: quote it only where there is enough to measure.
@@ -625,6 +629,86 @@ pub fn virtual_best_note(c: &CorpusResult) -> Option<String> {
     ))
 }
 
+/// The work against cost per unit of a corpus's solvers as the run
+/// tallied it ([`crate::harness::UnitCostTally`]): [`unit_cost_notes`] of
+/// the solvers that ran it. None for a run read back from its files
+/// (without the puzzle-by-puzzle tally) or where no solver solved a
+/// puzzle.
+fn corpus_unit_cost_notes(c: &CorpusResult) -> Vec<String> {
+    let tally = c.paired.unit_cost();
+    let solvers: Vec<(&str, SolverCost)> = c
+        .solvers
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.puzzles > 0)
+        .map(|(i, s)| {
+            let cost = tally.solvers.get(i).copied().unwrap_or_default();
+            (s.name.as_str(), cost)
+        })
+        .collect();
+    unit_cost_notes(&c.name, &solvers)
+}
+
+/// Work against cost per unit on `corpus`, one line for the corpus and
+/// one (indented) for each solver: `time = work x time per unit` for each
+/// unit it reports ([`crate::harness::unit_cost`]). A solver that reports
+/// no count gets no figure, and the line says so. Empty when no solver
+/// solved a puzzle: `bench`'s and `merge`'s notes and `summary.md`
+/// (`dlxbench versus` and `report.html` show the same figures as a table).
+pub fn unit_cost_notes(corpus: &str, solvers: &[(&str, SolverCost)]) -> Vec<String> {
+    if solvers.iter().all(|(_, s)| s.solved == 0) {
+        return Vec::new();
+    }
+    let mut notes = vec![format!(
+        "Work against cost per unit on {corpus}: per solver, over the puzzles it solved (as \
+         for the virtual best) with a count of the unit, time = units per puzzle x time per \
+         unit, the time per unit being the sum of their times over the sum of their counts:"
+    )];
+    notes.extend(
+        solvers
+            .iter()
+            .map(|(name, s)| format!("  {name}: {}", unit_cost_line(s))),
+    );
+    notes
+}
+
+/// One solver's part of [`unit_cost_notes`], after its name.
+pub fn unit_cost_line(s: &SolverCost) -> String {
+    let Some(mean) = s.mean_ns() else {
+        return "no puzzle solved: no figure".to_string();
+    };
+    let mut line = format!("{} solved, mean {}", thousands(s.solved), human_ns(mean));
+    let mut counted = false;
+    for unit in UNITS {
+        let sum = s.unit(unit);
+        let (Some(per_puzzle), Some(unit_mean)) = (sum.per_puzzle(), sum.mean_ns()) else {
+            continue;
+        };
+        counted = true;
+        if sum.puzzles != s.solved {
+            line.push_str(&format!(
+                "; over the {} with {} counts, mean {}",
+                thousands(sum.puzzles),
+                unit.as_str(),
+                human_ns(unit_mean)
+            ));
+        }
+        line.push_str(&format!(
+            " = {} {} x {}",
+            human_rate(per_puzzle),
+            unit.plural(),
+            sum.ns_per_unit().map_or(
+                format!("no time per {} (none counted)", unit.as_str()),
+                |ns| format!("{}/{}", human_ns3(ns), unit.as_str())
+            )
+        ));
+    }
+    if !counted {
+        line.push_str("; no nodes, updates or mems recorded: no time per unit");
+    }
+    line
+}
+
 /// With `--images K`: per corpus and solver, the spread of its nodes and
 /// times across the K symmetry images of a puzzle
 /// ([`crate::harness::images`]): the puzzles counted, the median max/min
@@ -701,7 +785,56 @@ fn speed_ratio(ratio: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::speed_ratio;
+    use super::{speed_ratio, unit_cost_line, unit_cost_notes};
+    use crate::harness::unit_cost::{SolverCost, UnitSum};
+
+    #[test]
+    fn a_solver_without_counts_gets_no_time_per_unit_not_a_zero() {
+        let counted = UnitSum {
+            puzzles: 2,
+            ns: 3_000,
+            count: 40,
+        };
+        let dlx = SolverCost {
+            solved: 2,
+            total_ns: 3_000,
+            units: [counted, counted, UnitSum::default()],
+        };
+        assert_eq!(
+            unit_cost_line(&dlx),
+            "2 solved, mean 1.50 µs = 20.0 nodes x 75.0 ns/node = 20.0 updates x 75.0 ns/update"
+        );
+        let foreign = SolverCost {
+            solved: 2,
+            total_ns: 3_000,
+            units: Default::default(),
+        };
+        let line = unit_cost_line(&foreign);
+        assert!(line.ends_with("no nodes, updates or mems recorded: no time per unit"));
+        assert!(!line.contains(" x "), "{line}");
+        // Nodes on one of its two puzzles: over that one, said.
+        let partial = SolverCost {
+            units: [
+                UnitSum {
+                    puzzles: 1,
+                    ns: 1_000,
+                    count: 0,
+                },
+                UnitSum::default(),
+                UnitSum::default(),
+            ],
+            ..foreign
+        };
+        assert_eq!(
+            unit_cost_line(&partial),
+            "2 solved, mean 1.50 µs; over the 1 with node counts, mean 1.00 µs = 0.0 nodes x \
+             no time per node (none counted)"
+        );
+        let notes = unit_cost_notes("c", &[("dlx", dlx), ("foreign", foreign)]);
+        assert_eq!(notes.len(), 3);
+        assert!(notes[2].starts_with("  foreign: 2 solved"));
+        assert!(unit_cost_notes("c", &[("x", SolverCost::default())]).is_empty());
+    }
 
     #[test]
     fn small_ratios_keep_their_digits() {

@@ -12,7 +12,10 @@
 //!   ratios, and the puzzles where each wins most;
 //! * [`virtual_best`]: per corpus, the virtual best solver (the fastest
 //!   solver on each puzzle) against the single best solver, and each
-//!   solver's share of the wins.
+//!   solver's share of the wins;
+//! * [`unit_cost`]: per corpus, each solver's work against its cost per
+//!   unit: time = nodes x time per node (and per update, per mem), over
+//!   the puzzles it solved ([`crate::harness::unit_cost`]).
 //!
 //! Everything is computed from `puzzles.csv` rows read through the typed
 //! reader of [`crate::results`] ([`PuzzleReader`]), which `merge`
@@ -33,6 +36,7 @@ pub mod render;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::harness::unit_cost::{SolverCost, UnitCostTally, Work};
 use crate::harness::virtual_best::{found, solves, VirtualBestTally};
 use crate::results::{schema, PuzzleReader, ResultDir, ResultError, Verify};
 use crate::solvers::Status;
@@ -97,6 +101,10 @@ pub struct Solve {
     pub ns: u64,
     /// Search nodes, when the solver reports them.
     pub nodes: Option<u64>,
+    /// Link updates, when the solver counts them.
+    pub updates: Option<u64>,
+    /// Mems, when the solver counts them.
+    pub mems: Option<u64>,
     /// The status in `puzzles.csv`.
     pub status: Status,
     /// Whether it counts as solved (see the [module](self) documentation).
@@ -236,6 +244,8 @@ pub fn read_dir(dir: &ResultDir) -> Result<RunRows, VersusError> {
             Solve {
                 ns: r.ns,
                 nodes: r.nodes,
+                updates: r.updates,
+                mems: r.mems,
                 status: r.status,
                 solved: found(r.status),
             },
@@ -723,6 +733,49 @@ pub fn virtual_best(corpus: &CorpusRows, band_by: Option<&str>) -> VirtualBest {
     }
 }
 
+/// Each solver's work against its cost per unit on one corpus.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnitCost {
+    /// Corpus name.
+    pub corpus: String,
+    /// Each solver with rows on the corpus, in the run's order, and its
+    /// figures.
+    pub solvers: Vec<(String, SolverCost)>,
+}
+
+/// The work against cost per unit of `corpus`'s solvers, from its rows,
+/// with the tally the run's notes come from
+/// ([`crate::harness::UnitCostTally`]) and the solved rule of the rows.
+pub fn unit_cost(corpus: &CorpusRows) -> UnitCost {
+    let present: Vec<&SolverRows> = corpus
+        .solvers
+        .iter()
+        .filter(|s| !s.rows.is_empty())
+        .collect();
+    let mut tally = UnitCostTally::new(present.len());
+    let mut puzzle = Vec::with_capacity(present.len());
+    for line in corpus.lines() {
+        puzzle.clear();
+        puzzle.extend(present.iter().enumerate().filter_map(|(i, s)| {
+            s.rows.get(&line).map(|r| Work {
+                solver: i,
+                status: r.status,
+                ns: r.ns,
+                counts: [r.nodes, r.updates, r.mems],
+            })
+        }));
+        tally.add(&puzzle);
+    }
+    UnitCost {
+        corpus: corpus.name.clone(),
+        solvers: present
+            .iter()
+            .zip(tally.solvers)
+            .map(|(s, cost)| (s.name.clone(), cost))
+            .collect(),
+    }
+}
+
 /// What `dlxbench versus` reports: per corpus, the head-to-head of A and
 /// B and the virtual best solver of the run.
 #[derive(Debug, Clone)]
@@ -741,6 +794,9 @@ pub struct Versus {
     pub tie_source: TieSource,
     /// Per corpus, the head-to-head and the virtual best solver.
     pub corpora: Vec<(HeadToHead, VirtualBest)>,
+    /// Per corpus (in the order of `corpora`), each solver's work against
+    /// its cost per unit.
+    pub unit_costs: Vec<UnitCost>,
 }
 
 /// Where a tie band comes from.
@@ -818,6 +874,7 @@ pub fn versus(dir: &Path, a: &str, b: &str, options: &Options) -> Result<Versus,
             )
         })
         .collect();
+    let unit_costs = run.corpora.iter().map(unit_cost).collect();
     Ok(Versus {
         dir: dir.to_path_buf(),
         a: a.to_string(),
@@ -826,6 +883,7 @@ pub fn versus(dir: &Path, a: &str, b: &str, options: &Options) -> Result<Versus,
         examples: options.examples,
         tie_source,
         corpora,
+        unit_costs,
     })
 }
 

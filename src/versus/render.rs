@@ -8,11 +8,13 @@
 
 use std::fmt::Write as _;
 
-use super::{Band, HeadToHead, Pair, Solve, TieSource, Versus, VirtualBest};
-use crate::report::{human_ns, thousands};
+use super::{Band, HeadToHead, Pair, Solve, TieSource, UnitCost, Versus, VirtualBest};
+use crate::harness::unit_cost::{UnitSum, UNITS};
+use crate::report::{human_ns, human_ns3, human_rate, thousands};
 use crate::results::output::versus::{
     BandJson, HeadToHeadJson, PairJson, Quantile, RatioSummary, ShareJson, SolveJson, SolverWins,
-    Tie, VersusCorpus, VersusJson, VirtualBestJson, VsSingleBest, VERSUS_FORMAT,
+    SolverCostJson, Tie, UnitCostJson, UnitJson, VersusCorpus, VersusJson, VirtualBestJson,
+    VsSingleBest, VERSUS_FORMAT,
 };
 
 /// A titled table: headers and rows of cells, the first column text.
@@ -106,7 +108,7 @@ fn examples(h: &HeadToHead, winner: &str, pairs: &[Pair]) -> Table {
     }
 }
 
-fn tables(h: &HeadToHead, vbs: &VirtualBest) -> Vec<Table> {
+fn tables(h: &HeadToHead, vbs: &VirtualBest, costs: &UnitCost) -> Vec<Table> {
     let mut t = vec![Table {
         title: format!("{} against {}", h.a, h.b),
         headers: vec![
@@ -150,7 +152,101 @@ fn tables(h: &HeadToHead, vbs: &VirtualBest) -> Vec<Table> {
     if let Some(b) = bands_table(vbs) {
         t.push(b);
     }
+    t.push(unit_cost_table(costs));
     t
+}
+
+/// Each solver's work against its cost per unit: a header row and a row
+/// per solver (`report.html` shows it beside the cost chart).
+pub fn unit_cost_rows(u: &UnitCost) -> (String, Vec<String>, Vec<Vec<String>>) {
+    let t = unit_cost_table(u);
+    (t.title, t.headers, t.rows)
+}
+
+/// A unit's two cells: units per puzzle and time per unit, with the
+/// puzzles they are over where that is not every puzzle solved.
+fn unit_cells(sum: &UnitSum, solved: u64, unit: &str) -> [String; 2] {
+    let Some(per_puzzle) = sum.per_puzzle() else {
+        return ["not recorded".into(), "-".into()];
+    };
+    let over = match sum.puzzles == solved {
+        true => String::new(),
+        false => format!(" (over {})", thousands(sum.puzzles)),
+    };
+    [
+        format!("{}{over}", human_rate(per_puzzle)),
+        opt(sum.ns_per_unit(), |ns| format!("{}/{unit}", human_ns3(ns))),
+    ]
+}
+
+fn unit_cost_table(u: &UnitCost) -> Table {
+    // The units some solver recorded.
+    let units: Vec<_> = UNITS
+        .into_iter()
+        .filter(|&unit| u.solvers.iter().any(|(_, s)| s.unit(unit).puzzles > 0))
+        .collect();
+    let mut headers = vec!["solver".to_string(), "solved".into(), "mean".into()];
+    for unit in &units {
+        headers.push(format!("{} per puzzle", unit.plural()));
+        headers.push(format!("time per {}", unit.as_str()));
+    }
+    let rows = u
+        .solvers
+        .iter()
+        .map(|(name, s)| {
+            let mut row = vec![
+                name.clone(),
+                thousands(s.solved),
+                opt(s.mean_ns(), human_ns),
+            ];
+            for &unit in &units {
+                row.extend(unit_cells(s.unit(unit), s.solved, unit.as_str()));
+            }
+            row
+        })
+        .collect();
+    Table {
+        title: "work against cost per unit (over the puzzles each solver solved: time = units \
+                per puzzle x time per unit, the sum of their times over the sum of their counts)"
+            .into(),
+        headers,
+        rows,
+    }
+}
+
+/// Each solver's work against its cost per unit as JSON (the `unit_cost`
+/// object of [`json()`]).
+pub fn unit_cost_json(u: &UnitCost) -> UnitCostJson {
+    let sum_json = |sum: &UnitSum| {
+        (sum.puzzles > 0).then(|| UnitJson {
+            puzzles: sum.puzzles,
+            ns: sum.ns,
+            count: sum.count,
+            per_puzzle: sum.per_puzzle(),
+            ns_per_unit: sum.ns_per_unit(),
+        })
+    };
+    UnitCostJson {
+        definition: "over the puzzles each solver solved with a count of the unit: \
+                     ns_per_unit = sum of ns / sum of counts, per_puzzle = sum of counts / puzzles"
+            .into(),
+        solvers: u
+            .solvers
+            .iter()
+            .map(|(name, s)| {
+                let [nodes, updates, mems] = UNITS.map(|unit| sum_json(s.unit(unit)));
+                SolverCostJson {
+                    solver: name.clone(),
+                    solved: s.solved,
+                    total_ns: s.total_ns,
+                    mean_ns: s.mean_ns(),
+                    nodes,
+                    updates,
+                    mems,
+                }
+            })
+            .collect(),
+    }
 }
 
 /// The virtual best solver's table: a header row and a row for the
@@ -293,9 +389,9 @@ fn aligned(out: &mut String, t: &Table) {
 pub fn text(v: &Versus) -> String {
     let mut out = format!("versus: {} ({} against {})\n", v.dir.display(), v.a, v.b);
     let _ = writeln!(out, "tie band: {}", tie_text(v));
-    for (h, vbs) in &v.corpora {
+    for ((h, vbs), costs) in v.corpora.iter().zip(&v.unit_costs) {
         let _ = writeln!(out, "\n{}: {} puzzles", h.corpus, thousands(h.puzzles));
-        for t in tables(h, vbs) {
+        for t in tables(h, vbs, costs) {
             aligned(&mut out, &t);
         }
         if let Some(note) = vbs_note(vbs) {
@@ -314,9 +410,9 @@ pub fn markdown(v: &Versus) -> String {
         v.dir.display(),
         tie_text(v)
     );
-    for (h, vbs) in &v.corpora {
+    for ((h, vbs), costs) in v.corpora.iter().zip(&v.unit_costs) {
         let _ = writeln!(out, "\n### {}: {} puzzles", h.corpus, thousands(h.puzzles));
-        for t in tables(h, vbs) {
+        for t in tables(h, vbs, costs) {
             let _ = writeln!(out, "\n**{}**\n", t.title);
             let _ = writeln!(out, "| {} |", t.headers.join(" | "));
             let align: Vec<&str> = (0..t.headers.len())
@@ -431,11 +527,13 @@ pub fn json(v: &Versus) -> VersusJson {
         corpora: v
             .corpora
             .iter()
-            .map(|(h, vbs)| VersusCorpus {
+            .zip(&v.unit_costs)
+            .map(|((h, vbs), costs)| VersusCorpus {
                 corpus: h.corpus.clone(),
                 puzzles: h.puzzles,
                 head_to_head: head_to_head_json(h),
                 virtual_best: vbs_json(vbs),
+                unit_cost: unit_cost_json(costs),
             })
             .collect(),
     }

@@ -4,6 +4,8 @@ fn solve(ns: u64, status: Status) -> Solve {
     Solve {
         ns,
         nodes: Some(ns / 10),
+        updates: None,
+        mems: None,
         status,
         solved: found(status),
     }

@@ -48,6 +48,52 @@ pub struct VersusCorpus {
     pub head_to_head: HeadToHeadJson,
     /// The virtual best solver of all the run's solvers.
     pub virtual_best: VirtualBestJson,
+    /// Work against cost per unit of each of the run's solvers.
+    pub unit_cost: UnitCostJson,
+}
+
+/// Work against cost per unit of one corpus's solvers: time = units x
+/// time per unit (`crate::harness::unit_cost`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnitCostJson {
+    /// How the figures are computed, in words.
+    pub definition: String,
+    /// Each solver with rows on the corpus, in the run's order.
+    pub solvers: Vec<SolverCostJson>,
+}
+
+/// One solver's work and cost per unit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolverCostJson {
+    /// Solver name.
+    pub solver: String,
+    /// Puzzles it solved.
+    pub solved: u64,
+    /// Sum of their times, ns.
+    pub total_ns: u64,
+    /// Mean time per puzzle solved, ns (`null` with none solved).
+    pub mean_ns: Option<f64>,
+    /// Per search node (`null`: no count recorded).
+    pub nodes: Option<UnitJson>,
+    /// Per link update (`null`: no count recorded).
+    pub updates: Option<UnitJson>,
+    /// Per mem (`null`: no count recorded).
+    pub mems: Option<UnitJson>,
+}
+
+/// One unit's sums over the solved puzzles that reported a count of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UnitJson {
+    /// Puzzles.
+    pub puzzles: u64,
+    /// Sum of their times, ns.
+    pub ns: u64,
+    /// Sum of their counts.
+    pub count: u64,
+    /// `count / puzzles`.
+    pub per_puzzle: Option<f64>,
+    /// `ns / count` (`null` when the count is 0).
+    pub ns_per_unit: Option<f64>,
 }
 
 /// A against B on one corpus.
