@@ -17,6 +17,8 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     // The leaf under the budget: no crate imports.
     ("clock", 0),
+    // The note of what is on disk, should the process die now.
+    ("exit_note", 0),
     // Text for a terminal, escaped.
     ("terminal", 0),
     // Leaves but for the clock.
@@ -28,6 +30,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("notation", 1),
     ("rng", 1),
     ("shard", 1),
+    // The SIGBUS handler: it prints the exit note.
+    ("sigbus", 1),
     // The exact-cover engine (it counts against a budget), the puzzle-kind
     // traits, and the corpus catalogue.
     ("exact_cover", 2),

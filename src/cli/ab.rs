@@ -10,7 +10,6 @@ use anyhow::Context;
 use dlxbench::ab::{self, AbResult, Options, PassReport, Ratio};
 use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, TimeVerdict};
-use dlxbench::corpus;
 use dlxbench::export;
 use dlxbench::harness::{Config, Lineup, Schedule};
 use dlxbench::kinds::{Kind, PuzzleKind};
@@ -18,6 +17,7 @@ use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::report::thousands;
 use dlxbench::session::open_corpora;
+use dlxbench::sigbus;
 use dlxbench::solvers::layout::{LayoutSummary, Randomised};
 use dlxbench::solvers::SolverEntry;
 
@@ -194,7 +194,7 @@ impl PerKind for Args {
             true => Some(setup([&self.b, &copy])?),
             false => None,
         };
-        corpus::install_sigbus_handler();
+        sigbus::install();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
         // No output over a corpus, checked before any work.
         let inputs = super::corpus_inputs(&self.corpora, &corpora);

@@ -28,6 +28,7 @@ use std::time::Duration;
 use crate::atomic::{self, AtomicDir, AtomicFile};
 use crate::corpus::{self, Corpus};
 use crate::dirlock::{DirLock, LockError};
+use crate::exit_note;
 use crate::export;
 use crate::harness::{
     self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult,
@@ -408,7 +409,7 @@ impl<P: Puzzle> Session<'_, P> {
             &out_dir,
         )?;
         let dest = baseline.as_ref().map(|b| b.dest().to_path_buf());
-        corpus::set_exit_note(&exit_note(&out_dir, dest.as_deref(), &first));
+        exit_note::set(&exit_note(&out_dir, dest.as_deref(), &first));
         if self.announce {
             observer.notice(&Notice::Plan(Plan::new(self.corpora, self.lineup, config)));
             // Worth a moment only when the run is long enough to wonder about.
@@ -465,7 +466,7 @@ impl<P: Puzzle> Session<'_, P> {
                     "{} holds the run's result files: its run.json says {state}",
                     escape_controls(&out_dir.display().to_string())
                 );
-                corpus::set_exit_note(&with_baseline(dest.as_deref(), note));
+                exit_note::set(&with_baseline(dest.as_deref(), note));
                 files
             }
             Err(error) => {
@@ -486,7 +487,7 @@ impl<P: Puzzle> Session<'_, P> {
                     ),
                     None => format!("{note}; the run's files there: {}", there.join(", ")),
                 };
-                corpus::set_exit_note(&on_disk);
+                exit_note::set(&on_disk);
                 lost.push(Lost::ResultFiles {
                     dir: out_dir.clone(),
                     error,
@@ -801,9 +802,9 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// Keeps `info`, just written as `run.json`, and the note of what is on
-    /// disk ([`corpus::set_exit_note`]).
+    /// disk ([`exit_note::set`]).
     fn wrote(&self, info: RunInfo) {
-        corpus::set_exit_note(&exit_note(self.dir, self.baseline, &info));
+        exit_note::set(&exit_note(self.dir, self.baseline, &info));
         *self.written.lock().unwrap_or_else(|e| e.into_inner()) = info;
     }
 
