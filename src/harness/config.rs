@@ -1,7 +1,7 @@
 //! How a run is set up: the [`Mode`], the [`Config`] (what the reports say
 //! about a run besides its results) and the [`Lineup`] (who runs).
 
-use super::Schedule;
+use super::{HarnessError, Schedule};
 use crate::puzzle::Puzzle;
 use crate::shard::Shard;
 use crate::solvers::{Budget, SolverEntry};
@@ -84,6 +84,40 @@ pub struct Config {
 }
 
 impl Config {
+    /// Checks that this configuration describes `lineup`: its kind, its
+    /// solvers' names in order, one budget per solver, and no more solvers
+    /// than a [`super::Record`] can name. [`super::run`] and
+    /// [`super::estimate`] check it first.
+    ///
+    /// A check when the run starts, not a type that cannot disagree: a
+    /// `Config` is also a run's description read back from its result
+    /// files, with no lineup ([`crate::results`], `merge`), and its budgets
+    /// are the caller's choice per solver ([`Config::new`] gives each
+    /// solver's default), so the two are made apart and meet here.
+    pub fn check_lineup<P: Puzzle>(&self, lineup: &Lineup<P>) -> Result<(), HarnessError> {
+        if lineup.solvers.len() != self.budgets.len() {
+            return Err(HarnessError::Config(
+                "one budget per solver is needed".into(),
+            ));
+        }
+        if lineup.solvers.len() > usize::from(u16::MAX) {
+            return Err(HarnessError::Config("too many solvers".into()));
+        }
+        if self.solvers.iter().map(String::as_str).ne(lineup.names()) {
+            return Err(HarnessError::Config(
+                "the configuration names other solvers than the lineup".into(),
+            ));
+        }
+        if self.kind != P::NAME {
+            return Err(HarnessError::Config(format!(
+                "the configuration is for {}, the solvers solve {}",
+                self.kind,
+                P::NAME
+            )));
+        }
+        Ok(())
+    }
+
     /// Defaults for `lineup`: mode `unique`, each solver's default budget
     /// ([`SolverEntry::default_budget`]), all cores, one pass.
     pub fn new<P: Puzzle>(lineup: &Lineup<P>) -> Self {

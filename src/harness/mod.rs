@@ -48,6 +48,7 @@ mod failure;
 pub mod images;
 pub mod own_time;
 mod paired;
+mod pool;
 mod progress;
 mod quantiles;
 mod record;
@@ -58,10 +59,8 @@ pub mod virtual_best;
 mod worker;
 mod writer;
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::sync_channel;
-use std::sync::{Arc, Mutex};
-use std::time::{Instant, SystemTime};
+use std::sync::atomic::AtomicUsize;
+use std::time::SystemTime;
 
 pub use config::{Config, Lineup, Mode};
 pub(crate) use discrepancy::sort_discrepancies;
@@ -73,13 +72,14 @@ pub use paired::{
     block_bootstrap, quantile, t_for, z_for, BlockSum, NoRatio, PairedTimes, Speed, SpeedRatio,
     MIN_COMMON, SPEED_CONFIDENCE, SPEED_RESAMPLES, SPEED_SEED,
 };
+use pool::{Measured, Workers};
 pub use progress::Progress;
 pub use record::{Record, RecordSink};
 pub use result::{CorpusResult, Malformed, RunResult, MALFORMED_EXAMPLES};
 pub use schedule::{Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
 pub use virtual_best::VirtualBestTally;
-use writer::{send, write_batches, Batch, END_OF_CORPUS};
+use writer::Records;
 
 use crate::corpus::Corpus;
 use crate::puzzle::Puzzle;
@@ -99,7 +99,11 @@ pub enum HarnessError {
     Config(String),
 }
 
-/// Runs every corpus through every solver of `lineup`.
+/// Runs every corpus through every solver of `lineup`, step by step:
+/// checks that `config` describes the lineup ([`Config::check_lineup`]),
+/// starts the workers and the writer thread of the per-puzzle records,
+/// measures the corpora one by one, each told to `progress` as it ends
+/// (until it asks to stop), and waits for the records to be written.
 pub fn run<P: Puzzle>(
     corpora: &[Corpus],
     config: &Config,
@@ -107,93 +111,66 @@ pub fn run<P: Puzzle>(
     sink: Option<Box<dyn RecordSink>>,
     progress: Option<&dyn Progress>,
 ) -> Result<RunResult, HarnessError> {
-    if lineup.solvers.len() != config.budgets.len() {
-        return Err(HarnessError::Config(
-            "one budget per solver is needed".into(),
-        ));
-    }
-    if lineup.solvers.len() > usize::from(u16::MAX) {
-        return Err(HarnessError::Config("too many solvers".into()));
-    }
-    if config.solvers.iter().map(String::as_str).ne(lineup.names()) {
-        return Err(HarnessError::Config(
-            "the configuration names other solvers than the lineup".into(),
-        ));
-    }
-    if config.kind != P::NAME {
-        return Err(HarnessError::Config(format!(
-            "the configuration is for {}, the solvers solve {}",
-            config.kind,
-            P::NAME
-        )));
-    }
+    config.check_lineup(lineup)?;
     let started = SystemTime::now();
     // Also calibrates the clock, before anything is timed.
     let clock_overhead_ns = crate::clock::overhead_ns();
-    // No more workers than the largest corpus has chunks: an idle worker
-    // only competes for the cores (on a one-chunk corpus `-j 64` measured
-    // 30x slower solves than `-j 1`).
-    let asked = match config.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        n => n,
+    let workers = Workers::start(corpora, config)?;
+    let records = Records::start(sink, corpora, workers.threads())?;
+    let mut run = RunResult::starting(workers.threads(), clock_overhead_ns, started);
+    let runner = Runner {
+        corpora,
+        config,
+        lineup,
+        progress,
+        workers,
+        records,
     };
-    let chunks = corpora.iter().map(Corpus::chunk_count).max().unwrap_or(1);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(asked.min(chunks.max(1)))
-        .thread_name(|i| format!("dlxbench-worker-{i}"))
-        .build()?;
-    let threads = pool.current_num_threads();
-    let created = AtomicU64::new(0);
-    let states: Vec<Mutex<Option<worker::Worker<P>>>> =
-        (0..threads).map(|_| Mutex::new(None)).collect();
-
-    // Batches written so far (over all corpora), for the reorder window.
-    let written = Arc::new(AtomicUsize::new(0));
-    let window = 2 * threads + 2;
-    // The writer thread acknowledges each END_OF_CORPUS on `ended`.
-    let (ended_tx, ended) = std::sync::mpsc::channel::<usize>();
-    let (sender, writer) = match sink {
-        Some(sink) => {
-            let (tx, rx) = sync_channel::<Batch>(window);
-            let names: Vec<String> = corpora.iter().map(|c| c.name().to_string()).collect();
-            let chunks: Vec<usize> = corpora.iter().map(Corpus::chunk_count).collect();
-            let written = written.clone();
-            let handle = std::thread::Builder::new()
-                .name("dlxbench-writer".into())
-                .spawn(move || write_batches(rx, sink, &names, &chunks, &written, &ended_tx))?;
-            (Some(tx), Some(handle))
-        }
-        None => (None, None),
-    };
-
-    let mut base = 0usize;
-    let mut run = RunResult {
-        corpora: Vec::with_capacity(corpora.len()),
-        discrepancies: Vec::new(),
-        states_created: 0,
-        threads,
-        clock_overhead_ns,
-        started,
-        finished: started,
-        interrupted: false,
-        records_error: None,
-    };
-    let stop = || progress.is_some_and(|p| p.stop_requested());
+    // The batches of the corpora before the current one.
+    let mut base = 0;
     for (index, corpus) in corpora.iter().enumerate() {
-        if stop() {
+        if progress.is_some_and(|p| p.stop_requested()) {
             run.interrupted = true;
             break;
         }
+        let (result, discrepancies) = runner.measure(index, base);
+        base += corpus.chunk_count();
+        runner.finish_corpus(&mut run, index, result, discrepancies);
+        if run.interrupted {
+            break;
+        }
+    }
+    run.records_error = runner.records.finish()?;
+    run.finished = SystemTime::now();
+    Ok(run)
+}
+
+/// A run under way: what the steps of each corpus share.
+struct Runner<'a, P: Puzzle> {
+    corpora: &'a [Corpus],
+    config: &'a Config,
+    lineup: &'a Lineup<P>,
+    progress: Option<&'a dyn Progress>,
+    workers: Workers<P>,
+    records: Records,
+}
+
+impl<P: Puzzle> Runner<'_, P> {
+    /// Measures corpus `index` (`base`: the batches of the corpora before
+    /// it) on every worker, in the shuffled chunk order with `shuffle`,
+    /// and gathers what the workers found.
+    fn measure(&self, index: usize, base: usize) -> (CorpusResult, Vec<Discrepancy>) {
+        let corpus = &self.corpora[index];
         let firsts = corpus.chunk_first_lines();
         let chunks = corpus.chunk_count();
-        let order = config.shuffle.map(|seed| {
+        let order = self.config.shuffle.map(|seed| {
             let mut order: Vec<usize> = (0..chunks).collect();
             SplitMix::new(seed).shuffle(&mut order);
             order
         });
         let lines = firsts[chunks] - 1;
-        if let Some(p) = progress {
-            p.start_corpus(index, corpora.len(), corpus.name(), lines);
+        if let Some(p) = self.progress {
+            p.start_corpus(index, self.corpora.len(), corpus.name(), lines);
         }
         let job = worker::Job {
             corpus,
@@ -201,113 +178,90 @@ pub fn run<P: Puzzle>(
             firsts: &firsts,
             order: order.as_deref(),
             next: AtomicUsize::new(0),
-            sender: sender.as_ref().map(|tx| worker::Ordered {
-                tx,
-                written: &written,
-                base,
-                window,
-            }),
-            config,
-            lineup,
-            progress,
+            sender: self.records.ordered(base),
+            config: self.config,
+            lineup: self.lineup,
+            progress: self.progress,
         };
-        let merged = Mutex::new(
-            lineup
-                .solvers
-                .iter()
-                .map(|s| SolverStats::new(s.name()))
-                .collect::<Vec<_>>(),
-        );
-        let paired = Mutex::new(PairedTimes::new(
-            lineup.solvers.len(),
-            config.schedule.block,
-        ));
-        let t0 = Instant::now();
-        let outputs = pool.broadcast(|ctx| {
-            let mut slot = states[ctx.index()]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            let w = slot.get_or_insert_with(|| {
-                created.fetch_add(lineup.solvers.len() as u64, Ordering::Relaxed);
-                worker::Worker::new(lineup)
-            });
-            let out = w.run_corpus(&job);
-            w.merge_stats(&mut merged.lock().unwrap_or_else(|e| e.into_inner()));
-            w.merge_paired(&mut paired.lock().unwrap_or_else(|e| e.into_inner()));
-            out
-        });
-        let wall = t0.elapsed();
-        base += chunks;
-        let mut result = CorpusResult {
-            name: corpus.name().to_string(),
-            path: corpus.path().map(|p| p.to_path_buf()),
-            bytes: corpus.bytes().len() as u64,
-            lines,
-            allow_zero: corpus.allow_zero(),
-            puzzles: 0,
-            malformed: 0,
-            malformed_examples: Vec::new(),
-            parse_ns: 0,
-            scan_ns: 0,
-            wall,
-            solvers: merged.into_inner().unwrap_or_else(|e| e.into_inner()),
-            changed_on_disk: corpus.changed_on_disk(),
-            workers: 0,
-            lines_done: 0,
-            failures: Vec::new(),
-            paired: paired.into_inner().unwrap_or_else(|e| e.into_inner()),
-            recorded_speeds: None,
-            speed_cache: std::sync::OnceLock::new(),
-            round_trip_floor_ns: config.round_trip_floor_ns,
-            images: Vec::new(),
-        };
-        for out in outputs {
-            result.puzzles += out.puzzles;
-            result.malformed += out.malformed;
-            result.malformed_examples.extend(out.malformed_examples);
-            result.parse_ns += out.parse_ns;
-            result.scan_ns += out.scan_ns;
-            result.lines_done += out.lines_done;
-            result.workers += usize::from(out.chunks > 0);
-            run.discrepancies.extend(out.discrepancies);
-            result.failures.extend(out.failures);
-            result.images.extend(out.images);
-        }
-        result
-            .images
-            .sort_unstable_by_key(|r| (r.line, r.solver, r.image));
-        trim_failure_notes(&mut result.failures);
-        result.malformed_examples.sort();
-        result.malformed_examples.truncate(MALFORMED_EXAMPLES);
+        let measured = self.workers.measure(&job, self.lineup);
+        gather(corpus, lines, self.config, measured)
+    }
+
+    /// Adds corpus `index`'s `result` and `discrepancies` to `run`; when
+    /// it ran in full, has its records kept first; then tells the progress.
+    fn finish_corpus(
+        &self,
+        run: &mut RunResult,
+        index: usize,
+        result: CorpusResult,
+        discrepancies: Vec<Discrepancy>,
+    ) {
         run.interrupted = !result.complete();
-        if let (Some(tx), false) = (&sender, run.interrupted) {
-            // The corpus's records are all sent: have them kept before the
-            // corpus is reported finished (an error ends the writer thread's
-            // acknowledgements, not the run).
-            send(tx, index, END_OF_CORPUS, Vec::new());
-            while ended.recv().is_ok_and(|c| c < index) {}
+        if !run.interrupted {
+            self.records.end_corpus(index);
         }
         run.corpora.push(result);
+        run.discrepancies.extend(discrepancies);
         sort_discrepancies(&mut run.discrepancies);
-        run.states_created = created.load(Ordering::Relaxed);
+        run.states_created = self.workers.created();
         run.finished = SystemTime::now();
-        if let Some(p) = progress {
-            p.finish_corpus(&run);
-        }
-        if run.interrupted {
-            break;
+        if let Some(p) = self.progress {
+            p.finish_corpus(run);
         }
     }
-    drop(sender);
-    if let Some(handle) = writer {
-        // A failed write of the records loses them, not the run.
-        match handle.join() {
-            Ok(r) => run.records_error = r.err(),
-            Err(_) => return Err(HarnessError::Config("writer thread panicked".into())),
-        }
+}
+
+/// The result of `corpus` (of `lines` lines) from what the workers
+/// `measured`, and the discrepancies they found.
+fn gather(
+    corpus: &Corpus,
+    lines: u64,
+    config: &Config,
+    measured: Measured,
+) -> (CorpusResult, Vec<Discrepancy>) {
+    let mut result = CorpusResult {
+        name: corpus.name().to_string(),
+        path: corpus.path().map(|p| p.to_path_buf()),
+        bytes: corpus.bytes().len() as u64,
+        lines,
+        allow_zero: corpus.allow_zero(),
+        puzzles: 0,
+        malformed: 0,
+        malformed_examples: Vec::new(),
+        parse_ns: 0,
+        scan_ns: 0,
+        wall: measured.wall,
+        solvers: measured.solvers,
+        changed_on_disk: corpus.changed_on_disk(),
+        workers: 0,
+        lines_done: 0,
+        failures: Vec::new(),
+        paired: measured.paired,
+        recorded_speeds: None,
+        speed_cache: std::sync::OnceLock::new(),
+        round_trip_floor_ns: config.round_trip_floor_ns,
+        images: Vec::new(),
+    };
+    let mut discrepancies = Vec::new();
+    for out in measured.outputs {
+        result.puzzles += out.puzzles;
+        result.malformed += out.malformed;
+        result.malformed_examples.extend(out.malformed_examples);
+        result.parse_ns += out.parse_ns;
+        result.scan_ns += out.scan_ns;
+        result.lines_done += out.lines_done;
+        result.workers += usize::from(out.chunks > 0);
+        discrepancies.extend(out.discrepancies);
+        result.failures.extend(out.failures);
+        result.images.extend(out.images);
     }
-    run.finished = SystemTime::now();
-    Ok(run)
+    result
+        .images
+        .sort_unstable_by_key(|r| (r.line, r.solver, r.image));
+    trim_failure_notes(&mut result.failures);
+    result.malformed_examples.sort();
+    result.malformed_examples.truncate(MALFORMED_EXAMPLES);
+    (result, discrepancies)
 }
 
 #[cfg(test)]

@@ -156,6 +156,23 @@ impl CorpusResult {
 }
 
 impl RunResult {
+    /// A run that has measured nothing yet: started at `started`, on
+    /// `threads` worker threads, with `clock_overhead_ns` the cost of a
+    /// pair of clock reads.
+    pub fn starting(threads: usize, clock_overhead_ns: f64, started: SystemTime) -> RunResult {
+        RunResult {
+            corpora: Vec::new(),
+            discrepancies: Vec::new(),
+            states_created: 0,
+            threads,
+            clock_overhead_ns,
+            started,
+            finished: started,
+            interrupted: false,
+            records_error: None,
+        }
+    }
+
     /// True when some corpus had malformed lines.
     pub fn has_malformed(&self) -> bool {
         self.corpora.iter().any(|c| c.malformed > 0)

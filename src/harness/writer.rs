@@ -1,11 +1,15 @@
 //! The writer thread: per-puzzle records back in corpus order, to the
-//! [`RecordSink`].
+//! [`RecordSink`] ([`Records`]), and the workers' side of it ([`Ordered`]).
 
 use std::collections::BTreeMap;
+use std::io;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, Sender, SyncSender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 
-use super::{Record, RecordSink};
+use super::{HarnessError, Record, RecordSink};
+use crate::corpus::Corpus;
 
 /// The `seq` of the [`Batch`] that marks the end of a corpus run in full:
 /// the writer thread calls [`RecordSink::end_corpus`] and acknowledges.
@@ -101,4 +105,124 @@ pub(super) fn send(sender: &SyncSender<Batch>, corpus: usize, seq: usize, record
         seq,
         records,
     });
+}
+
+/// Where records go, and the reorder window.
+#[derive(Clone, Copy)]
+pub(super) struct Ordered<'a> {
+    pub tx: &'a SyncSender<Batch>,
+    /// Batches written so far over the run.
+    pub written: &'a AtomicUsize,
+    /// Batches of the corpora before this one.
+    pub base: usize,
+    /// Most batches in flight ahead of the writer.
+    pub window: usize,
+}
+
+impl Ordered<'_> {
+    /// Waits until chunk `seq` of this corpus is within the window.
+    pub(super) fn wait_for_window(&self, seq: usize) {
+        let mut spins = 0u32;
+        while self.base + seq >= self.written.load(Ordering::Acquire) + self.window {
+            spins += 1;
+            if spins < 64 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        }
+    }
+}
+
+/// The writer thread of a run with a [`RecordSink`], and what the workers
+/// need to send it their batches in order; nothing without a sink.
+pub(super) struct Records {
+    /// The channel to the writer thread, and the thread.
+    writer: Option<(SyncSender<Batch>, JoinHandle<io::Result<()>>)>,
+    /// Batches written so far (over all corpora), for the reorder window.
+    written: Arc<AtomicUsize>,
+    /// Most batches in flight ahead of the writer.
+    window: usize,
+    /// The writer thread acknowledges each [`END_OF_CORPUS`] here.
+    ended: Receiver<usize>,
+}
+
+impl Records {
+    /// Starts the writer thread of `sink`, if any, for `corpora` run by
+    /// `threads` workers: a worker does not start a chunk more than
+    /// `2 x threads + 2` chunks ahead of the last one written.
+    pub(super) fn start(
+        sink: Option<Box<dyn RecordSink>>,
+        corpora: &[Corpus],
+        threads: usize,
+    ) -> Result<Records, HarnessError> {
+        let written = Arc::new(AtomicUsize::new(0));
+        let window = 2 * threads + 2;
+        let (ended_tx, ended) = std::sync::mpsc::channel::<usize>();
+        let writer = match sink {
+            Some(sink) => Some(spawn(sink, corpora, window, &written, ended_tx)?),
+            None => None,
+        };
+        Ok(Records {
+            writer,
+            written,
+            window,
+            ended,
+        })
+    }
+
+    /// Where the workers send a corpus's batches, `base` the batches of
+    /// the corpora before it; none without a sink.
+    pub(super) fn ordered(&self, base: usize) -> Option<Ordered<'_>> {
+        self.writer.as_ref().map(|(tx, _)| Ordered {
+            tx,
+            written: &self.written,
+            base,
+            window: self.window,
+        })
+    }
+
+    /// Corpus `index` ran in full and its records are all sent: has the
+    /// writer thread keep them ([`RecordSink::end_corpus`]) and waits until
+    /// it has, so that they are kept before the corpus is reported
+    /// finished (an error ends the writer thread's acknowledgements, not
+    /// the run).
+    pub(super) fn end_corpus(&self, index: usize) {
+        if let Some((tx, _)) = &self.writer {
+            send(tx, index, END_OF_CORPUS, Vec::new());
+            while self.ended.recv().is_ok_and(|c| c < index) {}
+        }
+    }
+
+    /// Closes the channel and waits for the writer thread: the error of a
+    /// failed write, if any (a failed write of the records loses them, not
+    /// the run).
+    pub(super) fn finish(self) -> Result<Option<io::Error>, HarnessError> {
+        let Some((tx, handle)) = self.writer else {
+            return Ok(None);
+        };
+        drop(tx);
+        match handle.join() {
+            Ok(r) => Ok(r.err()),
+            Err(_) => Err(HarnessError::Config("writer thread panicked".into())),
+        }
+    }
+}
+
+/// Starts the thread that writes `sink`'s batches ([`write_batches`]).
+fn spawn(
+    sink: Box<dyn RecordSink>,
+    corpora: &[Corpus],
+    window: usize,
+    written: &Arc<AtomicUsize>,
+    ended: Sender<usize>,
+) -> io::Result<(SyncSender<Batch>, JoinHandle<io::Result<()>>)> {
+    let (tx, rx) = sync_channel::<Batch>(window);
+    let names: Vec<String> = corpora.iter().map(|c| c.name().to_string()).collect();
+    let chunks: Vec<usize> = corpora.iter().map(Corpus::chunk_count).collect();
+    let written = written.clone();
+    let handle = std::thread::Builder::new()
+        .name("dlxbench-writer".into())
+        .spawn(move || write_batches(rx, sink, &names, &chunks, &written, &ended))?;
+    Ok((tx, handle))
 }
