@@ -47,9 +47,9 @@
 //! and modification time when it opens it and compares them when the run
 //! ends ([`Corpus::changed_on_disk`]), warning that results then do not
 //! match the recorded SHA-256, and (c) on Unix installs a `SIGBUS` handler
-//! ([`install_sigbus_handler`]) that prints a clear message naming the cause
+//! ([`crate::sigbus`]) that prints a clear message naming the cause
 //! and what is on disk (the note a bench session keeps true,
-//! [`set_exit_note`]) and exits with status 2 instead of a bare "Bus
+//! [`crate::exit_note`]) and exits with status 2 instead of a bare "Bus
 //! error". Result files are written to temporary names and renamed only
 //! when complete, so an interrupted run leaves no half-written result under
 //! its final name. Copy
@@ -629,88 +629,6 @@ pub fn txt_files(dir: &Path) -> Result<Vec<PathBuf>, CorpusError> {
     }
     files.sort();
     Ok(files)
-}
-
-/// Installs a `SIGBUS` handler that explains the likely cause (a mapped
-/// corpus file truncated during the run), adds the note of what is on disk
-/// ([`set_exit_note`]) and exits with status 2. Unix only; elsewhere a
-/// no-op. Idempotent.
-pub fn install_sigbus_handler() {
-    #[cfg(unix)]
-    sigbus::install();
-}
-
-/// The note of what is on disk should the process end now (a `SIGBUS`, a
-/// second Ctrl-C): its bytes, leaked so that a signal handler can read
-/// them at any moment (a note is small and set a few times per run).
-static EXIT_NOTE: std::sync::atomic::AtomicPtr<Vec<u8>> =
-    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
-
-/// Sets the sentence that tells what is on disk should the process end
-/// now, without its last writes (the `SIGBUS` handler prints it; see
-/// [`exit_note`]); an empty `note` clears it. A bench session keeps it
-/// true as each corpus ends.
-pub fn set_exit_note(note: &str) {
-    let new = match note.is_empty() {
-        true => std::ptr::null_mut(),
-        false => Box::into_raw(Box::new(note.as_bytes().to_vec())),
-    };
-    // The old note is leaked, not freed: a handler may be reading it.
-    EXIT_NOTE.swap(new, std::sync::atomic::Ordering::SeqCst);
-}
-
-/// The note [`set_exit_note`] set last (empty when none).
-pub fn exit_note() -> &'static str {
-    // SAFETY: a non-null pointer is a leaked `Box<Vec<u8>>` of UTF-8 bytes
-    // (from `set_exit_note`), never freed.
-    let bytes = unsafe { exit_note_bytes() };
-    std::str::from_utf8(bytes).unwrap_or_default()
-}
-
-/// The bytes of the current exit note; readable in a signal handler.
-///
-/// # Safety
-/// Only pointers from [`set_exit_note`] are ever stored, and never freed.
-unsafe fn exit_note_bytes() -> &'static [u8] {
-    let p = EXIT_NOTE.load(std::sync::atomic::Ordering::SeqCst);
-    match p.is_null() {
-        true => &[],
-        // SAFETY: see the function's contract.
-        false => unsafe { (*p).as_slice() },
-    }
-}
-
-#[cfg(unix)]
-mod sigbus {
-    extern "C" fn on_sigbus(_: libc::c_int) {
-        const MSG: &[u8] = b"\ndlxbench: SIGBUS: a memory-mapped corpus file was truncated or \
-removed while the benchmark read it; the run stops here. Copy the corpus or pipe it through \
-standard input.\n";
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; the note is
-        // a leaked buffer that is never freed (an atomic load to find it).
-        unsafe {
-            libc::write(2, MSG.as_ptr().cast(), MSG.len());
-            let note = super::exit_note_bytes();
-            if !note.is_empty() {
-                const HEAD: &[u8] = b"dlxbench: ";
-                libc::write(2, HEAD.as_ptr().cast(), HEAD.len());
-                libc::write(2, note.as_ptr().cast(), note.len());
-                libc::write(2, b"\n".as_ptr().cast(), 1);
-            }
-            libc::_exit(2);
-        }
-    }
-
-    pub(super) fn install() {
-        // SAFETY: installs a handler that only calls async-signal-safe
-        // functions; the sigaction struct is fully initialised.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as usize;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
-        }
-    }
 }
 
 #[cfg(test)]

@@ -1,8 +1,11 @@
 //! The library's modules form layers, and code only reaches down: a model
 //! module never imports the harness, the harness never imports a report,
-//! and so on. This test reads `src/` and checks every `crate::` path in the
-//! library's own (non-test) code against the table below, so an import
-//! loop or an upward import fails the build's tests instead of creeping in.
+//! and so on. This test reads `src/` and checks every `crate::` and
+//! `super::` path in the library's own (non-test) code against the table
+//! below, and the modules of one parent (`solvers::foreign`,
+//! `solvers::layout`) for a loop among them, so an import loop or an
+//! upward import fails the build's tests instead of creeping in. The
+//! table of `docs/development.md` is checked against the one here.
 //!
 //! Whole files are read, with comments and literals blanked; unit tests
 //! (`tests.rs` files and `#[cfg(test)] mod` blocks, wherever they stand)
@@ -17,6 +20,8 @@ use std::path::Path;
 const LAYERS: &[(&str, u32)] = &[
     // The leaf under the budget: no crate imports.
     ("clock", 0),
+    // The note of what is on disk, should the process die now.
+    ("exit_note", 0),
     // Text for a terminal, escaped.
     ("terminal", 0),
     // Leaves but for the clock.
@@ -28,6 +33,8 @@ const LAYERS: &[(&str, u32)] = &[
     ("notation", 1),
     ("rng", 1),
     ("shard", 1),
+    // The SIGBUS handler: it prints the exit note.
+    ("sigbus", 1),
     // The exact-cover engine (it counts against a budget), the puzzle-kind
     // traits, and the corpus catalogue.
     ("exact_cover", 2),
@@ -43,27 +50,27 @@ const LAYERS: &[(&str, u32)] = &[
     // The built-in solvers behind the C interface.
     ("ffi", 5),
     // The list of kinds.
-    ("kinds", 7),
+    ("kinds", 6),
     // Measuring.
-    ("harness", 8),
+    ("harness", 7),
     // The result directory as types, and its one reader.
-    ("results", 9),
+    ("results", 8),
     // Writing result files; comparing measurements.
-    ("report", 10),
-    ("compare", 11),
+    ("report", 9),
+    ("compare", 10),
     // Merging shards' result directories.
-    ("merge", 11),
+    ("merge", 10),
     // Paired A/B: the harness and compare's bootstrap.
-    ("ab", 12),
+    ("ab", 11),
     // Algorithms compared puzzle by puzzle in one run: the result
     // directory's rows.
-    ("versus", 12),
+    ("versus", 11),
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
-    ("plot", 13),
-    ("export", 13),
+    ("plot", 12),
+    ("export", 12),
     // A bench session: the output directory, result files, pictures,
     // exports and baselines around a harness run.
-    ("session", 14),
+    ("session", 13),
 ];
 
 fn layer(module: &str) -> u32 {
@@ -212,51 +219,104 @@ fn without_test_modules(code: &str) -> String {
     out
 }
 
-/// The top-level modules `crate::` paths in `code` (from [`code_only`])
-/// name: `crate::a::X` gives `a`, and a group `crate::{a, b::c, d::{e}}`
-/// gives `a`, `b` and `d`.
-fn crate_paths(code: &str) -> BTreeSet<String> {
-    let ident = |s: &str| -> String {
-        s.trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
-    };
+/// A module path from the crate root: `["solvers", "layout"]`.
+type ModPath = Vec<String>;
+
+/// Whether byte `at` of `code` ends an identifier or a path (`a::`), so
+/// that a `crate::` or `super::` starting there is part of a longer path.
+fn continues_path(code: &str, at: usize) -> bool {
+    let before = code[..at].trim_end();
+    before.ends_with("::")
+        || (before.len() == at
+            && before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// The paths of a use tree at the start of `text`: `a::b` gives `[a, b]`,
+/// `a::{b, c::d}` gives `[a, b]` and `[a, c, d]`, `a::*` and
+/// `a::{self}` give `[a]`; a path in an expression (`a::f(x)`) ends at
+/// its last segment.
+fn use_tree(text: &str) -> Vec<ModPath> {
+    let text = text.trim_start();
+    if let Some(group) = text.strip_prefix('{') {
+        // Split the group's top level at commas.
+        let mut paths = Vec::new();
+        let (mut depth, mut start) = (0, 0);
+        for (j, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    paths.extend(use_tree(&group[start..j]));
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    paths.extend(use_tree(&group[start..j]));
+                    start = j + 1;
+                }
+                _ => {}
+            }
+        }
+        return paths;
+    }
+    let ident: String = text
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    // `*`, `self` and an empty item (`{a, }`) name the path so far.
+    if ident.is_empty() || ident == "self" {
+        return vec![Vec::new()];
+    }
+    match text[ident.len()..].trim_start().strip_prefix("::") {
+        Some(rest) => use_tree(rest)
+            .into_iter()
+            .map(|tail| std::iter::once(ident.clone()).chain(tail).collect())
+            .collect(),
+        None => vec![vec![ident]],
+    }
+}
+
+/// Every path that `code` (from [`code_only`]), the code of module `at`,
+/// names from `crate::` or `super::`, resolved from the crate root:
+/// `crate::a::b` gives `[a, b]`, `super::x` in `[s, f]` gives `[s, x]`,
+/// `super::super::x` in `[s, t, f]` gives `[s, x]`, and a group
+/// `crate::{a, b::c}` gives each of its paths.
+fn resolved_paths(code: &str, at: &[String]) -> BTreeSet<ModPath> {
     let mut found = BTreeSet::new();
-    let mut rest = code;
-    while let Some(at) = rest.find("crate::") {
-        let before = rest[..at].chars().next_back();
-        let tail = &rest[at + "crate::".len()..];
-        rest = tail;
-        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+    let mut i = 0;
+    while let Some(n) = code[i..].find(['c', 's']) {
+        let start = i + n;
+        i = start + 1;
+        let (mut rest, mut base) = match &code[start..] {
+            r if r.starts_with("crate::") => (&r["crate::".len()..], Vec::new()),
+            r if r.starts_with("super::") => (r, at.to_vec()),
+            _ => continue,
+        };
+        if continues_path(code, start) {
             continue;
         }
-        let tail_trim = tail.trim_start();
-        if let Some(group) = tail_trim.strip_prefix('{') {
-            // Split the group's top level at commas.
-            let (mut depth, mut start) = (0, 0);
-            for (j, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        found.insert(ident(&group[start..j]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        found.insert(ident(&group[start..j]));
-                        start = j + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            found.insert(ident(tail));
+        while let Some(after) = rest.strip_prefix("super::") {
+            base.pop();
+            rest = after.trim_start();
+        }
+        for tail in use_tree(rest) {
+            found.insert(base.iter().cloned().chain(tail).collect());
         }
     }
-    // `crate::{a, }`: a trailing comma leaves an empty item.
-    found.remove("");
+    found.remove(&Vec::new());
     found
+}
+
+/// The top-level modules the `crate::` paths of `code` (from
+/// [`code_only`]) name: `crate::a::X` gives `a`, and a group
+/// `crate::{a, b::c, d::{e}}` gives `a`, `b` and `d`.
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    resolved_paths(code, &[])
+        .into_iter()
+        .map(|path| path[0].clone())
+        .collect()
 }
 
 /// The crate modules one source file's own (non-test) code uses.
@@ -264,29 +324,114 @@ fn imports(text: &str) -> BTreeSet<String> {
     crate_paths(&without_test_modules(&code_only(text)))
 }
 
-/// The imports among `files` (module, text) that do not go down a layer.
+/// `code` of module `at` split into its inline modules (`mod NAME { .. }`,
+/// test modules already gone): the module's own code, with the inline
+/// modules' bodies blanked, then each inline module's, in the same way.
+fn inline_modules(code: &str, at: &[String]) -> Vec<(ModPath, String)> {
+    let b = code.as_bytes();
+    let mut own = String::with_capacity(code.len());
+    let mut inner = Vec::new();
+    let mut i = 0;
+    let mut from = 0;
+    while let Some(n) = code[i..].find("mod ") {
+        let start = i + n;
+        i = start + 4;
+        let before = b.get(start.wrapping_sub(1));
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+            continue;
+        }
+        let rest = &code[i..];
+        let name: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest.trim_start()[name.len()..].trim_start();
+        if name.is_empty() || !after.starts_with('{') {
+            continue;
+        }
+        let open = i + (rest.len() - after.len());
+        let end = matching_brace(b, open);
+        let mut path = at.to_vec();
+        path.push(name);
+        inner.extend(inline_modules(&code[open + 1..end - 1], &path));
+        own.push_str(&code[from..open]);
+        own.extend(code[open..end].chars().filter(|&c| c == '\n'));
+        from = end;
+        i = end;
+    }
+    own.push_str(&code[from..]);
+    let mut all = vec![(at.to_vec(), own)];
+    all.extend(inner);
+    all
+}
+
+/// The import problems among the library's `files` (each a module path,
+/// `a::b`, and its text): an import of a top-level module that is not in
+/// a lower layer, and an import loop among the modules of one parent
+/// (`a::b` uses `a::c`, which uses `a::b`), whether written with
+/// `crate::` or `super::` paths.
 fn upward_imports<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<String> {
-    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut modules: Vec<(ModPath, String)> = Vec::new();
     for (module, text) in files {
-        for used in imports(text) {
-            if used != module {
-                edges.entry(module.to_string()).or_default().insert(used);
+        let at: ModPath = module.split("::").map(String::from).collect();
+        modules.extend(inline_modules(&without_test_modules(&code_only(text)), &at));
+    }
+    let known: BTreeSet<ModPath> = modules.iter().map(|(m, _)| m.clone()).collect();
+    let mut upward = BTreeSet::new();
+    let mut siblings: BTreeMap<ModPath, BTreeSet<ModPath>> = BTreeMap::new();
+    for (at, code) in &modules {
+        for path in resolved_paths(code, at) {
+            let (module, target) = (&at[0], &path[0]);
+            if target != module {
+                if layer(target) >= layer(module) {
+                    upward.insert(format!(
+                        "{module} (layer {}) -> {target} (layer {})",
+                        layer(module),
+                        layer(target)
+                    ));
+                }
+                continue;
+            }
+            // Within one top-level module: the children of the deepest
+            // common parent, when neither is the other's ancestor.
+            let common = at.iter().zip(&path).take_while(|(a, b)| a == b).count();
+            if common < at.len() && common < path.len() && known.contains(&path[..=common]) {
+                siblings
+                    .entry(at[..=common].to_vec())
+                    .or_default()
+                    .insert(path[..=common].to_vec());
             }
         }
     }
-    let mut upward = Vec::new();
-    for (module, used) in &edges {
-        for target in used {
-            if layer(target) >= layer(module) {
-                upward.push(format!(
-                    "{module} (layer {}) -> {target} (layer {})",
-                    layer(module),
-                    layer(target)
-                ));
+    let mut problems: Vec<String> = upward.into_iter().collect();
+    problems.extend(loops(&siblings));
+    problems
+}
+
+/// Every loop in `edges` (a module and the modules it uses), once, as
+/// `import loop: a::b -> a::c -> a::b`, starting at its smallest module.
+fn loops(edges: &BTreeMap<ModPath, BTreeSet<ModPath>>) -> Vec<String> {
+    let name = |m: &ModPath| m.join("::");
+    let mut found = BTreeSet::new();
+    for start in edges.keys() {
+        // Depth-first from `start`, through modules after it only, so
+        // that each loop is found once, from its smallest module.
+        let mut stack = vec![(start.clone(), vec![start.clone()])];
+        while let Some((at, trail)) = stack.pop() {
+            for next in edges.get(&at).into_iter().flatten() {
+                if next == start {
+                    let names: Vec<String> = trail.iter().chain([start]).map(name).collect();
+                    found.insert(format!("import loop: {}", names.join(" -> ")));
+                } else if next > start && !trail.contains(next) {
+                    let mut longer = trail.clone();
+                    longer.push(next.clone());
+                    stack.push((next.clone(), longer));
+                }
             }
         }
     }
-    upward
+    found.into_iter().collect()
 }
 
 /// Every `.rs` file under `dir`.
@@ -301,6 +446,21 @@ fn sources(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
+/// The module path of the source file `rel` (relative to `src/`):
+/// `solvers/foreign.rs` and `solvers/foreign/mod.rs` give
+/// `solvers::foreign`.
+fn module_of(rel: &Path) -> String {
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let last = parts.pop().unwrap();
+    if last != "mod.rs" {
+        parts.push(last.trim_end_matches(".rs").to_string());
+    }
+    parts.join("::")
+}
+
 #[test]
 fn modules_only_import_from_lower_layers() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -309,16 +469,11 @@ fn modules_only_import_from_lower_layers() {
     let mut texts = Vec::new();
     for file in &files {
         let rel = file.strip_prefix(&src).unwrap();
-        let first = rel
-            .components()
-            .next()
-            .unwrap()
-            .as_os_str()
-            .to_string_lossy();
-        let module = first.trim_end_matches(".rs").to_string();
+        let module = module_of(rel);
+        let top = module.split("::").next().unwrap();
         // The binary and the crate root are above every layer; `tests.rs`
         // files are unit tests, which may use anything.
-        if ["main", "lib", "cli"].contains(&module.as_str()) || rel.ends_with("tests.rs") {
+        if ["main", "lib", "cli"].contains(&top) || rel.ends_with("tests.rs") {
             continue;
         }
         texts.push((module, std::fs::read_to_string(file).unwrap()));
@@ -393,4 +548,84 @@ fn other_test_only_items_are_checked() {
         upward_imports([("budget", text)]),
         [flagged("budget", "report")]
     );
+}
+
+#[test]
+fn the_layers_are_numbered_without_a_gap() {
+    let numbers: BTreeSet<u32> = LAYERS.iter().map(|(_, n)| *n).collect();
+    let max = *numbers.last().unwrap();
+    assert_eq!(numbers, (0..=max).collect());
+}
+
+/// The layer table of `docs/development.md`: each row's layer and the
+/// modules it names in backquotes.
+fn documented_layers() -> BTreeSet<(String, u32)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/development.md");
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut rows = BTreeSet::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let Some(n) = cells.get(1).and_then(|c| c.parse::<u32>().ok()) else {
+            continue;
+        };
+        for name in cells[2].split(',') {
+            rows.insert((name.trim().trim_matches('`').to_string(), n));
+        }
+    }
+    rows
+}
+
+#[test]
+fn docs_development_md_shows_this_table() {
+    let table: BTreeSet<(String, u32)> = LAYERS
+        .iter()
+        .map(|(name, n)| (name.to_string(), *n))
+        .collect();
+    assert_eq!(documented_layers(), table);
+}
+
+#[test]
+fn an_import_loop_through_super_paths_fails() {
+    let foreign = "use super::layout::{Placement, Spacer};\nuse super::{Budget, Outcome};\n";
+    let layout = "use super::foreign::ForeignError;\nuse super::SolverEntry;\n";
+    let set = "use crate::solvers::layout::Fresh;\n";
+    let files = [
+        ("solvers", "mod foreign;\npub use foreign::load;\n"),
+        ("solvers::foreign", foreign),
+        ("solvers::layout", layout),
+        ("solvers::set", set),
+    ];
+    assert_eq!(
+        upward_imports(files),
+        ["import loop: solvers::foreign -> solvers::layout -> solvers::foreign"]
+    );
+    // One way only: no loop.
+    let files = [
+        ("solvers::foreign", foreign),
+        ("solvers::layout", "use super::SolverEntry;\n"),
+    ];
+    assert!(upward_imports(files).is_empty());
+}
+
+#[test]
+fn a_loop_through_crate_paths_and_inline_modules_fails() {
+    // `super::` in an inline module is its file's module.
+    let a = "mod inner {\n    use super::super::b::X;\n}\n";
+    let b = "pub fn f() { crate::harness::a::g(); }\n";
+    let loops = upward_imports([("harness::a", a), ("harness::b", b)]);
+    assert_eq!(
+        loops,
+        ["import loop: harness::a -> harness::b -> harness::a"]
+    );
+}
+
+#[test]
+fn super_paths_resolve_from_their_module() {
+    let code = "use super::{a, b::{c, self}};\nlet x = super::super::d::E;\n";
+    let at: ModPath = ["m", "n", "o"].map(String::from).to_vec();
+    let paths: Vec<String> = resolved_paths(code, &at)
+        .iter()
+        .map(|p| p.join("::"))
+        .collect();
+    assert_eq!(paths, ["m::d::E", "m::n::a", "m::n::b", "m::n::b::c"]);
 }

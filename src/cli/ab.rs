@@ -10,13 +10,13 @@ use anyhow::Context;
 use dlxbench::ab::{self, AbResult, Options, PassReport};
 use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, TimeVerdict};
-use dlxbench::corpus;
 use dlxbench::export;
 use dlxbench::harness::{Config, Lineup, Schedule};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::plot::compare_page;
 use dlxbench::puzzle::Format;
 use dlxbench::session::open_corpora;
+use dlxbench::sigbus;
 
 use super::io::errln;
 use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
@@ -158,7 +158,7 @@ impl PerKind for Args {
         };
         let (lineup, config) = setup(pair.names())?;
         let aa = pair.aa_names().map(setup).transpose()?;
-        corpus::install_sigbus_handler();
+        sigbus::install();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
         // No output over a corpus, checked before any work.
         let inputs = super::corpus_inputs(&self.corpora, &corpora);

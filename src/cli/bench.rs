@@ -6,12 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use dlxbench::corpus;
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::puzzle::Format;
 use dlxbench::session::{self, open_corpora, Baseline, Lost, Output, Session, Throughput};
 use dlxbench::shard::Shard;
+use dlxbench::sigbus;
 
 use super::io::errln;
 use super::live::{self, Live};
@@ -191,7 +191,7 @@ impl PerKind for Args {
 /// `dlxbench bench` on puzzles of type `P`.
 fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (lineup, config, reference) = lineup::<P>(&args)?;
-    corpus::install_sigbus_handler();
+    sigbus::install();
     let corpora = open_corpora::<P>(&args.corpora, args.all)?;
     // No result file over a corpus read (standard input too, when a file).
     let inputs = super::corpus_inputs(&args.corpora, &corpora);

@@ -36,7 +36,7 @@ pub(crate) fn handle_interrupts() {
     let _ = ctrlc::set_handler(|| {
         if SIGNALS.fetch_add(1, Ordering::SeqCst) > 0 {
             // What is on disk now, as the session last noted it.
-            match dlxbench::corpus::exit_note() {
+            match dlxbench::exit_note::get() {
                 "" => errln!("\ndlxbench: quit at once"),
                 note => errln!("\ndlxbench: quit at once; {note}"),
             }

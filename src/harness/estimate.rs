@@ -69,6 +69,7 @@ pub fn estimate<P: Puzzle>(
     lineup: &Lineup<P>,
     allowance: Duration,
 ) -> Option<Estimate> {
+    config.check_lineup(lineup).ok()?;
     let started = Instant::now();
     let samples: Vec<Vec<P>> = corpora.iter().map(|c| sample(c, lineup)).collect();
     let mut solvers: Vec<_> = lineup.solvers.iter().map(|s| s.make()).collect();

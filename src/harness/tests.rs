@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::*;
-use crate::solvers::SolverSet;
+use crate::solvers::{Budget, Failure, SolverSet, Status, Timing};
 use crate::sudoku::Grid;
 
 /// Three small corpora of the committed generated puzzles.

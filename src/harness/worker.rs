@@ -2,14 +2,14 @@
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::SyncSender;
 use std::time::Duration;
 
 use super::images::{self, ImageRow};
 use super::paired::PairedTimes;
 use super::stats::SolverStats;
+use super::writer::{send, Ordered};
 use super::{
-    Batch, Config, Discrepancy, DiscrepancyKind, FailureNote, Lineup, Malformed, Progress, Record,
+    Config, Discrepancy, DiscrepancyKind, FailureNote, Lineup, Malformed, Progress, Record,
     MALFORMED_EXAMPLES,
 };
 use crate::clock::Instant;
@@ -32,33 +32,6 @@ pub(super) struct Job<'a, P: Puzzle> {
     pub config: &'a Config,
     pub lineup: &'a Lineup<P>,
     pub progress: Option<&'a dyn Progress>,
-}
-
-/// Where records go, and the reorder window.
-#[derive(Clone, Copy)]
-pub(super) struct Ordered<'a> {
-    pub tx: &'a SyncSender<Batch>,
-    /// Batches written so far over the run.
-    pub written: &'a AtomicUsize,
-    /// Batches of the corpora before this one.
-    pub base: usize,
-    /// Most batches in flight ahead of the writer.
-    pub window: usize,
-}
-
-impl Ordered<'_> {
-    /// Waits until chunk `seq` of this corpus is within the window.
-    fn wait_for_window(&self, seq: usize) {
-        let mut spins = 0u32;
-        while self.base + seq >= self.written.load(Ordering::Acquire) + self.window {
-            spins += 1;
-            if spins < 64 {
-                std::thread::yield_now();
-            } else {
-                std::thread::sleep(std::time::Duration::from_micros(100));
-            }
-        }
-    }
 }
 
 /// A worker's results for one corpus.
@@ -405,7 +378,7 @@ impl<P: Puzzle> Worker<P> {
             super::trim_failure_notes(&mut self.failures);
         }
         match job.sender {
-            Some(ordered) => super::send(ordered.tx, job.index, seq, records),
+            Some(ordered) => send(ordered.tx, job.index, seq, records),
             None => self.records = records,
         }
         cut_short

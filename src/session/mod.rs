@@ -28,6 +28,7 @@ use std::time::Duration;
 use crate::atomic::{self, AtomicDir, AtomicFile};
 use crate::corpus::{self, Corpus};
 use crate::dirlock::{DirLock, LockError};
+use crate::exit_note;
 use crate::export;
 use crate::harness::{
     self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult,
@@ -321,21 +322,10 @@ impl<P: Puzzle> Session<'_, P> {
     pub fn run(self, observer: &dyn Observer, stop: &AtomicBool) -> Result<Outcome, SessionError> {
         let sha256: Vec<String> = self.corpora.iter().map(Corpus::sha256_hex).collect();
         let (out_dir, baseline, force) = self.output_dir()?;
-        io_at(
-            std::fs::create_dir_all(&out_dir),
-            "cannot create output directory",
-            &out_dir,
-        )?;
         // One writer per directory: nothing in it is touched before the
         // lock, which is held until the run's last file is in place.
-        let _lock = Locked::take(&out_dir, baseline.as_ref())?;
-        prepare_out_dir(&out_dir, force, observer)?;
-        // Solvers in their own processes write their standard error here
-        // (each started process appends; the file is new for this run).
-        for log in self.lineup.solvers.iter().filter_map(|s| s.log_file()) {
-            let path = log.place_in(&out_dir);
-            io_at(std::fs::File::create(&path), "cannot write", &path)?;
-        }
+        let _lock = self.prepare(&out_dir, baseline.as_ref(), force, observer)?;
+        let dest = baseline.as_ref().map(|b| b.dest().to_path_buf());
         let round_trip_floor = self.round_trip_floor();
         // The floor goes with the run: the check of solvers' own times
         // uses it.
@@ -343,82 +333,14 @@ impl<P: Puzzle> Session<'_, P> {
             round_trip_floor_ns: round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
             ..self.config.clone()
         };
-        let solver_names = self.lineup.names();
-        let sink: Option<Box<dyn RecordSink>> = match self.per_puzzle {
-            true => Some(Box::new(io_at(
-                PuzzlesCsv::create(&out_dir, &solver_names),
-                "cannot write in",
-                &out_dir,
-            )?)),
-            false => None,
+        let sink = self.sink(&out_dir)?;
+        let place = Place {
+            dir: &out_dir,
+            dest: dest.as_deref(),
         };
-        let meta = RunMeta {
-            command_line: self.command_line,
-            reference: self.reference,
-            sha256: sha256.clone(),
-            out_dir: baseline
-                .as_ref()
-                .map_or_else(|| out_dir.clone(), |b| b.dest().to_path_buf()),
-            per_puzzle: self.per_puzzle,
-            merged: None,
-            binary_sha256: report::run_json::binary_sha256(),
-            progress: Some(InProgress {
-                corpora: self
-                    .corpora
-                    .iter()
-                    .zip(&sha256)
-                    .map(|(c, sha256)| CorpusInfo {
-                        name: c.name().to_string(),
-                        path: c.path().map(|p| p.display().to_string()),
-                        bytes: c.bytes().len() as u64,
-                        sha256: Some(sha256.clone()),
-                        lines: corpus::count_newlines(c.bytes()),
-                        ..CorpusInfo::default()
-                    })
-                    .collect(),
-                pid: std::process::id(),
-                last: false,
-            }),
-            round_trip_floor,
-            logs: self
-                .lineup
-                .solvers
-                .iter()
-                .map(|s| s.log_file().cloned())
-                .collect(),
-        };
-        // `run.json` first, before anything is solved (the estimate solves):
-        // every corpus asked for, `not started`, the run `running`.
-        let now = std::time::SystemTime::now();
-        let nothing = RunResult {
-            corpora: Vec::new(),
-            discrepancies: Vec::new(),
-            states_created: 0,
-            threads: config.threads,
-            clock_overhead_ns: 0.0,
-            started: now,
-            finished: now,
-            interrupted: false,
-            records_error: None,
-        };
-        let first = run_json::run_info(&nothing, config, &meta);
-        io_at(
-            write_run_json(&out_dir, &first),
-            "cannot write in",
-            &out_dir,
-        )?;
-        let dest = baseline.as_ref().map(|b| b.dest().to_path_buf());
-        corpus::set_exit_note(&exit_note(&out_dir, dest.as_deref(), &first));
-        if self.announce {
-            observer.notice(&Notice::Plan(Plan::new(self.corpora, self.lineup, config)));
-            // Worth a moment only when the run is long enough to wonder about.
-            if corpora::total_lines(self.corpora) >= ESTIMATE_FROM_LINES {
-                let e = harness::estimate(self.corpora, config, self.lineup, ESTIMATE_ALLOWANCE);
-                if let Some(e) = e {
-                    observer.notice(&Notice::Estimate(e));
-                }
-            }
-        }
+        let meta = self.meta(sha256, place, round_trip_floor);
+        let first = start_files(place, config, &meta)?;
+        self.announce(config, observer);
         observer.run_starting();
         let writer = Writer {
             observer,
@@ -429,101 +351,146 @@ impl<P: Puzzle> Session<'_, P> {
             stop,
             written: Mutex::new(first),
         };
-        let mut run = harness::run(self.corpora, config, self.lineup, sink, Some(&writer))?;
+        let run = harness::run(self.corpora, config, self.lineup, sink, Some(&writer))?;
         observer.run_done();
-        // The last write carries the run's end time, its final state (and,
-        // after a stop, the partial corpus); each corpus's files were
-        // written as it ended.
         let written = writer
             .written
             .into_inner()
             .unwrap_or_else(|e| e.into_inner());
-        let mut meta = meta;
-        if let Some(p) = meta.progress.as_mut() {
-            p.last = true;
-        }
-        let mut lost = Vec::new();
-        // A `puzzles.csv` whose rows could not all be written goes first:
-        // the corpora written before the failure would read as the whole
-        // run's rows, and on a full disk its space is what the last write
-        // needs. `run.json` then says there is none.
-        let per_puzzle_lost = run.records_error.take().map(|error| {
-            let path = PuzzlesCsv::path(&out_dir);
-            let _ = std::fs::remove_file(&path);
-            meta.per_puzzle = false;
-            (path, error)
-        });
-        // Tried even when a write during the run failed (the space may be
-        // free again): when it succeeds, the files hold the whole run.
-        let mut files = match report::write_all(&run, config, &meta, &out_dir) {
-            Ok(files) => {
-                let state = match run.interrupted {
-                    true => "interrupted",
-                    false => "complete",
-                };
-                let note = format!(
-                    "{} holds the run's result files: its run.json says {state}",
-                    escape_controls(&out_dir.display().to_string())
-                );
-                corpus::set_exit_note(&with_baseline(dest.as_deref(), note));
-                files
-            }
-            Err(error) => {
-                // The files there: those of the last write that succeeded,
-                // and those the failed one replaced before it failed.
-                let names = run_json::run_info(&run, config, &meta).result_files();
-                let there: Vec<&str> = names
-                    .iter()
-                    .filter(|n| out_dir.join(n).is_file())
-                    .map(String::as_str)
-                    .collect();
-                let note = exit_note(&out_dir, dest.as_deref(), &written);
-                let on_disk = match &dest {
-                    // Not saved: its temporary directory goes below.
-                    Some(dest) => format!(
-                        "the baseline {} is unchanged; nothing of the run is kept",
-                        escape_controls(&dest.display().to_string())
-                    ),
-                    None => format!("{note}; the run's files there: {}", there.join(", ")),
-                };
-                corpus::set_exit_note(&on_disk);
-                lost.push(Lost::ResultFiles {
-                    dir: out_dir.clone(),
-                    error,
-                    on_disk,
-                });
-                Vec::new()
-            }
-        };
-        let files_lost = !lost.is_empty();
-        match per_puzzle_lost {
-            // A baseline is saved only when complete: not this one.
-            Some((path, error)) => lost.push(Lost::PerPuzzle {
-                path,
-                error,
-                others_kept: !files_lost && dest.is_none(),
-            }),
-            None if self.per_puzzle => files.push(PuzzlesCsv::path(&out_dir)),
-            None => {}
-        }
-
-        // Pictures and exports come from what was kept: a failure here loses
-        // no result, so it is a warning.
-        let mut warnings = Vec::new();
-        let problems = Problem::of(&run, self.strict);
-        let complete = lost.is_empty() && !run.interrupted;
+        let mut kept = write_results(run, config, meta, place, &written);
+        let problems = Problem::of(&kept.run, self.strict);
+        let complete = kept.lost.is_empty() && !kept.run.interrupted;
         // A baseline is kept only when saved.
-        let results_kept = !files_lost && (dest.is_none() || (problems.is_empty() && complete));
-        if self.plots && !files_lost {
-            match plot::draw_run(&out_dir) {
-                Ok(drawn) => files.extend(drawn.files),
+        let results_kept =
+            !kept.files_lost && (dest.is_none() || (problems.is_empty() && complete));
+        let mut warnings = self.draw_and_export(&mut kept, &out_dir, results_kept);
+        let (dir, baseline) = settle_baseline(baseline, out_dir, !problems.is_empty(), complete);
+        let found = diagnose(&kept.run);
+        warnings.splice(0..0, found.changed);
+        Ok(Outcome {
+            run: kept.run,
+            meta: kept.meta,
+            dir,
+            files: kept.files,
+            lost: kept.lost,
+            warnings,
+            unreadable: found.unreadable,
+            mostly_malformed: found.mostly_malformed,
+            problems,
+            baseline,
+        })
+    }
+
+    /// Makes the output directory `out_dir` (for a baseline, its temporary
+    /// directory `baseline`), takes its lock, clears it for the run
+    /// ([`prepare_out_dir`]) and makes the solvers' new log files in it.
+    fn prepare(
+        &self,
+        out_dir: &Path,
+        baseline: Option<&AtomicDir>,
+        force: bool,
+        observer: &dyn Observer,
+    ) -> Result<Locked, SessionError> {
+        io_at(
+            std::fs::create_dir_all(out_dir),
+            "cannot create output directory",
+            out_dir,
+        )?;
+        let lock = Locked::take(out_dir, baseline)?;
+        prepare_out_dir(out_dir, force, observer)?;
+        // Solvers in their own processes write their standard error here
+        // (each started process appends; the file is new for this run).
+        for log in self.lineup.solvers.iter().filter_map(|s| s.log_file()) {
+            let path = log.place_in(out_dir);
+            io_at(std::fs::File::create(&path), "cannot write", &path)?;
+        }
+        Ok(lock)
+    }
+
+    /// The sink of the `puzzles.csv` rows, with [`Session::per_puzzle`].
+    fn sink(&self, out_dir: &Path) -> Result<Option<Box<dyn RecordSink>>, SessionError> {
+        if !self.per_puzzle {
+            return Ok(None);
+        }
+        let csv = PuzzlesCsv::create(out_dir, &self.lineup.names());
+        Ok(Some(Box::new(io_at(csv, "cannot write in", out_dir)?)))
+    }
+
+    /// What the result files say about the run besides its results: the
+    /// corpora's checksums `sha256`, every corpus `not started` yet, where
+    /// the files are and the round-trip floor measured.
+    fn meta(
+        &self,
+        sha256: Vec<String>,
+        place: Place<'_>,
+        round_trip_floor: Option<RoundTripFloor>,
+    ) -> RunMeta {
+        let corpora = self
+            .corpora
+            .iter()
+            .zip(&sha256)
+            .map(|(c, sha256)| CorpusInfo {
+                name: c.name().to_string(),
+                path: c.path().map(|p| p.display().to_string()),
+                bytes: c.bytes().len() as u64,
+                sha256: Some(sha256.clone()),
+                lines: corpus::count_newlines(c.bytes()),
+                ..CorpusInfo::default()
+            })
+            .collect();
+        RunMeta {
+            command_line: self.command_line.clone(),
+            reference: self.reference.clone(),
+            sha256,
+            out_dir: place.dest.unwrap_or(place.dir).to_path_buf(),
+            per_puzzle: self.per_puzzle,
+            merged: None,
+            binary_sha256: report::run_json::binary_sha256(),
+            progress: Some(InProgress {
+                corpora,
+                pid: std::process::id(),
+                last: false,
+            }),
+            round_trip_floor,
+            logs: self
+                .lineup
+                .solvers
+                .iter()
+                .map(|s| s.log_file().cloned())
+                .collect(),
+        }
+    }
+
+    /// With [`Session::announce`], tells the observer the plan and, for a
+    /// run long enough to wonder about, the estimate.
+    fn announce(&self, config: &Config, observer: &dyn Observer) {
+        if !self.announce {
+            return;
+        }
+        observer.notice(&Notice::Plan(Plan::new(self.corpora, self.lineup, config)));
+        if corpora::total_lines(self.corpora) >= ESTIMATE_FROM_LINES {
+            let e = harness::estimate(self.corpora, config, self.lineup, ESTIMATE_ALLOWANCE);
+            if let Some(e) = e {
+                observer.notice(&Notice::Estimate(e));
+            }
+        }
+    }
+
+    /// Draws the pictures (with [`Session::plots`], when the result files
+    /// were written) and writes the exports, from what was kept: a failure
+    /// here loses no result, so it is a warning.
+    fn draw_and_export(&self, kept: &mut Kept, out_dir: &Path, results_kept: bool) -> Vec<Warning> {
+        let mut warnings = Vec::new();
+        if self.plots && !kept.files_lost {
+            match plot::draw_run(out_dir) {
+                Ok(drawn) => kept.files.extend(drawn.files),
                 Err(error) => warnings.push(Warning::Pictures {
                     error,
                     results_kept,
                 }),
             }
         }
-        let metrics = export::of_run(&run);
+        let metrics = export::of_run(&kept.run);
         let exported: Result<Vec<PathBuf>, Warning> = self
             .exports
             .iter()
@@ -537,72 +504,10 @@ impl<P: Puzzle> Session<'_, P> {
             })
             .collect();
         match exported {
-            Ok(written) => files.extend(written),
+            Ok(written) => kept.files.extend(written),
             Err(w) => warnings.push(w),
         }
-        let (dir, baseline) = match baseline {
-            None => (out_dir, None),
-            Some(tmp) if problems.is_empty() && complete => {
-                let dest = tmp.dest().to_path_buf();
-                match tmp.commit() {
-                    Ok(dir) => (dir, Some(Baseline::Saved)),
-                    Err(error) => (out_dir, Some(Baseline::NotMoved { dest, error })),
-                }
-            }
-            Some(tmp) => {
-                let dest = tmp.dest().to_path_buf();
-                drop(tmp);
-                let problems = !problems.is_empty();
-                (out_dir, Some(Baseline::NotSaved { dest, problems }))
-            }
-        };
-        let file = |c: &harness::CorpusResult| {
-            c.path
-                .as_ref()
-                .map_or_else(|| c.name.clone(), |p| p.display().to_string())
-        };
-        let unreadable = run
-            .corpora
-            .iter()
-            .filter(|c| c.complete())
-            .filter_map(|c| {
-                let error = corpus::check_readable(c.puzzles, c.malformed).err()?;
-                Some(Unreadable {
-                    file: file(c),
-                    error,
-                })
-            })
-            .collect();
-        let mostly_malformed = run
-            .corpora
-            .iter()
-            .filter(|c| c.complete() && c.puzzles > 0)
-            .filter(|c| corpus::mostly_unreadable(c.puzzles, c.malformed))
-            .map(|c| MostlyMalformed {
-                file: file(c),
-                puzzles: c.puzzles,
-                malformed: c.malformed,
-            })
-            .collect();
-        // A corpus that changed while it was read: its results are of no
-        // one version of the file (its run.json entry says so too).
-        let changed = run.corpora.iter().filter(|c| c.changed_on_disk);
-        warnings.splice(
-            0..0,
-            changed.map(|c| Warning::CorpusChanged { file: file(c) }),
-        );
-        Ok(Outcome {
-            run,
-            meta,
-            dir,
-            files,
-            lost,
-            warnings,
-            unreadable,
-            mostly_malformed,
-            problems,
-            baseline,
-        })
+        warnings
     }
 
     /// The directory to write into, the baseline's temporary directory
@@ -635,6 +540,222 @@ impl<P: Puzzle> Session<'_, P> {
                 (tmp.path().to_path_buf(), Some(tmp), false)
             }
         })
+    }
+}
+
+/// Where a session writes: the directory, and for a baseline (`dir` is
+/// then its temporary directory) the destination.
+#[derive(Clone, Copy)]
+struct Place<'a> {
+    dir: &'a Path,
+    dest: Option<&'a Path>,
+}
+
+/// Writes the first `run.json`, before anything is solved (the estimate
+/// solves): every corpus asked for `not started`, the run `running`; and
+/// the exit note that says so. Returns what was written.
+fn start_files(place: Place<'_>, config: &Config, meta: &RunMeta) -> Result<RunInfo, SessionError> {
+    let nothing = RunResult::starting(config.threads, 0.0, std::time::SystemTime::now());
+    let first = run_json::run_info(&nothing, config, meta);
+    io_at(
+        write_run_json(place.dir, &first),
+        "cannot write in",
+        place.dir,
+    )?;
+    exit_note::set(&exit_note(place.dir, place.dest, &first));
+    Ok(first)
+}
+
+/// What the last write of the result files kept.
+struct Kept {
+    run: RunResult,
+    meta: RunMeta,
+    /// The files written.
+    files: Vec<PathBuf>,
+    /// What could not be written.
+    lost: Vec<Lost>,
+    /// The result files (not only `puzzles.csv`) are lost.
+    files_lost: bool,
+}
+
+/// The last write of the result files after the run: it carries the run's
+/// end time and final state (and, after a stop, the partial corpus); each
+/// corpus's files were written as it ended, `written` the `run.json` last
+/// written then. Sets the exit note to what is on disk.
+fn write_results(
+    mut run: RunResult,
+    config: &Config,
+    mut meta: RunMeta,
+    place: Place<'_>,
+    written: &RunInfo,
+) -> Kept {
+    let Place { dir, dest } = place;
+    if let Some(p) = meta.progress.as_mut() {
+        p.last = true;
+    }
+    let mut lost = Vec::new();
+    // A `puzzles.csv` whose rows could not all be written goes first:
+    // the corpora written before the failure would read as the whole
+    // run's rows, and on a full disk its space is what the last write
+    // needs. `run.json` then says there is none.
+    let per_puzzle_lost = run.records_error.take().map(|error| {
+        let path = PuzzlesCsv::path(dir);
+        let _ = std::fs::remove_file(&path);
+        meta.per_puzzle = false;
+        (path, error)
+    });
+    // Tried even when a write during the run failed (the space may be
+    // free again): when it succeeds, the files hold the whole run.
+    let mut files = match report::write_all(&run, config, &meta, dir) {
+        Ok(files) => {
+            let state = match run.interrupted {
+                true => "interrupted",
+                false => "complete",
+            };
+            let note = format!(
+                "{} holds the run's result files: its run.json says {state}",
+                escape_controls(&dir.display().to_string())
+            );
+            exit_note::set(&with_baseline(dest, note));
+            files
+        }
+        Err(error) => {
+            lost.push(lost_files(&run, config, &meta, place, written, error));
+            Vec::new()
+        }
+    };
+    let files_lost = !lost.is_empty();
+    match per_puzzle_lost {
+        // A baseline is saved only when complete: not this one.
+        Some((path, error)) => lost.push(Lost::PerPuzzle {
+            path,
+            error,
+            others_kept: !files_lost && dest.is_none(),
+        }),
+        None if meta.per_puzzle => files.push(PuzzlesCsv::path(dir)),
+        None => {}
+    }
+    Kept {
+        run,
+        meta,
+        files,
+        lost,
+        files_lost,
+    }
+}
+
+/// The result files lost to `error` in the last write, and what is on
+/// disk instead (also the exit note now): the files of the last write
+/// that succeeded (`written` its `run.json`), and those the failed one
+/// replaced before it failed.
+fn lost_files(
+    run: &RunResult,
+    config: &Config,
+    meta: &RunMeta,
+    place: Place<'_>,
+    written: &RunInfo,
+    error: io::Error,
+) -> Lost {
+    let Place { dir, dest } = place;
+    let names = run_json::run_info(run, config, meta).result_files();
+    let there: Vec<&str> = names
+        .iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(String::as_str)
+        .collect();
+    let note = exit_note(dir, dest, written);
+    let on_disk = match dest {
+        // Not saved: its temporary directory goes below.
+        Some(dest) => format!(
+            "the baseline {} is unchanged; nothing of the run is kept",
+            escape_controls(&dest.display().to_string())
+        ),
+        None => format!("{note}; the run's files there: {}", there.join(", ")),
+    };
+    exit_note::set(&on_disk);
+    Lost::ResultFiles {
+        dir: dir.to_path_buf(),
+        error,
+        on_disk,
+    }
+}
+
+/// Where the results are in the end, and what became of a baseline: saved
+/// (moved into place) when the run is complete without `problems`, else
+/// its temporary directory removed.
+fn settle_baseline(
+    baseline: Option<AtomicDir>,
+    out_dir: PathBuf,
+    problems: bool,
+    complete: bool,
+) -> (PathBuf, Option<Baseline>) {
+    match baseline {
+        None => (out_dir, None),
+        Some(tmp) if !problems && complete => {
+            let dest = tmp.dest().to_path_buf();
+            match tmp.commit() {
+                Ok(dir) => (dir, Some(Baseline::Saved)),
+                Err(error) => (out_dir, Some(Baseline::NotMoved { dest, error })),
+            }
+        }
+        Some(tmp) => {
+            let dest = tmp.dest().to_path_buf();
+            drop(tmp);
+            (out_dir, Some(Baseline::NotSaved { dest, problems }))
+        }
+    }
+}
+
+/// What [`diagnose`] finds in the corpora of a run.
+struct Diagnosis {
+    unreadable: Vec<Unreadable>,
+    mostly_malformed: Vec<MostlyMalformed>,
+    /// A warning per corpus that changed while it was read: its results
+    /// are of no one version of the file (its run.json entry says so too).
+    changed: Vec<Warning>,
+}
+
+/// The corpora of `run` that held no puzzle, those mostly malformed, and
+/// those that changed on disk during the run.
+fn diagnose(run: &RunResult) -> Diagnosis {
+    let file = |c: &harness::CorpusResult| {
+        c.path
+            .as_ref()
+            .map_or_else(|| c.name.clone(), |p| p.display().to_string())
+    };
+    let unreadable = run
+        .corpora
+        .iter()
+        .filter(|c| c.complete())
+        .filter_map(|c| {
+            let error = corpus::check_readable(c.puzzles, c.malformed).err()?;
+            Some(Unreadable {
+                file: file(c),
+                error,
+            })
+        })
+        .collect();
+    let mostly_malformed = run
+        .corpora
+        .iter()
+        .filter(|c| c.complete() && c.puzzles > 0)
+        .filter(|c| corpus::mostly_unreadable(c.puzzles, c.malformed))
+        .map(|c| MostlyMalformed {
+            file: file(c),
+            puzzles: c.puzzles,
+            malformed: c.malformed,
+        })
+        .collect();
+    let changed = run
+        .corpora
+        .iter()
+        .filter(|c| c.changed_on_disk)
+        .map(|c| Warning::CorpusChanged { file: file(c) })
+        .collect();
+    Diagnosis {
+        unreadable,
+        mostly_malformed,
+        changed,
     }
 }
 
@@ -801,9 +922,9 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     /// Keeps `info`, just written as `run.json`, and the note of what is on
-    /// disk ([`corpus::set_exit_note`]).
+    /// disk ([`exit_note::set`]).
     fn wrote(&self, info: RunInfo) {
-        corpus::set_exit_note(&exit_note(self.dir, self.baseline, &info));
+        exit_note::set(&exit_note(self.dir, self.baseline, &info));
         *self.written.lock().unwrap_or_else(|e| e.into_inner()) = info;
     }
 

@@ -32,7 +32,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::layout::{Placement, Randomised, Spacer};
+use super::layout::{LayoutError, Placement, Randomised, Spacer};
 use super::{Budget, Outcome, Solver, SolverEntry};
 use crate::clock::Instant;
 use crate::puzzle::Puzzle;
@@ -392,7 +392,7 @@ fn load_placed<P: Puzzle>(
             path: fresh.copy(&original.path)?,
             ..original.clone()
         };
-        Ok(load_placed(&original, &copy, *fresh.placement())?)
+        load_placed(&original, &copy, *fresh.placement()).map_err(|e| LayoutError::Load(e.into()))
     }))
 }
 

@@ -45,7 +45,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use super::foreign::ForeignError;
 use super::SolverEntry;
 use crate::rng::SplitMix;
 
@@ -238,9 +237,12 @@ pub enum LayoutError {
         #[source]
         source: std::io::Error,
     },
-    /// A copy could not be loaded.
+    /// A copy could not be loaded: the loader's error (a
+    /// [`super::foreign::ForeignError`] for a library loaded in this
+    /// process). Boxed, so that the layout, which the loaders use, does
+    /// not depend on them.
     #[error(transparent)]
-    Load(#[from] ForeignError),
+    Load(Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Makes an entry afresh for one pass ([`SolverEntry::with_relayout`]).
