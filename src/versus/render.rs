@@ -12,9 +12,9 @@ use super::{Band, HeadToHead, Pair, Solve, TieSource, UnitCost, Versus, VirtualB
 use crate::harness::unit_cost::{UnitSum, UNITS};
 use crate::report::{human_ns, human_ns3, human_rate, thousands};
 use crate::results::output::versus::{
-    BandJson, HeadToHeadJson, PairJson, Quantile, RatioSummary, ShareJson, SolveJson, SolverWins,
-    SolverCostJson, Tie, UnitCostJson, UnitJson, VersusCorpus, VersusJson, VirtualBestJson,
-    VsSingleBest, VERSUS_FORMAT,
+    BandJson, HeadToHeadJson, PairJson, Quantile, RatioSummary, ShareJson, SolveJson,
+    SolverCostJson, SolverWins, Tie, UnitCostJson, UnitJson, VersusCorpus, VersusJson,
+    VirtualBestJson, VsSingleBest, VERSUS_FORMAT,
 };
 
 /// A titled table: headers and rows of cells, the first column text.
