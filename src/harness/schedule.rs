@@ -128,7 +128,9 @@ impl Schedule {
 /// is one call to them, and the process that answers a batch waits for
 /// the next call's requests; one call over the run keeps it busy). With
 /// one solver, a chunk's pass is one step; with several, the rotation
-/// gives a solver two blocks in a row every other block.
+/// gives a solver two blocks in a row every other block. (The worker
+/// joins none with a block of 1 puzzle, which asks for every puzzle with
+/// each solver in turn and no warm-ups.)
 ///
 /// ```
 /// use dlxbench::harness::{join_runs, Schedule};

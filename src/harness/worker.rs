@@ -400,8 +400,15 @@ impl<P: Puzzle> Worker<P> {
         let mut details: Vec<Vec<((u64, u16), String)>> =
             (0..=extra.len()).map(|_| Vec::new()).collect();
         let passes = config.passes.max(1);
-        // A solver in its own process takes its blocks in a row as one.
-        let joined: Vec<bool> = self.solvers.iter().map(|s| s.solves_blocks()).collect();
+        // A solver in its own process takes its blocks in a row as one,
+        // but for `--block 1` (every puzzle with each solver in turn, no
+        // warm-ups: as asked).
+        let join = config.schedule.block > 1;
+        let joined: Vec<bool> = self
+            .solvers
+            .iter()
+            .map(|s| join && s.solves_blocks())
+            .collect();
         for (image, details) in (0u32..).zip(&mut details) {
             let seed = config.permute.map(|s| images::image_seed(s, image));
             let records = match image {
