@@ -14,7 +14,7 @@
 //! updates he counts for items (SSXC0: one per primary item taken out of the
 //! active list; DLX1: one per item unlinked), which the engines do not count.
 
-use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx, Problem, SearchOptions, SearchStats};
+use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx, Engine, Problem, SearchOptions, SearchStats};
 
 /// One instance and Knuth's figures for it.
 struct Case {

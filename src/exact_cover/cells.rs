@@ -104,7 +104,7 @@ use std::ops::ControlFlow;
 
 use crate::budget::Meter;
 
-use super::engine::{ColumnChoice, EngineKind, SearchOptions, SearchStats};
+use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats};
 use super::{Problem, ProblemError};
 
 /// Returned by the choice when every primary item is covered.
@@ -332,7 +332,7 @@ fn right(x: u32, i: u32, start: u32, len: u32) -> u32 {
 /// A dancing-cells arena built once from a [`Problem`] and reused.
 ///
 /// ```
-/// use dlxbench::exact_cover::{Dc, Problem, SearchOptions};
+/// use dlxbench::exact_cover::{Dc, Engine, Problem, SearchOptions};
 ///
 /// let mut p = Problem::new(2, 0);
 /// p.add_row(&[0]).unwrap();
@@ -481,83 +481,6 @@ impl Dc {
         }
     }
 
-    /// Builds the arena, or reports that the problem is too large.
-    pub fn try_new(problem: &Problem) -> Result<Self, ProblemError> {
-        let n_cells = problem.entries();
-        if n_cells > MAX_CELLS {
-            return Err(ProblemError::TooLarge { nodes: n_cells });
-        }
-        let n_items = problem.columns();
-        let primary = problem.primary();
-        let rows = problem.rows();
-        let mut cells = Vec::with_capacity(n_cells);
-        let mut cell_row = Vec::with_capacity(n_cells);
-        let mut opt_start = Vec::with_capacity(rows + 1);
-        let mut counts = vec![0u32; n_items];
-        let mut width = None;
-        for k in 0..rows {
-            opt_start.push(cells.len() as u32);
-            let row = problem.row(k);
-            let len = row.len();
-            width = match width {
-                None => Some(len),
-                Some(w) if w == len => Some(w),
-                Some(_) => Some(0),
-            };
-            for c in row {
-                cells.push(Cell {
-                    item: c as u32,
-                    loc: 0,
-                });
-                cell_row.push(k as u32);
-                counts[c] += 1;
-            }
-        }
-        opt_start.push(n_cells as u32);
-        let width = match width {
-            Some(w) if (2..=MAX_UNIFORM_WIDTH).contains(&w) => w as u32,
-            _ => 0,
-        };
-        let mut start = Vec::with_capacity(n_items);
-        let mut first = 0;
-        for count in counts {
-            start.push(first);
-            first += count;
-        }
-        let mut dc = Dc {
-            primary: primary as u32,
-            rows,
-            width,
-            cells,
-            cell_row,
-            opt_start,
-            set: vec![0; n_cells],
-            start,
-            size: vec![0; n_items],
-            active: (0..primary as u32).collect(),
-            active_pos: (0..primary as u32).collect(),
-            n_active: primary as u32,
-            avx2: detect_avx2(),
-            taken: vec![false; n_items],
-            selected: Vec::with_capacity(primary),
-            select_updates: 0,
-            conflict: false,
-            dirty: true,
-            level_item: vec![0; primary + 1],
-            level_pos: vec![0; primary + 1],
-            alternatives: vec![false; primary + 1],
-            pending: 0,
-            solution: Vec::with_capacity(primary + 1),
-        };
-        dc.select_all(&[]);
-        Ok(dc)
-    }
-
-    /// Number of rows of the problem.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// Number of cells (1s of the matrix).
     pub fn cells(&self) -> usize {
         self.cells.len()
@@ -574,27 +497,6 @@ impl Dc {
                 + self.set.len()
                 + self.active.len()
                 + self.active_pos.len())
-    }
-
-    /// Every heap byte this arena holds.
-    pub fn heap_bytes(&self) -> usize {
-        fn bytes<T>(v: &Vec<T>) -> usize {
-            v.capacity() * std::mem::size_of::<T>()
-        }
-        bytes(&self.cells)
-            + bytes(&self.cell_row)
-            + bytes(&self.opt_start)
-            + bytes(&self.set)
-            + bytes(&self.start)
-            + bytes(&self.size)
-            + bytes(&self.active)
-            + bytes(&self.active_pos)
-            + bytes(&self.taken)
-            + bytes(&self.selected)
-            + bytes(&self.level_item)
-            + bytes(&self.level_pos)
-            + bytes(&self.alternatives)
-            + bytes(&self.solution)
     }
 
     /// Rows selected since the last reset, in order.
@@ -857,103 +759,6 @@ impl Dc {
 
     // --- public operations --------------------------------------------------
 
-    /// Preselects row `row`: its items are covered before any search, as
-    /// if the search had chosen it. Returns `false`, selecting nothing,
-    /// when the row clashes with an earlier selection; every later search
-    /// then finds no solution until [`Dc::reset`].
-    ///
-    /// # Panics
-    /// If `row >= self.rows()`.
-    pub fn select(&mut self, row: usize) -> bool {
-        assert!(row < self.rows, "row {row} out of range");
-        self.settle();
-        let cells = self.row_cells(row);
-        if cells
-            .clone()
-            .any(|z| self.taken[self.cells[z as usize].item as usize])
-        {
-            self.conflict = true;
-            return false;
-        }
-        let mut mems = 0;
-        for z in cells {
-            let k = self.cells[z as usize].item;
-            self.taken[k as usize] = true;
-            self.select_updates += self.cover::<0>(k, &mut mems);
-        }
-        self.selected.push(row as u32);
-        // The covers permuted the sets: the next search starts from the
-        // order `select_all` would build.
-        self.dirty = true;
-        true
-    }
-
-    /// Selects each of `rows` in turn, as [`Dc::select`] does.
-    ///
-    /// # Panics
-    /// If a row is out of range.
-    pub fn select_rows(&mut self, rows: &[usize]) -> bool {
-        let mut ok = true;
-        for &row in rows {
-            ok &= self.select(row);
-        }
-        ok
-    }
-
-    /// Resets the arena and selects `rows` (a row that clashes with an
-    /// earlier one is skipped, as [`Dc::select`] does, and every search
-    /// then finds no solution until the next `select_all` or `reset`).
-    ///
-    /// Rather than covering the rows' items cell by cell, it marks their
-    /// items taken and rebuilds every other item's set from the rows that
-    /// meet no taken item, in row order: the same sets as the covers would
-    /// leave, in a fixed order, with the same [`SearchStats::updates`]. Its
-    /// cost is one pass over the rows.
-    ///
-    /// # Panics
-    /// If a row is out of range.
-    ///
-    /// ```
-    /// use dlxbench::exact_cover::{Dc, Problem, SearchOptions};
-    ///
-    /// let mut p = Problem::new(3, 0);
-    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
-    ///     p.add_row(row).unwrap();
-    /// }
-    /// let mut dc = Dc::new(&p);
-    /// assert!(dc.select_all(&[1]));
-    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 1); // rows 0, 1
-    /// assert!(!dc.select_all(&[0, 2]), "rows 0 and 2 share column 0");
-    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 0);
-    /// dc.reset();
-    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 2);
-    /// ```
-    pub fn select_all(&mut self, rows: &[usize]) -> bool {
-        for &row in rows {
-            assert!(row < self.rows, "row {row} out of range");
-        }
-        self.taken.fill(false);
-        self.selected.clear();
-        let mut conflict = false;
-        for &row in rows {
-            let cells = self.row_cells(row);
-            if cells
-                .clone()
-                .any(|z| self.taken[self.cells[z as usize].item as usize])
-            {
-                conflict = true;
-                continue;
-            }
-            for z in cells {
-                self.taken[self.cells[z as usize].item as usize] = true;
-            }
-            self.selected.push(row as u32);
-        }
-        self.rebuild();
-        self.conflict = conflict;
-        !conflict
-    }
-
     /// Rebuilds the sets, the active items and the selection's updates
     /// from `taken` alone: each open item's set holds the cells of the
     /// rows that meet no taken item, in row order; the active items are
@@ -1016,89 +821,6 @@ impl Dc {
         }
         self.select_updates = updates;
         self.dirty = false;
-    }
-
-    /// Undoes every selection (and what a [`Dc::search_deferred`] left):
-    /// the arena as [`Dc::new`] built it. One pass over the cells.
-    pub fn reset(&mut self) {
-        self.select_all(&[]);
-        self.conflict = false;
-    }
-
-    /// Counts solutions up to `options.limit`.
-    pub fn count(&mut self, options: SearchOptions) -> SearchStats {
-        self.search(options, |_| ControlFlow::Continue(()))
-    }
-
-    /// Runs the search, calling `visit` with the rows of each solution
-    /// (selected rows first, then the search's choices). The visitor may
-    /// stop the search early with `ControlFlow::Break`. The arena holds the
-    /// same rows in every item when this returns (selections kept), in an
-    /// order the search may have changed; the next search puts them back
-    /// in the order [`Dc::select_all`] builds before it starts.
-    pub fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        self.search_with::<false, F>(options, visit)
-    }
-
-    /// [`Dc::search`], except that the search stops as soon as nothing is
-    /// left to try, leaving what the path it ended on covered; the arena
-    /// undoes it ([`Dc::settle`]) only when it is used again, and
-    /// [`Dc::select_all`] rebuilds the sets without undoing anything. The
-    /// same statistics as [`Dc::search`], except for the mems of the
-    /// backtracking left undone.
-    pub fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        self.search_with::<true, F>(options, visit)
-    }
-
-    /// Undoes what a [`Dc::search_deferred`] left covered, if anything.
-    pub fn settle(&mut self) {
-        let mut mems = 0;
-        while self.pending > 0 {
-            self.pending -= 1;
-            let level = self.pending;
-            let i = self.level_item[level];
-            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
-            self.uncommit::<0>(x, &mut mems);
-            self.uncover::<0>(i, &mut mems);
-        }
-    }
-
-    fn search_with<const DEFER: bool, F>(
-        &mut self,
-        options: SearchOptions,
-        mut visit: F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        if self.dirty {
-            // A search permuted the sets (and may have left a path
-            // covered): start from the selection's sets in row order, so
-            // that every search makes the same tree.
-            self.rebuild();
-        }
-        let mut stats = SearchStats::default();
-        if !self.conflict && options.limit > 0 {
-            self.dirty = true;
-            stats = dc_width!(self.width, W => match options.choice {
-                ColumnChoice::MinimumRemaining => {
-                    self.run::<TUNED, DEFER, W, F>(options, &mut visit)
-                }
-                ColumnChoice::First => self.run::<FIRST, DEFER, W, F>(options, &mut visit),
-                ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W, F>(options, &mut visit),
-                ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W, F>(options, &mut visit),
-            });
-        } else {
-            stats.mems = Some(0);
-        }
-        stats.updates += self.select_updates;
-        stats
     }
 
     /// Algorithm X, iterative: `level` rows are committed at every point of
@@ -1242,7 +964,260 @@ impl Dc {
     }
 }
 
-super::engine::delegate_engine!(Dc, EngineKind::Dc);
+/// The dancing-cells engine: the selections rebuilt rather than undone
+/// ([`Dc::rebuild`]), the search in [`Dc::run`].
+impl Engine for Dc {
+    const KIND: EngineKind = EngineKind::Dc;
+    const COUNTS_MEMS: bool = true;
+
+    /// Builds the arena, or reports that the problem is too large.
+    fn try_new(problem: &Problem) -> Result<Self, ProblemError> {
+        let n_cells = problem.entries();
+        if n_cells > MAX_CELLS {
+            return Err(ProblemError::TooLarge { nodes: n_cells });
+        }
+        let n_items = problem.columns();
+        let primary = problem.primary();
+        let rows = problem.rows();
+        let mut cells = Vec::with_capacity(n_cells);
+        let mut cell_row = Vec::with_capacity(n_cells);
+        let mut opt_start = Vec::with_capacity(rows + 1);
+        let mut counts = vec![0u32; n_items];
+        let mut width = None;
+        for k in 0..rows {
+            opt_start.push(cells.len() as u32);
+            let row = problem.row(k);
+            let len = row.len();
+            width = match width {
+                None => Some(len),
+                Some(w) if w == len => Some(w),
+                Some(_) => Some(0),
+            };
+            for c in row {
+                cells.push(Cell {
+                    item: c as u32,
+                    loc: 0,
+                });
+                cell_row.push(k as u32);
+                counts[c] += 1;
+            }
+        }
+        opt_start.push(n_cells as u32);
+        let width = match width {
+            Some(w) if (2..=MAX_UNIFORM_WIDTH).contains(&w) => w as u32,
+            _ => 0,
+        };
+        let mut start = Vec::with_capacity(n_items);
+        let mut first = 0;
+        for count in counts {
+            start.push(first);
+            first += count;
+        }
+        let mut dc = Dc {
+            primary: primary as u32,
+            rows,
+            width,
+            cells,
+            cell_row,
+            opt_start,
+            set: vec![0; n_cells],
+            start,
+            size: vec![0; n_items],
+            active: (0..primary as u32).collect(),
+            active_pos: (0..primary as u32).collect(),
+            n_active: primary as u32,
+            avx2: detect_avx2(),
+            taken: vec![false; n_items],
+            selected: Vec::with_capacity(primary),
+            select_updates: 0,
+            conflict: false,
+            dirty: true,
+            level_item: vec![0; primary + 1],
+            level_pos: vec![0; primary + 1],
+            alternatives: vec![false; primary + 1],
+            pending: 0,
+            solution: Vec::with_capacity(primary + 1),
+        };
+        dc.select_all(&[]);
+        Ok(dc)
+    }
+
+    /// Number of rows of the problem.
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Every heap byte this arena holds.
+    fn heap_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        bytes(&self.cells)
+            + bytes(&self.cell_row)
+            + bytes(&self.opt_start)
+            + bytes(&self.set)
+            + bytes(&self.start)
+            + bytes(&self.size)
+            + bytes(&self.active)
+            + bytes(&self.active_pos)
+            + bytes(&self.taken)
+            + bytes(&self.selected)
+            + bytes(&self.level_item)
+            + bytes(&self.level_pos)
+            + bytes(&self.alternatives)
+            + bytes(&self.solution)
+    }
+
+    /// Preselects row `row`: its items are covered before any search, as
+    /// if the search had chosen it. Returns `false`, selecting nothing,
+    /// when the row clashes with an earlier selection; every later search
+    /// then finds no solution until [`Dc::reset`].
+    ///
+    /// # Panics
+    /// If `row >= self.rows()`.
+    fn select(&mut self, row: usize) -> bool {
+        assert!(row < self.rows, "row {row} out of range");
+        self.settle();
+        let cells = self.row_cells(row);
+        if cells
+            .clone()
+            .any(|z| self.taken[self.cells[z as usize].item as usize])
+        {
+            self.conflict = true;
+            return false;
+        }
+        let mut mems = 0;
+        for z in cells {
+            let k = self.cells[z as usize].item;
+            self.taken[k as usize] = true;
+            self.select_updates += self.cover::<0>(k, &mut mems);
+        }
+        self.selected.push(row as u32);
+        // The covers permuted the sets: the next search starts from the
+        // order `select_all` would build.
+        self.dirty = true;
+        true
+    }
+
+    /// Selects each of `rows` in turn, as [`Dc::select`] does.
+    ///
+    /// # Panics
+    /// If a row is out of range.
+    fn select_rows(&mut self, rows: &[usize]) -> bool {
+        let mut ok = true;
+        for &row in rows {
+            ok &= self.select(row);
+        }
+        ok
+    }
+
+    /// Resets the arena and selects `rows` (a row that clashes with an
+    /// earlier one is skipped, as [`Dc::select`] does, and every search
+    /// then finds no solution until the next `select_all` or `reset`).
+    ///
+    /// Rather than covering the rows' items cell by cell, it marks their
+    /// items taken and rebuilds every other item's set from the rows that
+    /// meet no taken item, in row order: the same sets as the covers would
+    /// leave, in a fixed order, with the same [`SearchStats::updates`]. Its
+    /// cost is one pass over the rows.
+    ///
+    /// # Panics
+    /// If a row is out of range.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dc, Engine, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(3, 0);
+    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dc = Dc::new(&p);
+    /// assert!(dc.select_all(&[1]));
+    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 1); // rows 0, 1
+    /// assert!(!dc.select_all(&[0, 2]), "rows 0 and 2 share column 0");
+    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 0);
+    /// dc.reset();
+    /// assert_eq!(dc.count(SearchOptions::default()).solutions, 2);
+    /// ```
+    fn select_all(&mut self, rows: &[usize]) -> bool {
+        for &row in rows {
+            assert!(row < self.rows, "row {row} out of range");
+        }
+        self.taken.fill(false);
+        self.selected.clear();
+        let mut conflict = false;
+        for &row in rows {
+            let cells = self.row_cells(row);
+            if cells
+                .clone()
+                .any(|z| self.taken[self.cells[z as usize].item as usize])
+            {
+                conflict = true;
+                continue;
+            }
+            for z in cells {
+                self.taken[self.cells[z as usize].item as usize] = true;
+            }
+            self.selected.push(row as u32);
+        }
+        self.rebuild();
+        self.conflict = conflict;
+        !conflict
+    }
+
+    /// Undoes every selection (and what a [`Dc::search_deferred`] left):
+    /// the arena as [`Dc::new`] built it. One pass over the cells.
+    fn reset(&mut self) {
+        self.select_all(&[]);
+        self.conflict = false;
+    }
+
+    /// Undoes what a [`Dc::search_deferred`] left covered, if anything.
+    fn settle(&mut self) {
+        let mut mems = 0;
+        while self.pending > 0 {
+            self.pending -= 1;
+            let level = self.pending;
+            let i = self.level_item[level];
+            let x = self.set[(self.start[i as usize] + self.level_pos[level]) as usize];
+            self.uncommit::<0>(x, &mut mems);
+            self.uncover::<0>(i, &mut mems);
+        }
+    }
+
+    fn prepare_search(&mut self) -> bool {
+        if self.dirty {
+            // A search permuted the sets (and may have left a path
+            // covered): start from the selection's sets in row order, so
+            // that every search makes the same tree.
+            self.rebuild();
+        }
+        !self.conflict
+    }
+
+    fn select_updates(&self) -> u64 {
+        self.select_updates
+    }
+
+    /// Algorithm X ([`Dc::run`]) compiled for the column choice and the
+    /// row width.
+    fn run_search<const DEFER: bool, F>(
+        &mut self,
+        options: SearchOptions,
+        visit: &mut F,
+    ) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        self.dirty = true;
+        dc_width!(self.width, W => match options.choice {
+            ColumnChoice::MinimumRemaining => self.run::<TUNED, DEFER, W, F>(options, visit),
+            ColumnChoice::First => self.run::<FIRST, DEFER, W, F>(options, visit),
+            ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W, F>(options, visit),
+            ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W, F>(options, visit),
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests;

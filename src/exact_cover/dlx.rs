@@ -116,7 +116,7 @@ use std::ops::ControlFlow;
 
 use crate::budget::Meter;
 
-use super::engine::{ColumnChoice, SearchOptions, SearchStats};
+use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats};
 
 use super::links::{Forced, Links, Node, COVERED};
 use super::scan::{Scanner, WORD as SCAN_WORD};
@@ -154,7 +154,7 @@ const LEN_MASK: u32 = SECONDARY - 1;
 /// [`Dlx::reset`]; every search leaves the arena exactly as it found it.
 ///
 /// ```
-/// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
+/// use dlxbench::exact_cover::{Dlx, Engine, Problem, SearchOptions};
 ///
 /// let mut p = Problem::new(2, 0);
 /// p.add_row(&[0]).unwrap();
@@ -269,11 +269,6 @@ impl Dlx {
             Ok(dlx) => dlx,
             Err(e) => panic!("{e}"),
         }
-    }
-
-    /// Builds the arena, or reports that the problem is too large.
-    pub fn try_new(problem: &Problem) -> Result<Self, super::ProblemError> {
-        Self::build(problem, true)
     }
 
     /// An arena in the spacer layout whatever the rows, to test the two
@@ -421,11 +416,6 @@ impl Dlx {
         })
     }
 
-    /// Number of rows of the problem.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-
     /// Number of arena nodes (headers, spacers if any, and 1s).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
@@ -441,29 +431,6 @@ impl Dlx {
     pub fn placement_bytes(&self) -> usize {
         (self.col_rows.len() + self.col_starts.len()) * std::mem::size_of::<u32>()
             + self.removed.len()
-    }
-
-    /// Every heap byte this arena holds: [`Dlx::arena_bytes`],
-    /// [`Dlx::placement_bytes`] and the search's own stacks (the
-    /// forced-column stack has room for an entry per node; the choices and
-    /// marks one per column, the deepest a search can go).
-    pub fn heap_bytes(&self) -> usize {
-        fn bytes<T>(v: &Vec<T>) -> usize {
-            v.capacity() * std::mem::size_of::<T>()
-        }
-        bytes(&self.nodes)
-            + bytes(&self.tops)
-            + bytes(&self.lens)
-            + bytes(&self.spacers)
-            + bytes(&self.choices)
-            + bytes(&self.marks)
-            + bytes(&self.forced)
-            + bytes(&self.selected)
-            + bytes(&self.solution)
-            + bytes(&self.col_rows)
-            + bytes(&self.col_starts)
-            + bytes(&self.removed)
-            + bytes(&self.alternatives)
     }
 
     /// Rows selected since the last reset, in order.
@@ -695,127 +662,6 @@ impl Dlx {
 
     // --- public operations -------------------------------------------------
 
-    /// Preselects row `row` (for instance a Sudoku clue): its columns are
-    /// covered before any search, as if the search had chosen it.
-    ///
-    /// Returns `false`, selecting nothing, when the row clashes with an
-    /// earlier selection; every later search then finds no solution until
-    /// [`Dlx::reset`].
-    ///
-    /// # Panics
-    /// If `row >= self.rows()`.
-    pub fn select(&mut self, row: usize) -> bool {
-        assert!(row < self.rows(), "row {row} out of range");
-        self.settle();
-        let nodes = self.row_nodes(row);
-        let clash = nodes.clone().any(|q| !self.is_active(self.top(q) as u32));
-        if clash {
-            self.conflict = true;
-            return false;
-        }
-        let links = self.links();
-        let mut forced = self.forced();
-        for q in nodes {
-            let c = self.top(q) as u32;
-            // SAFETY: `q` is a node of the row, so its `top` is a column.
-            self.select_updates += with_width!(self.width, W => unsafe {
-                links.cover::<W>(c, &mut forced)
-            });
-        }
-        self.forced_len = forced.len;
-        self.selected.push(row as u32);
-        true
-    }
-
-    /// Resets the arena and selects `rows`: the same state as [`Dlx::reset`]
-    /// followed by [`Dlx::select`] of each row, so the same solutions, up
-    /// to one order that only decides where the search breaks ties: the
-    /// forced-column stack lists the short columns in column order.
-    ///
-    /// Rather than uncovering the previous selection and covering the new
-    /// one link by link, it empties every column list, marks the rows of
-    /// the rows' columns as removed, and links the other rows back in row
-    /// order: the lists exactly as the covers would have left them, so the
-    /// search is the same, with the same [`SearchStats::updates`] (each
-    /// removed row counts the nodes hiding it would have removed). Its cost
-    /// is the rows kept plus the rows of the covered columns, not the
-    /// removals and their undoing (for a 17-clue 9x9 Sudoku, about 300 rows
-    /// linked against about 430 hidden and restored), and there is nothing
-    /// to undo afterwards, not even what a [`Dlx::search_deferred`] left.
-    ///
-    /// Returns `false` when a row shares a column with an earlier one (that
-    /// row is skipped, as [`Dlx::select`] does); every search then finds no
-    /// solution until the next `select_all` or `reset`.
-    ///
-    /// # Panics
-    /// If a row is out of range.
-    ///
-    /// ```
-    /// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
-    ///
-    /// let mut p = Problem::new(3, 0);
-    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
-    ///     p.add_row(row).unwrap();
-    /// }
-    /// let mut dlx = Dlx::new(&p);
-    /// assert!(dlx.select_all(&[1]));
-    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 1); // rows 0, 1
-    /// assert!(!dlx.select_all(&[0, 2]), "rows 0 and 2 share column 0");
-    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 0);
-    /// dlx.reset();
-    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 2);
-    /// ```
-    pub fn select_all(&mut self, rows: &[usize]) -> bool {
-        for &row in rows {
-            assert!(row < self.rows(), "row {row} out of range");
-        }
-        // Whatever a deferred search left is relinked below.
-        self.pending = 0;
-        // Every column open and empty (secondary flags kept)...
-        let columns = self.columns as usize;
-        for (c, (node, len)) in self.nodes[1..=columns]
-            .iter_mut()
-            .zip(&mut self.lens[1..=columns])
-            .enumerate()
-        {
-            let c = c as u32 + 1;
-            *node = Node { up: c, down: c };
-            *len &= SECONDARY;
-        }
-        self.removed.fill(0);
-        // ...then the rows' columns covered, skipping a row that clashes
-        // with an earlier one, as `select` does, and the rows of every
-        // covered column marked as removed...
-        let mut conflict = false;
-        for &row in rows {
-            let nodes = self.row_nodes(row);
-            if nodes.clone().any(|q| !self.is_active(self.top(q) as u32)) {
-                conflict = true;
-                continue;
-            }
-            let (removed, col_rows) = (&mut self.removed[..], &self.col_rows[..]);
-            for q in nodes {
-                let c = self.tops[q as usize] as usize;
-                self.lens[c] |= COVERED;
-                let span = self.col_starts[c - 1] as usize..self.col_starts[c] as usize;
-                for &k in &col_rows[span] {
-                    removed[k as usize] = 0xff;
-                }
-            }
-        }
-        // ...and the other rows linked back, in row order: the lists
-        // exactly as covering would have left them. Each removed row would
-        // have been hidden once, its other nodes removed from their lists.
-        let kept = with_width!(self.width, W => self.link_kept_rows::<W>());
-        self.selected.clear();
-        self.selected.extend(rows.iter().map(|&r| r as u32));
-        self.list_short_columns();
-        self.select_updates = self.entries - self.rows as u64 - kept;
-        self.conflict = conflict;
-        self.placed = !rows.is_empty();
-        !conflict
-    }
-
     /// Links every row not marked in `removed` at the bottom of its
     /// columns' lists, in row order. Returns the kept rows' nodes less one
     /// a row (what hiding them would have removed).
@@ -867,45 +713,6 @@ impl Dlx {
         kept
     }
 
-    /// Selects each of `rows` in turn, as [`Dlx::select`] does (undone by
-    /// [`Dlx::reset`], in time proportional to what they covered), then
-    /// lists the short columns in column order as [`Dlx::select_all`] does.
-    /// After a reset, the arena is then exactly as `select_all(rows)` leaves
-    /// it, so the search that follows is the same, node for node.
-    ///
-    /// Returns `false` when a row clashes with an earlier selection (that
-    /// row is skipped; every search then finds no solution until the next
-    /// reset).
-    ///
-    /// # Panics
-    /// If a row is out of range.
-    ///
-    /// ```
-    /// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
-    ///
-    /// let mut p = Problem::new(3, 0);
-    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
-    ///     p.add_row(row).unwrap();
-    /// }
-    /// let mut dlx = Dlx::new(&p);
-    /// assert!(dlx.select_rows(&[1]));
-    /// let undo = dlx.count(SearchOptions::default());
-    /// dlx.reset();
-    /// let pristine = dlx.clone();
-    /// assert!(dlx.select_all(&[1]));
-    /// assert_eq!(dlx.count(SearchOptions::default()), undo);
-    /// dlx.reset();
-    /// assert_eq!(dlx, pristine);
-    /// ```
-    pub fn select_rows(&mut self, rows: &[usize]) -> bool {
-        let mut ok = true;
-        for &row in rows {
-            ok &= self.select(row);
-        }
-        self.list_short_columns();
-        ok
-    }
-
     /// Rewrites the forced-column stack above the look-back padding as the
     /// open primary columns of length 0 or 1, in column order, whatever
     /// order the covers recorded them in.
@@ -916,117 +723,6 @@ impl Dlx {
             short += usize::from(self.lens[c as usize] <= 1);
         }
         self.forced_len = short;
-    }
-
-    /// Undoes every selection (and what a [`Dlx::search_deferred`] left),
-    /// returning the arena to the state [`Dlx::new`] built. Costs time
-    /// proportional to what the selections covered, not to the arena's
-    /// size, unless rows were placed with [`Dlx::select_all`]: then it
-    /// relinks every row.
-    pub fn reset(&mut self) {
-        if self.placed {
-            self.select_all(&[]);
-        }
-        self.settle();
-        while let Some(row) = self.selected.pop() {
-            let links = self.links();
-            for q in self.row_nodes(row as usize).rev() {
-                let c = self.top(q) as u32;
-                // SAFETY: as in `select`, whose covers this undoes in reverse.
-                with_width!(self.width, W => unsafe { links.uncover::<W>(c) });
-            }
-        }
-        self.conflict = false;
-        self.select_updates = 0;
-        self.forced_len = LOOKBACK;
-    }
-
-    /// Counts solutions up to `options.limit`.
-    pub fn count(&mut self, options: SearchOptions) -> SearchStats {
-        self.search(options, |_| ControlFlow::Continue(()))
-    }
-
-    /// Runs the search, calling `visit` with the rows of each solution
-    /// (selected rows first, then the search's choices). The visitor may stop
-    /// the search early with `ControlFlow::Break`. The arena is back in its
-    /// pre-search state (selections kept) when this returns.
-    pub fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        self.search_with::<false, F>(options, visit)
-    }
-
-    /// [`Dlx::search`], except that the search stops as soon as nothing is
-    /// left to try, without uncovering what the path it ended on covered
-    /// (for a Sudoku solved without a guess, that is every cover it made:
-    /// about half its link operations). The arena undoes that only when it
-    /// is used again ([`Dlx::select`], [`Dlx::search`], [`Dlx::reset`]);
-    /// [`Dlx::select_all`] relinks every list and has nothing to undo, so
-    /// a caller that places each problem with it never pays for it. The
-    /// statistics are those of [`Dlx::search`]: uncovering removes nothing.
-    ///
-    /// ```
-    /// use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
-    ///
-    /// let mut p = Problem::new(2, 0);
-    /// for row in [&[0][..], &[1], &[0, 1]] {
-    ///     p.add_row(row).unwrap();
-    /// }
-    /// let mut dlx = Dlx::new(&p);
-    /// let all = dlx.count(SearchOptions::default());
-    /// assert_eq!(dlx.search_deferred(SearchOptions::default(), |_| std::ops::ControlFlow::Continue(())), all);
-    /// dlx.settle();
-    /// assert_eq!(dlx, Dlx::new(&p));
-    /// ```
-    pub fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        self.search_with::<true, F>(options, visit)
-    }
-
-    /// Undoes what a [`Dlx::search_deferred`] left covered, if anything:
-    /// the arena is then as the search found it.
-    pub fn settle(&mut self) {
-        if self.pending == 0 {
-            return;
-        }
-        let links = self.links();
-        while self.pending > 0 {
-            self.pending -= 1;
-            let p = self.choices[self.pending];
-            // SAFETY: as in `run`, whose commits and covers these undo in
-            // reverse order.
-            with_width!(self.width, W => unsafe {
-                links.uncommit::<W>(p);
-                links.uncover::<W>(links.top(p) as u32);
-            });
-        }
-    }
-
-    fn search_with<const DEFER: bool, F>(
-        &mut self,
-        options: SearchOptions,
-        mut visit: F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
-        self.settle();
-        let mut stats = SearchStats::default();
-        if !self.conflict && options.limit > 0 {
-            stats = with_width!(self.width, W => match options.choice {
-                ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER, F>(options, &mut visit),
-                ColumnChoice::First => self.run::<FIRST, W, DEFER, F>(options, &mut visit),
-                // DLX1's list of active columns is in column order.
-                ColumnChoice::LowestIndex | ColumnChoice::Knuth => {
-                    self.run::<LOWEST, W, DEFER, F>(options, &mut visit)
-                }
-            });
-        }
-        stats.updates += self.select_updates;
-        stats
     }
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
@@ -1176,4 +872,275 @@ fn removed_bits(marks: &[u8]) -> u64 {
     }
 }
 
-super::engine::delegate_engine!(Dlx, super::engine::EngineKind::Dlx);
+/// The Dancing Links engine: the selections undone cover by cover (or
+/// relinked, after [`Engine::select_all`]), the search in [`Dlx::run`].
+impl Engine for Dlx {
+    const KIND: EngineKind = EngineKind::Dlx;
+    const COUNTS_MEMS: bool = false;
+
+    /// Builds the arena, or reports that the problem is too large.
+    fn try_new(problem: &Problem) -> Result<Self, super::ProblemError> {
+        Self::build(problem, true)
+    }
+
+    /// Number of rows of the problem.
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Every heap byte this arena holds: [`Dlx::arena_bytes`],
+    /// [`Dlx::placement_bytes`] and the search's own stacks (the
+    /// forced-column stack has room for an entry per node; the choices and
+    /// marks one per column, the deepest a search can go).
+    fn heap_bytes(&self) -> usize {
+        fn bytes<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        bytes(&self.nodes)
+            + bytes(&self.tops)
+            + bytes(&self.lens)
+            + bytes(&self.spacers)
+            + bytes(&self.choices)
+            + bytes(&self.marks)
+            + bytes(&self.forced)
+            + bytes(&self.selected)
+            + bytes(&self.solution)
+            + bytes(&self.col_rows)
+            + bytes(&self.col_starts)
+            + bytes(&self.removed)
+            + bytes(&self.alternatives)
+    }
+
+    /// Preselects row `row` (for instance a Sudoku clue): its columns are
+    /// covered before any search, as if the search had chosen it.
+    ///
+    /// Returns `false`, selecting nothing, when the row clashes with an
+    /// earlier selection; every later search then finds no solution until
+    /// [`Dlx::reset`].
+    ///
+    /// # Panics
+    /// If `row >= self.rows()`.
+    fn select(&mut self, row: usize) -> bool {
+        assert!(row < self.rows(), "row {row} out of range");
+        self.settle();
+        let nodes = self.row_nodes(row);
+        let clash = nodes.clone().any(|q| !self.is_active(self.top(q) as u32));
+        if clash {
+            self.conflict = true;
+            return false;
+        }
+        let links = self.links();
+        let mut forced = self.forced();
+        for q in nodes {
+            let c = self.top(q) as u32;
+            // SAFETY: `q` is a node of the row, so its `top` is a column.
+            self.select_updates += with_width!(self.width, W => unsafe {
+                links.cover::<W>(c, &mut forced)
+            });
+        }
+        self.forced_len = forced.len;
+        self.selected.push(row as u32);
+        true
+    }
+
+    /// Resets the arena and selects `rows`: the same state as [`Dlx::reset`]
+    /// followed by [`Dlx::select`] of each row, so the same solutions, up
+    /// to one order that only decides where the search breaks ties: the
+    /// forced-column stack lists the short columns in column order.
+    ///
+    /// Rather than uncovering the previous selection and covering the new
+    /// one link by link, it empties every column list, marks the rows of
+    /// the rows' columns as removed, and links the other rows back in row
+    /// order: the lists exactly as the covers would have left them, so the
+    /// search is the same, with the same [`SearchStats::updates`] (each
+    /// removed row counts the nodes hiding it would have removed). Its cost
+    /// is the rows kept plus the rows of the covered columns, not the
+    /// removals and their undoing (for a 17-clue 9x9 Sudoku, about 300 rows
+    /// linked against about 430 hidden and restored), and there is nothing
+    /// to undo afterwards, not even what a [`Dlx::search_deferred`] left.
+    ///
+    /// Returns `false` when a row shares a column with an earlier one (that
+    /// row is skipped, as [`Dlx::select`] does); every search then finds no
+    /// solution until the next `select_all` or `reset`.
+    ///
+    /// # Panics
+    /// If a row is out of range.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dlx, Engine, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(3, 0);
+    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dlx = Dlx::new(&p);
+    /// assert!(dlx.select_all(&[1]));
+    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 1); // rows 0, 1
+    /// assert!(!dlx.select_all(&[0, 2]), "rows 0 and 2 share column 0");
+    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 0);
+    /// dlx.reset();
+    /// assert_eq!(dlx.count(SearchOptions::default()).solutions, 2);
+    /// ```
+    fn select_all(&mut self, rows: &[usize]) -> bool {
+        for &row in rows {
+            assert!(row < self.rows(), "row {row} out of range");
+        }
+        // Whatever a deferred search left is relinked below.
+        self.pending = 0;
+        // Every column open and empty (secondary flags kept)...
+        let columns = self.columns as usize;
+        for (c, (node, len)) in self.nodes[1..=columns]
+            .iter_mut()
+            .zip(&mut self.lens[1..=columns])
+            .enumerate()
+        {
+            let c = c as u32 + 1;
+            *node = Node { up: c, down: c };
+            *len &= SECONDARY;
+        }
+        self.removed.fill(0);
+        // ...then the rows' columns covered, skipping a row that clashes
+        // with an earlier one, as `select` does, and the rows of every
+        // covered column marked as removed...
+        let mut conflict = false;
+        for &row in rows {
+            let nodes = self.row_nodes(row);
+            if nodes.clone().any(|q| !self.is_active(self.top(q) as u32)) {
+                conflict = true;
+                continue;
+            }
+            let (removed, col_rows) = (&mut self.removed[..], &self.col_rows[..]);
+            for q in nodes {
+                let c = self.tops[q as usize] as usize;
+                self.lens[c] |= COVERED;
+                let span = self.col_starts[c - 1] as usize..self.col_starts[c] as usize;
+                for &k in &col_rows[span] {
+                    removed[k as usize] = 0xff;
+                }
+            }
+        }
+        // ...and the other rows linked back, in row order: the lists
+        // exactly as covering would have left them. Each removed row would
+        // have been hidden once, its other nodes removed from their lists.
+        let kept = with_width!(self.width, W => self.link_kept_rows::<W>());
+        self.selected.clear();
+        self.selected.extend(rows.iter().map(|&r| r as u32));
+        self.list_short_columns();
+        self.select_updates = self.entries - self.rows as u64 - kept;
+        self.conflict = conflict;
+        self.placed = !rows.is_empty();
+        !conflict
+    }
+
+    /// Selects each of `rows` in turn, as [`Dlx::select`] does (undone by
+    /// [`Dlx::reset`], in time proportional to what they covered), then
+    /// lists the short columns in column order as [`Dlx::select_all`] does.
+    /// After a reset, the arena is then exactly as `select_all(rows)` leaves
+    /// it, so the search that follows is the same, node for node.
+    ///
+    /// Returns `false` when a row clashes with an earlier selection (that
+    /// row is skipped; every search then finds no solution until the next
+    /// reset).
+    ///
+    /// # Panics
+    /// If a row is out of range.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dlx, Engine, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(3, 0);
+    /// for row in [&[0, 1][..], &[2], &[0], &[1, 2]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dlx = Dlx::new(&p);
+    /// assert!(dlx.select_rows(&[1]));
+    /// let undo = dlx.count(SearchOptions::default());
+    /// dlx.reset();
+    /// let pristine = dlx.clone();
+    /// assert!(dlx.select_all(&[1]));
+    /// assert_eq!(dlx.count(SearchOptions::default()), undo);
+    /// dlx.reset();
+    /// assert_eq!(dlx, pristine);
+    /// ```
+    fn select_rows(&mut self, rows: &[usize]) -> bool {
+        let mut ok = true;
+        for &row in rows {
+            ok &= self.select(row);
+        }
+        self.list_short_columns();
+        ok
+    }
+
+    /// Undoes every selection (and what a [`Dlx::search_deferred`] left),
+    /// returning the arena to the state [`Dlx::new`] built. Costs time
+    /// proportional to what the selections covered, not to the arena's
+    /// size, unless rows were placed with [`Dlx::select_all`]: then it
+    /// relinks every row.
+    fn reset(&mut self) {
+        if self.placed {
+            self.select_all(&[]);
+        }
+        self.settle();
+        while let Some(row) = self.selected.pop() {
+            let links = self.links();
+            for q in self.row_nodes(row as usize).rev() {
+                let c = self.top(q) as u32;
+                // SAFETY: as in `select`, whose covers this undoes in reverse.
+                with_width!(self.width, W => unsafe { links.uncover::<W>(c) });
+            }
+        }
+        self.conflict = false;
+        self.select_updates = 0;
+        self.forced_len = LOOKBACK;
+    }
+
+    /// Undoes what a [`Dlx::search_deferred`] left covered, if anything:
+    /// the arena is then as the search found it.
+    fn settle(&mut self) {
+        if self.pending == 0 {
+            return;
+        }
+        let links = self.links();
+        while self.pending > 0 {
+            self.pending -= 1;
+            let p = self.choices[self.pending];
+            // SAFETY: as in `run`, whose commits and covers these undo in
+            // reverse order.
+            with_width!(self.width, W => unsafe {
+                links.uncommit::<W>(p);
+                links.uncover::<W>(links.top(p) as u32);
+            });
+        }
+    }
+
+    fn prepare_search(&mut self) -> bool {
+        self.settle();
+        !self.conflict
+    }
+
+    fn select_updates(&self) -> u64 {
+        self.select_updates
+    }
+
+    /// Algorithm X ([`Dlx::run`]) compiled for the column choice and the
+    /// row width. Under [`Engine::search_deferred`], what the path the
+    /// search ended on covered is left for [`Engine::settle`] (for a
+    /// Sudoku solved without a guess, about half its link operations).
+    fn run_search<const DEFER: bool, F>(
+        &mut self,
+        options: SearchOptions,
+        visit: &mut F,
+    ) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        with_width!(self.width, W => match options.choice {
+            ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER, F>(options, visit),
+            ColumnChoice::First => self.run::<FIRST, W, DEFER, F>(options, visit),
+            // DLX1's list of active columns is in column order.
+            ColumnChoice::LowestIndex | ColumnChoice::Knuth => {
+                self.run::<LOWEST, W, DEFER, F>(options, visit)
+            }
+        })
+    }
+}

@@ -111,6 +111,11 @@ pub struct SearchStats {
 /// An exact-cover search arena: built once from a [`Problem`], reused for
 /// any number of searches without allocating.
 ///
+/// An engine implements its primitives (building, selecting, resetting,
+/// and the search proper, [`Engine::run_search`]); [`Engine::count`],
+/// [`Engine::search`] and [`Engine::search_deferred`] are written here
+/// once, on top of them.
+///
 /// Preselected rows stay in force across searches until
 /// [`Engine::reset`] or [`Engine::select_all`]; every search leaves the
 /// arena as it found it (but see [`Engine::search_deferred`]).
@@ -132,6 +137,10 @@ pub struct SearchStats {
 pub trait Engine: Sized {
     /// The engine's name, as `cover --engine` and the solvers spell it.
     const KIND: EngineKind;
+
+    /// Whether the engine counts [`SearchStats::mems`]: a search that
+    /// tries nothing then reports 0 of them, not `None`.
+    const COUNTS_MEMS: bool;
 
     /// Builds the arena, or reports that the problem is too large. This
     /// is the only allocation the arena makes.
@@ -165,96 +174,107 @@ pub trait Engine: Sized {
     /// Undoes every selection (and what a deferred search left).
     fn reset(&mut self);
 
-    /// Runs the search, calling `visit` with the rows of each solution
-    /// (selected rows first, then the search's choices); the visitor may
-    /// stop it with `ControlFlow::Break`. The arena is as it was before
-    /// (selections kept) when this returns.
-    fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>;
-
-    /// [`Engine::search`], except that the arena may be left as the search
-    /// ended, to be undone ([`Engine::settle`]) only when it is used again,
-    /// or never if [`Engine::select_all`] comes next. The same statistics.
-    fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>;
-
-    /// Undoes what a [`Engine::search_deferred`] left, if anything.
+    /// Undoes what a [`Engine::search_deferred`] left, if anything: the
+    /// arena is then as the search found it.
     fn settle(&mut self);
+
+    /// Primitive of [`Engine::search`]: puts the arena in the state a
+    /// search starts from (undoing what a deferred search left) and
+    /// returns `false` when a selection clashed, so that no search can
+    /// find anything.
+    fn prepare_search(&mut self) -> bool;
+
+    /// Primitive of [`Engine::search`]: the updates the selections in force
+    /// made, which every search's statistics include.
+    fn select_updates(&self) -> u64;
+
+    /// Primitive of [`Engine::search`]: Algorithm X from a prepared arena
+    /// with a limit of at least one solution, as [`Engine::search`]
+    /// (`DEFER` false) or [`Engine::search_deferred`] (`DEFER` true)
+    /// describe it; the statistics of the search alone, without the
+    /// selections' updates. Call those two instead.
+    fn run_search<const DEFER: bool, F>(
+        &mut self,
+        options: SearchOptions,
+        visit: &mut F,
+    ) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>;
 
     /// Counts solutions up to `options.limit`.
     fn count(&mut self, options: SearchOptions) -> SearchStats {
-        self.search(options, |_| ControlFlow::Continue(()))
+        drive::<Self, false, _>(self, options, |_| ControlFlow::Continue(()))
+    }
+
+    /// Runs the search, calling `visit` with the rows of each solution
+    /// (selected rows first, then the search's choices); the visitor may
+    /// stop it with `ControlFlow::Break`. The arena holds the same rows in
+    /// every column when this returns, selections kept (a [`Dc`](super::Dc)
+    /// in an order the search may have changed, which the next search
+    /// puts back first).
+    fn search<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        drive::<Self, false, F>(self, options, visit)
+    }
+
+    /// [`Engine::search`], except that the search stops as soon as nothing
+    /// is left to try, without undoing what the path it ended on covered
+    /// (for a Sudoku solved without a guess, that is every cover it made:
+    /// about half its updates). The arena undoes that ([`Engine::settle`])
+    /// only when it is used again ([`Engine::select`], a search,
+    /// [`Engine::reset`]); [`Engine::select_all`] rebuilds the columns and
+    /// has nothing to undo, so a caller that places each problem with it
+    /// never pays for it. The statistics are those of [`Engine::search`]
+    /// (undoing removes nothing), except for the mems of the backtracking
+    /// left undone.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dlx, Engine, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(2, 0);
+    /// for row in [&[0][..], &[1], &[0, 1]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dlx = Dlx::new(&p);
+    /// let all = dlx.count(SearchOptions::default());
+    /// let deferred = dlx.search_deferred(SearchOptions::default(), |_| std::ops::ControlFlow::Continue(()));
+    /// assert_eq!(deferred, all);
+    /// dlx.settle();
+    /// assert_eq!(dlx, Dlx::new(&p));
+    /// ```
+    fn search_deferred<F>(&mut self, options: SearchOptions, visit: F) -> SearchStats
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        drive::<Self, true, F>(self, options, visit)
     }
 }
 
-/// Implements [`Engine`] for `$engine` by its inherent methods of the same
-/// names (each engine's own, documented there): one impl for every engine.
-macro_rules! delegate_engine {
-    ($engine:ident, $kind:expr) => {
-        impl $crate::exact_cover::engine::Engine for $engine {
-            const KIND: $crate::exact_cover::engine::EngineKind = $kind;
-
-            fn try_new(
-                problem: &$crate::exact_cover::Problem,
-            ) -> Result<Self, $crate::exact_cover::ProblemError> {
-                $engine::try_new(problem)
-            }
-
-            fn rows(&self) -> usize {
-                $engine::rows(self)
-            }
-
-            fn heap_bytes(&self) -> usize {
-                $engine::heap_bytes(self)
-            }
-
-            fn select(&mut self, row: usize) -> bool {
-                $engine::select(self, row)
-            }
-
-            fn select_rows(&mut self, rows: &[usize]) -> bool {
-                $engine::select_rows(self, rows)
-            }
-
-            fn select_all(&mut self, rows: &[usize]) -> bool {
-                $engine::select_all(self, rows)
-            }
-
-            fn reset(&mut self) {
-                $engine::reset(self)
-            }
-
-            fn search<F>(
-                &mut self,
-                options: $crate::exact_cover::engine::SearchOptions,
-                visit: F,
-            ) -> $crate::exact_cover::engine::SearchStats
-            where
-                F: FnMut(&[usize]) -> std::ops::ControlFlow<()>,
-            {
-                $engine::search(self, options, visit)
-            }
-
-            fn search_deferred<F>(
-                &mut self,
-                options: $crate::exact_cover::engine::SearchOptions,
-                visit: F,
-            ) -> $crate::exact_cover::engine::SearchStats
-            where
-                F: FnMut(&[usize]) -> std::ops::ControlFlow<()>,
-            {
-                $engine::search_deferred(self, options, visit)
-            }
-
-            fn settle(&mut self) {
-                $engine::settle(self)
-            }
+/// The one search driver behind [`Engine::search`] and
+/// [`Engine::search_deferred`]: the engine's primitives in order.
+#[inline(always)]
+fn drive<E: Engine, const DEFER: bool, F>(
+    engine: &mut E,
+    options: SearchOptions,
+    mut visit: F,
+) -> SearchStats
+where
+    F: FnMut(&[usize]) -> ControlFlow<()>,
+{
+    let ready = engine.prepare_search();
+    let mut stats = if ready && options.limit > 0 {
+        engine.run_search::<DEFER, F>(options, &mut visit)
+    } else {
+        SearchStats {
+            mems: E::COUNTS_MEMS.then_some(0),
+            ..SearchStats::default()
         }
     };
+    stats.updates += engine.select_updates();
+    stats
 }
-pub(super) use delegate_engine;
 
 /// The exact-cover engines, by name.
 ///

@@ -17,7 +17,7 @@
 //!   allocating.
 //!
 //! ```
-//! use dlxbench::exact_cover::{Dlx, Problem, SearchOptions};
+//! use dlxbench::exact_cover::{Dlx, Engine, Problem, SearchOptions};
 //!
 //! // Knuth's example from "Dancing Links" (2000): 7 columns, 6 rows.
 //! let problem = Problem::parse(

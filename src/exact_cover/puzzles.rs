@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use dlxbench::exact_cover::puzzles;
-//! use dlxbench::exact_cover::{Dlx, SearchOptions};
+//! use dlxbench::exact_cover::{Dlx, Engine, SearchOptions};
 //!
 //! let eight = puzzles::queens(8).unwrap();
 //! let stats = Dlx::new(&eight.problem).count(SearchOptions::default());
@@ -468,7 +468,7 @@ impl fmt::Display for PentominoBoard {
 ///
 /// ```
 /// use dlxbench::exact_cover::puzzles::{pentominoes, PentominoBoard};
-/// use dlxbench::exact_cover::{Dlx, SearchOptions};
+/// use dlxbench::exact_cover::{Dlx, Engine, SearchOptions};
 ///
 /// let board = PentominoBoard::rectangle(3, 20).unwrap();
 /// let reduced = pentominoes(&board, true).unwrap();
@@ -530,7 +530,7 @@ pub const MAX_LANGFORD: usize = 64;
 ///
 /// ```
 /// use dlxbench::exact_cover::puzzles::langford;
-/// use dlxbench::exact_cover::{Dlx, SearchOptions};
+/// use dlxbench::exact_cover::{Dlx, Engine, SearchOptions};
 ///
 /// let three = langford(3, false).unwrap(); // 312132 and 231213
 /// assert_eq!(Dlx::new(&three.problem).count(SearchOptions::default()).solutions, 2);
@@ -578,7 +578,7 @@ pub fn langford_sequence(puzzle: &CoverPuzzle, rows: &[usize]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Dlx, SearchOptions};
+    use super::super::{Dlx, Engine, SearchOptions};
     use super::*;
     use std::ops::ControlFlow;
 

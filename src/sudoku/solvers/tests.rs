@@ -909,7 +909,7 @@ mod props {
         /// the same number with that limit.
         #[test]
         fn every_solution_is_valid_and_counts_agree(puzzle in puzzle()) {
-            use crate::exact_cover::{Dlx, SearchOptions};
+            use crate::exact_cover::{Dlx, Engine, SearchOptions};
             use std::ops::ControlFlow;
             const LIMIT: u64 = 50;
             let shape = puzzle.shape();
