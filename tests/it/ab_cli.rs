@@ -2,7 +2,7 @@
 //! Its time verdict is tested on synthetic data in `src/ab/tests.rs`; timings
 //! here only have to exist.
 
-mod common;
+use crate::common;
 
 use common::{bench_into, dlxbench, read_csv, repo_path};
 use dlxbench::results::output::AbJson;

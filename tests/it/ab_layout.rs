@@ -4,7 +4,7 @@
 //! loaded from and its load address) and the environment padding it
 //! was given.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

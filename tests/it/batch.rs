@@ -4,7 +4,7 @@
 //! a block costs the puzzle in flight alone; batched and one request at a
 //! time (`--batch 1`) give the same counts and guesses.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! End-to-end tests of `dlxbench bench` and of the harness library, on
 //! fixture corpora written by the tests themselves.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

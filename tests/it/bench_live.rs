@@ -3,7 +3,7 @@
 //! interrupt, a full disk, a closed pipe, a reused output directory, and
 //! throughput that does not depend on the threads asked for.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

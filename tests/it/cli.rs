@@ -1,7 +1,7 @@
 //! The command line end to end: `solve`, `check` and `cover` on fixtures the
 //! tests write themselves.
 
-mod common;
+use crate::common;
 
 use predicates::prelude::*;
 

@@ -3,7 +3,7 @@
 //! and every subcommand refuses an output path that is one of its inputs
 //! (exit 2, the input byte-identical afterwards).
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

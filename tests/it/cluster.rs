@@ -10,7 +10,7 @@
 //! parallel). The Slurm recipe runs on a real Slurm in
 //! `tests/cluster_slurm.rs`.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -15,9 +15,8 @@
 //! `slurm-wlm`, it fails instead). The tests take one cluster at a time:
 //! the node's CPUs are the shards' concurrency.
 
-mod common;
-#[path = "common/slurm.rs"]
-mod slurm;
+use crate::common;
+use crate::common::slurm;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -2,7 +2,7 @@
 //! runs the tests make themselves with `dlxbench bench` and then copy and
 //! edit (times scaled, counters changed).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! cross-checked by the same harness and reports as `dlxbench bench`
 //! (the code of `examples/custom_solver.rs`).
 
-#[path = "../examples/custom_solver.rs"]
+#[path = "../../examples/custom_solver.rs"]
 #[allow(dead_code)]
 mod example;
 

@@ -1,6 +1,6 @@
 //! `dlxbench generate` and `dlxbench datasets` end to end.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::PathBuf;

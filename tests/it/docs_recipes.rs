@@ -11,7 +11,7 @@
 //! new worktree, the package), and that the `dlxbench` command's options
 //! exist.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! deterministic columns say what the engines promise: the same solutions,
 //! and under the lowest-index choice the same nodes and updates.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -7,13 +7,9 @@
 //! tolerate null pointers, report a search that gave up, and work from
 //! several threads at once. The C and Python examples are run against it.
 
-mod common;
+use crate::common;
+use crate::common::ffi_build;
 
-#[path = "common/ffi_build.rs"]
-mod ffi_build;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::ffi::{c_char, c_int};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -23,36 +19,9 @@ use dlxbench::solvers::foreign::{self, LibrarySpec, SolveFn};
 use dlxbench::solvers::{Budget, Solver};
 use dlxbench::sudoku::{self, BoxShape, Grid, ParseOptions};
 
+use common::alloc::allocations;
 use common::repo_path;
 use ffi_build::libdlxbench;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-/// Counts this thread's allocations (for the in-process allocation test).
-struct Counting;
-
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: the caller's promises are forwarded.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: the caller's promises are forwarded.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's promises are forwarded.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// One solution: an easy puzzle of the embedded generated corpus (naive
 /// solves it well within its budget).
@@ -471,13 +440,13 @@ fn after_the_first_call_a_thread_allocates_nothing() {
     };
     for export in Export::ALL {
         call(export, &inputs[0], 2);
-        let before = ALLOCATIONS.with(Cell::get);
+        let before = allocations();
         for input in &inputs {
             for limit in [1, 2, usize::MAX] {
                 std::hint::black_box(call(export, input, limit));
             }
         }
-        assert_eq!(ALLOCATIONS.with(Cell::get), before, "{export:?} allocated");
+        assert_eq!(allocations(), before, "{export:?} allocated");
     }
 }
 

@@ -5,7 +5,7 @@
 //! trusted no more than a built-in solver; each way loading can fail is a
 //! clear error.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,36 +1,11 @@
 //! The Hanidoku solvers allocate nothing per puzzle once made (the DLX arena
 //! and the backtracking tables are built by the constructor).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use dlxbench::hanidoku::generate::Generator;
 use dlxbench::hanidoku::{solvers, Board};
 use dlxbench::solvers::Budget;
 
-thread_local! {
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
-
-struct Counting;
-
-// SAFETY: every call is forwarded unchanged to the system allocator.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        System.alloc(layout)
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        System.realloc(ptr, layout, new_size)
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+use crate::common::alloc::allocations;
 
 #[test]
 fn solving_allocates_nothing() {
@@ -44,13 +19,13 @@ fn solving_allocates_nothing() {
     for info in solvers::REGISTRY {
         let mut solver = (info.make)();
         let mut solution = Board::EMPTY;
-        let before = COUNT.with(Cell::get);
+        let before = allocations();
         for p in &puzzles {
             for (limit, budget) in [(2, Budget::UNLIMITED), (u64::MAX, Budget::nodes(300))] {
                 std::hint::black_box(solver.solve(p, limit, budget, &mut solution));
             }
         }
-        let made = COUNT.with(Cell::get) - before;
+        let made = allocations() - before;
         assert_eq!(made, 0, "{} allocated {made} times", info.name);
     }
 }

@@ -2,7 +2,7 @@
 //! `--kind hanidoku`, the harness library on Hanidoku corpora, and the
 //! committed generated corpus.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -4,9 +4,8 @@
 //! `images.csv` alone, read as plain CSV, with arithmetic of the test's
 //! own (not the library's `harness::images`).
 
-mod common;
-#[path = "common/images.rs"]
-mod images;
+use crate::common;
+use crate::common::images;
 
 use std::path::{Path, PathBuf};
 

@@ -13,7 +13,7 @@
 //! random bytes fail as "not UTF-8 text" at once (a puzzle file reports
 //! each unreadable puzzle first), and an empty input is "no matrix".
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -8,7 +8,7 @@
 //! non-reentrant library is right at `-j2` isolated, wrong in process.
 //! Ctrl-C during a hung call stops the run at once, keeping what finished.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! shards in parallel processes merges to the same result in every
 //! deterministic field, and every bad merge is refused with a clear message.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;

@@ -5,7 +5,7 @@
 //! files of their own, and any corpus name gives names a file system
 //! takes.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};

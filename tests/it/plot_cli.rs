@@ -3,7 +3,7 @@
 //! Every SVG is parsed as XML and rendered to pixels; every page is checked
 //! to load nothing from the network and to link only files that exist.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

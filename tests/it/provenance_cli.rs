@@ -3,7 +3,7 @@
 //! anything else from the source tree), records the revision the build
 //! script found, and the SHA-256 of the binary itself.
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;

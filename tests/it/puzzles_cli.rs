@@ -1,7 +1,7 @@
 //! The exact-cover example inputs under `examples/inputs/`: they are what
 //! the library's builders make, and `dlxbench cover` counts them right.
 
-mod common;
+use crate::common;
 
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};

@@ -44,7 +44,7 @@
 //!   [...`) name exactly the options `dlxbench SUBCOMMAND --help` lists, and
 //!   their value lists (`--mode first|unique|count`) the values it accepts.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 //! Expected solution counts are the catalogue's (`dlxbench::datasets`),
 //! which come from the mirror's README.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

@@ -6,7 +6,7 @@
 //! disagrees with `dlx` on every puzzle: `bench`, `ab` and `merge` print
 //! at most 10 PROBLEM lines per corpus, then a count of the rest.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;

@@ -7,7 +7,7 @@
 //! `puzzles.csv` intact; `compare`, `plot` and `merge` warn of it, and the
 //! `report.html` that `plot` draws shows it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

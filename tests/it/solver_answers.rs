@@ -7,7 +7,7 @@
 //! keeps a run going while its corpus is rewritten: a warning on standard
 //! error, even with `-q`, the fact in `run.json`, and `compare` refuses it.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 //! the right lines, every other puzzle is solved and validated, nothing
 //! finished is lost, and a run with failures exits 1 and names them.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -21,7 +21,7 @@
 //! harness's capture, so it shows even when the test passes); under CI
 //! (`CI` set: `.ci/run` installs the runtimes) it fails instead.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;

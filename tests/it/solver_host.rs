@@ -6,7 +6,7 @@
 //! slack, into the canary, 4 KiB past the buffer, crashing, aborting,
 //! running out of memory under `--memory-limit`.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::os::unix::process::ExitStatusExt;

@@ -4,7 +4,7 @@
 //! solver or one that solved too few of the puzzles; `merge` gives the
 //! ratio of the merged rows, and `plot` draws what the table shows.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

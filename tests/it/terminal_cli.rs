@@ -3,7 +3,7 @@
 //! name) are shown with their control characters escaped, never obeyed;
 //! and a closed standard error (`2>&1 | head -1`) ends a command quietly.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

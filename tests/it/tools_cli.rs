@@ -1,7 +1,7 @@
 //! `convert`, `rate` and the generator's `--minimal`, `--max-clues` and
 //! `--difficulty`, end to end.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

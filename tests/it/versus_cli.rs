@@ -3,10 +3,9 @@
 //! alone (read as plain CSV, not through the library's reader), so that a
 //! mistake in the library's pairing, counting or quantiles fails.
 
-mod common;
+use crate::common;
 
-#[path = "common/images.rs"]
-mod images;
+use crate::common::images;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! that exist: every `dlxbench SUBCOMMAND ...` command in it (joined over
 //! `\` continuations) uses options its `--help` lists.
 
-mod common;
+use crate::common;
 
 use common::{assert_options_exist, dlxbench_commands, repo_path};
 

@@ -2,10 +2,7 @@
 //! read as plain CSV, the spread across a puzzle's images recomputed from
 //! it with arithmetic of the tests' own (not the library's
 //! `harness::images`), and the images notes of `bench` and `summary.md`
-//! parsed. For `tests/images_cli.rs` and the real-corpora run of
-//! `tests/versus_cli.rs`; include it with `#[path = "common/images.rs"]
-//! mod images;` next to `mod common;`.
-#![allow(dead_code)]
+//! parsed. For `images_cli` and the real-corpora run of `versus_cli`.
 
 use std::collections::BTreeMap;
 use std::path::Path;

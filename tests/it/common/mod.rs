@@ -1,12 +1,15 @@
 //! Helpers shared by the integration tests: running the binary, files and
 //! directories in a temporary place, reading the result files back, and the
-//! shifting-pattern grids the fixtures are made of.
-//!
-//! Every file under `tests/` is a crate of its own and compiles its own copy
-//! of this module (`mod common;`), and none of them calls every helper: hence
-//! the `allow(dead_code)`, which would otherwise warn in each test binary
-//! about the helpers that binary does not use.
-#![allow(dead_code)]
+//! shifting-pattern grids the fixtures are made of; in submodules, the
+//! binary's counting allocator, the build of `libdlxbench.so`, the reading
+//! of `images.csv` and a private Slurm cluster.
+
+pub mod alloc;
+#[cfg(target_os = "linux")]
+pub mod ffi_build;
+pub mod images;
+#[cfg(unix)]
+pub mod slurm;
 
 use std::collections::HashMap;
 use std::io::Write;

@@ -1,6 +1,5 @@
 //! A private single-node Slurm cluster for the tests that run the recipe
-//! `examples/cluster/slurm.sbatch` on the real engine (included with
-//! `#[path]`).
+//! `examples/cluster/slurm.sbatch` on the real engine (`cluster_slurm`).
 //!
 //! [`Cluster::start`] writes a `slurm.conf` of its own into a temporary
 //! folder (state, spool, logs and pid files there too; free ports of its
