@@ -8,7 +8,7 @@
 //! `JOB_COMPLETION_INDEX` and the merge Job's command merges the shards,
 //! and the GNU parallel script runs (an ignored test: it needs GNU
 //! parallel). The Slurm recipe runs on a real Slurm in
-//! `tests/cluster_slurm.rs`.
+//! `tests/it/cluster_slurm.rs`.
 
 use crate::common;
 

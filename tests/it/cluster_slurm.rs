@@ -1,6 +1,6 @@
 //! `examples/cluster/slurm.sbatch` run on a real Slurm (docs/cluster.md,
 //! "Slurm"): a private single-node cluster started by the test
-//! (`tests/common/slurm.rs`) runs the recipe's job array over two corpora
+//! (`tests/it/common/slurm.rs`) runs the recipe's job array over two corpora
 //! in 4 shards from a work folder laid out as the recipe expects
 //! (`datasets/`), the merge job the first task submits combines them, and
 //! the merged result equals an unsharded run in every deterministic field

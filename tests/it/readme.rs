@@ -38,7 +38,7 @@
 //!   directories are made as the pages say they were ([`Fixtures`]).
 //! - Examples on the **fetched corpora** (`datasets/*.txt` outside
 //!   `datasets/generated/`) run in an ignored test, like
-//!   `tests/real_corpora.rs`: `cargo test -- --include-ignored` after
+//!   `tests/it/real_corpora.rs`: `cargo test -- --include-ignored` after
 //!   `dlxbench datasets fetch` (CI does).
 //! - **Synopses** (a `text` block whose first line is `dlxbench SUBCOMMAND
 //!   [...`) name exactly the options `dlxbench SUBCOMMAND --help` lists, and

@@ -355,7 +355,7 @@ const DEFAULT_RUN_BOUND: std::time::Duration = std::time::Duration::from_secs(20
 /// (and an estimate) before it starts, runs the standard set only, and
 /// finishes within [`DEFAULT_RUN_BOUND`]. Minutes long, so CI skips it (its
 /// whole run must stay under ten minutes); run it with
-/// `cargo test --release --test real_corpora -- --ignored default_run`.
+/// `cargo test --release --test it -- --ignored real_corpora::default_run`.
 #[test]
 #[ignore = "needs fetched corpora; takes minutes"]
 fn default_run_finishes_within_its_bound() {

@@ -70,7 +70,7 @@ fn bench_args(lib: &Path, out: &Path, corpora: &[PathBuf]) -> Vec<String> {
         "-j1".into(),
         "--no-plots".into(),
         // In process: the failing call ends the run (isolated, it would
-        // cost that puzzle alone: tests/isolation.rs).
+        // cost that puzzle alone: tests/it/isolation.rs).
         "--in-process".into(),
         format!("--solver-lib={}:fragile", lib.display()),
         "--solvers=fragile".into(),

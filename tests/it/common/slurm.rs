@@ -138,7 +138,7 @@ impl Cluster {
         let r = root.display();
         let conf = root.join("slurm.conf");
         let text = format!(
-            "# A private single-node cluster of dlxbench's tests (tests/common/slurm.rs).\n\
+            "# A private single-node cluster of dlxbench's tests (tests/it/common/slurm.rs).\n\
              ClusterName=dlxbench-test\n\
              SlurmctldHost={host}(127.0.0.1)\n\
              SlurmctldPort={ctld_port}\n\
