@@ -1068,12 +1068,14 @@ fn the_readme_is_a_front_door() {
     let lines: Vec<&str> = readme.lines().collect();
     assert!(lines.len() <= 500, "README.md has {} lines", lines.len());
     let first_screen = lines[..lines.len().min(60)].join("\n");
-    for command in ["cargo install --path .", "dlxbench bench"] {
+    for command in ["cargo install --locked --path .", "dlxbench bench"] {
         assert!(
             first_screen.contains(command),
             "`{command}` is not in the README's first screen"
         );
     }
+    // --locked: the versions tested, which the committed lock file pins.
+    assert!(repo_path("Cargo.lock").is_file());
     for (page, _) in pages().iter().skip(1) {
         let name = page.trim_start_matches("docs/");
         assert!(
@@ -1151,4 +1153,19 @@ fn recipe_commands_name_existing_options() {
         eprintln!("{page}: dlxbench {} {:?}", command.0, command.1);
     }
     common::assert_options_exist(&commands.into_iter().map(|(_, c)| c).collect::<Vec<_>>());
+}
+
+/// The pages that name the baseline's solvers name those of
+/// `results/make-baseline`, the one place that defines them.
+#[test]
+fn the_baseline_s_solvers_are_named_as_make_baseline_runs_them() {
+    let script = std::fs::read_to_string(repo_path("results/make-baseline")).unwrap();
+    let solvers = script
+        .lines()
+        .find_map(|l| l.strip_prefix("SOLVERS="))
+        .expect("SOLVERS= in results/make-baseline");
+    for page in ["README.md", "docs/regression-tracking.md", "results/README.md"] {
+        let text = std::fs::read_to_string(repo_path(page)).unwrap();
+        assert!(text.contains(solvers), "{page} does not name {solvers}");
+    }
 }
