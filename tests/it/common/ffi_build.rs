@@ -3,6 +3,14 @@
 //! target directory and profile as the running executable, and returns its
 //! path. Cargo runs once per process; it has nothing to do when the library
 //! is up to date.
+//!
+//! Cargo is asked for the running target too (up to date: it is running).
+//! Asked for `dlxbench-ffi` alone, it would resolve the shared dependencies
+//! without the dev-dependencies' features (serde's `alloc`, ...) and build
+//! them and the whole `dlxbench` library a second time (about 100 s of the
+//! test run on 2 cores); with the running target selected, the features
+//! are the ones the running binary was built with, and only the small
+//! `dlxbench-ffi` crate compiles.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,6 +41,14 @@ fn profile_for(dir: &str) -> &str {
     }
 }
 
+/// The target this file is compiled into: the integration tests (a test
+/// harness, `cfg(test)`) or `benches/ffi.rs` (no harness).
+const RUNNING: [&str; 2] = if cfg!(test) {
+    ["--test", "it"]
+} else {
+    ["--bench", "ffi"]
+};
+
 /// Builds the library (once per process) and returns its path.
 pub fn libdlxbench() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
@@ -41,7 +57,9 @@ pub fn libdlxbench() -> &'static Path {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "dlxbench-ffi", "--profile"])
+            .args(["build", "--quiet", "-p", "dlxbench-ffi", "-p", "dlxbench", "--lib"])
+            .args(RUNNING)
+            .arg("--profile")
             .arg(profile_for(&dir))
             .arg("--manifest-path")
             .arg(&manifest)
