@@ -103,6 +103,10 @@ fn git_revision() -> Option<String> {
     let commit = git(&["rev-parse", "--verify", "HEAD"])?;
     let mut status = vec!["status", "--porcelain", "--"];
     status.extend(SOURCES);
-    let dirty = !git(&status)?.is_empty();
-    Some(if dirty { format!("{commit}-dirty") } else { commit })
+    let dirty = if git(&status)?.is_empty() {
+        ""
+    } else {
+        "-dirty"
+    };
+    Some(format!("{commit}{dirty}"))
 }

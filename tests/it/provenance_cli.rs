@@ -105,7 +105,12 @@ fn bench_starts_no_git_and_records_the_build_and_the_binary() {
 /// `git ARGS` in `dir`, which must succeed; its standard output.
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = Process::new("git")
-        .args(["-c", "user.name=dlxbench tests", "-c", "user.email=tests@dlxbench"])
+        .args([
+            "-c",
+            "user.name=dlxbench tests",
+            "-c",
+            "user.email=tests@dlxbench",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")

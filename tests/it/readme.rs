@@ -1164,7 +1164,11 @@ fn the_baseline_s_solvers_are_named_as_make_baseline_runs_them() {
         .lines()
         .find_map(|l| l.strip_prefix("SOLVERS="))
         .expect("SOLVERS= in results/make-baseline");
-    for page in ["README.md", "docs/regression-tracking.md", "results/README.md"] {
+    for page in [
+        "README.md",
+        "docs/regression-tracking.md",
+        "results/README.md",
+    ] {
         let text = std::fs::read_to_string(repo_path(page)).unwrap();
         assert!(text.contains(solvers), "{page} does not name {solvers}");
     }

@@ -4,7 +4,8 @@
 //! path. Cargo runs once per process; it has nothing to do when the library
 //! is up to date.
 //!
-//! Cargo is asked for the running target too (up to date: it is running).
+//! Under `cargo test`, cargo is asked for the running test target too (up
+//! to date: it is running).
 //! Asked for `dlxbench-ffi` alone, it would resolve the shared dependencies
 //! without the dev-dependencies' features (serde's `alloc`, ...) and build
 //! them and the whole `dlxbench` library a second time (about 100 s of the
@@ -41,13 +42,12 @@ fn profile_for(dir: &str) -> &str {
     }
 }
 
-/// The target this file is compiled into: the integration tests (a test
-/// harness, `cfg(test)`) or `benches/ffi.rs` (no harness).
-const RUNNING: [&str; 2] = if cfg!(test) {
-    ["--test", "it"]
-} else {
-    ["--bench", "ffi"]
-};
+/// The running target, when this file is compiled into the integration
+/// tests (a test harness: `cfg(test)`). Not for `benches/ffi.rs` (no
+/// harness): `cargo bench` builds it in the `bench` profile, which this
+/// file cannot tell from `release`, and asked for it in the wrong one
+/// cargo would build it again with fat LTO.
+const RUNNING: &[&str] = if cfg!(test) { &["--test", "it"] } else { &[] };
 
 /// Builds the library (once per process) and returns its path.
 pub fn libdlxbench() -> &'static Path {
@@ -57,7 +57,8 @@ pub fn libdlxbench() -> &'static Path {
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "dlxbench-ffi", "-p", "dlxbench", "--lib"])
+            .args(["build", "--quiet", "-p", "dlxbench-ffi"])
+            .args(["-p", "dlxbench", "--lib"])
             .args(RUNNING)
             .arg("--profile")
             .arg(profile_for(&dir))
