@@ -77,7 +77,7 @@ use pool::{Measured, Workers};
 pub use progress::Progress;
 pub use record::{Record, RecordSink};
 pub use result::{CorpusResult, Malformed, RunResult, MALFORMED_EXAMPLES};
-pub use schedule::{Schedule, Step};
+pub use schedule::{join_runs, Schedule, Step};
 pub use stats::{SolverStats, HIST_SIGFIG};
 pub use unit_cost::UnitCostTally;
 pub use virtual_best::VirtualBestTally;

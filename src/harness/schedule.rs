@@ -122,6 +122,43 @@ impl Schedule {
     }
 }
 
+/// `steps` with each run of consecutive steps of one solver over
+/// consecutive puzzles made one step, for the solvers `joined` says
+/// (the solvers in their own process, [`Solver::solves_blocks`]: a block
+/// is one call to them, and the process that answers a batch waits for
+/// the next call's requests; one call over the run keeps it busy). With
+/// one solver, a chunk's pass is one step; with several, the rotation
+/// gives a solver two blocks in a row every other block.
+///
+/// ```
+/// use dlxbench::harness::{join_runs, Schedule};
+///
+/// let steps = Schedule { block: 2 }.steps(5, 2, 0, 0);
+/// let joined: Vec<(usize, std::ops::Range<usize>)> = join_runs(steps, |solver| solver == 1)
+///     .map(|s| (s.solver, s.puzzles))
+///     .collect();
+/// assert_eq!(joined, [(0, 0..2), (1, 0..4), (0, 2..4), (0, 4..5), (1, 4..5)]);
+/// ```
+///
+/// [`Solver::solves_blocks`]: crate::solvers::Solver::solves_blocks
+pub fn join_runs(
+    steps: impl Iterator<Item = Step>,
+    joined: impl Fn(usize) -> bool,
+) -> impl Iterator<Item = Step> {
+    let mut steps = steps.peekable();
+    std::iter::from_fn(move || {
+        let mut step = steps.next()?;
+        if joined(step.solver) {
+            while let Some(next) =
+                steps.next_if(|n| n.solver == step.solver && n.puzzles.start == step.puzzles.end)
+            {
+                step.puzzles.end = next.puzzles.end;
+            }
+        }
+        Some(step)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

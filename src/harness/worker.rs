@@ -400,6 +400,8 @@ impl<P: Puzzle> Worker<P> {
         let mut details: Vec<Vec<((u64, u16), String)>> =
             (0..=extra.len()).map(|_| Vec::new()).collect();
         let passes = config.passes.max(1);
+        // A solver in its own process takes its blocks in a row as one.
+        let joined: Vec<bool> = self.solvers.iter().map(|s| s.solves_blocks()).collect();
         for (image, details) in (0u32..).zip(&mut details) {
             let seed = config.permute.map(|s| images::image_seed(s, image));
             let records = match image {
@@ -408,11 +410,13 @@ impl<P: Puzzle> Worker<P> {
             };
             for pass in 0..passes {
                 let at = Pass { seed, image, pass };
-                for step in
-                    config
-                        .schedule
-                        .steps(self.parsed.len(), solver_count, k, image * passes + pass)
-                {
+                let steps = config.schedule.steps(
+                    self.parsed.len(),
+                    solver_count,
+                    k,
+                    image * passes + pass,
+                );
+                for step in super::join_runs(steps, |i| joined[i]) {
                     self.run_step(job, step, at, records, details);
                 }
             }

@@ -200,9 +200,11 @@ fn entry_placed<P: Puzzle>(
     }
     let command = CommandSpec::new(spec.name.clone(), running.program.as_os_str(), args);
     // The host's `ns=` is the harness's own reading, not checked against
-    // round trips: the client may read its answers late.
+    // round trips: the client may read its answers late, and write the
+    // next batch before it reads them.
     let options = ProcessOptions {
         sleep_through_batches: true,
+        pipeline: true,
         ..options
     };
     let inner = process::entry_placed::<P>(

@@ -58,6 +58,21 @@
 //! answer any more, which is why a `--solver-cmd` solver, whose own times
 //! are checked against them, is read as its answers come.
 //!
+//! Writing ahead. With [`ProcessOptions::pipeline`] (the isolated host's,
+//! for the same reason), the harness writes a block's next batch before
+//! it reads the answers of the one in flight: the process finds the next
+//! requests waiting when it answers a batch's last, instead of idling
+//! while the harness wakes, reads, records and writes (about 200 µs a
+//! batch on the 2-core machine of the benchmarks, a quarter of a block of
+//! `dlx`'s 12 µs solves). Two batches of at most [`MAX_BATCH_BYTES`] fit
+//! in the pipe, so the write still never waits. The batch ahead belongs to
+//! the same block (a call), never to the next; a failure takes it with the
+//! process (its puzzles go to the fresh one), and a line after a batch's
+//! last answer is a stray only when nothing was written ahead. A solver in
+//! its own process is handed its blocks in a row as one
+//! ([`crate::harness::join_runs`]): with one solver in the run, a chunk's
+//! pass is one call, written ahead batch after batch.
+//!
 //! Per-process effects. A solver process keeps one memory layout (the
 //! kernel's address randomisation draws it once, at `exec`) and its place
 //! in the caches for as long as it runs; every time it records comes from
@@ -93,9 +108,10 @@ pub const BATCH_WORD: &str = "+batch";
 pub const MAX_BATCH: usize = 64;
 
 /// The most bytes of requests written in one batch (a request is not cut:
-/// the one that crosses it is the last). Well under the smallest pipe
-/// capacity Linux gives (64 KiB unless memory is short), so that the write
-/// never waits for the solver to read.
+/// the one that crosses it is the last). Two of them (a batch read and one
+/// written ahead, [`ProcessOptions::pipeline`]) are well under the
+/// smallest pipe capacity Linux gives (64 KiB unless memory is short), so
+/// that the write never waits for the solver to read.
 pub const MAX_BATCH_BYTES: usize = 16 * 1024;
 
 /// The shortest sleep [`ProcessOptions::sleep_through_batches`] takes
@@ -138,6 +154,21 @@ pub fn announces_batch(header: &[u8]) -> bool {
         .filter(|w| !w.is_empty())
         .skip(2)
         .any(|w| w == BATCH_WORD.as_bytes())
+}
+
+/// A batch written ahead of the one being read
+/// ([`ProcessOptions::pipeline`]): its requests and puzzles (as
+/// [`ProcessSolver`]'s own, with which they are swapped), the puzzles it
+/// covers, and when it was written (`None`: nothing in flight).
+#[derive(Default)]
+pub(super) struct Ahead {
+    request: Vec<u8>,
+    pending: Vec<(usize, usize, usize)>,
+    /// The block index of its first puzzle (or declined request).
+    from: usize,
+    /// The block index after its last.
+    next: usize,
+    written: Option<crate::clock::Instant>,
 }
 
 /// A process being replaced: its input closed, left to exit on its own,
@@ -199,7 +230,8 @@ impl<P: Puzzle> ProcessSolver<P> {
                 && !self.stopped
                 && self.child.is_some()
                 && !self.stop_requested();
-            if batching {
+            // A batch written ahead is read whatever came since (a stop).
+            if batching || self.ahead.written.is_some() {
                 i = self.batch(block, i, limit, budget, solution);
                 continue;
             }
@@ -210,7 +242,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             }
             i += 1;
         }
-        self.renew_if_due();
+        self.renew_if_due(n);
     }
 
     /// What the harness saw of a failed `outcome` ([`Solver::take_detail`]).
@@ -223,14 +255,17 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// [`ProcessOptions::renew_cost_factor`] times its start-up, retires
     /// it: the next block starts a fresh one, warmed up first
     /// ([`Solver::wants_warm_up`]).
-    fn renew_if_due(&mut self) {
+    fn renew_if_due(&mut self, block_len: usize) {
         let Some(every) = self.shared.options.renew_after else {
             return;
         };
         if self.child.is_none() {
             return;
         }
-        self.blocks += 1;
+        // Counted in blocks of the schedule's default size: a call may
+        // cover several ([`crate::harness::join_runs`]).
+        let blocks = u32::try_from(block_len.div_ceil(MAX_BATCH)).unwrap_or(u32::MAX);
+        self.blocks = self.blocks.saturating_add(blocks.max(1));
         let factor = self.shared.options.renew_cost_factor;
         let paid_for = self
             .life
@@ -245,15 +280,46 @@ impl<P: Puzzle> ProcessSolver<P> {
     }
 
     /// Writes the requests of the puzzles from `from` on (up to the batch's
-    /// limits) at once and reads their answers; the index of the first
-    /// puzzle not done (a failure leaves the rest of the batch to a fresh
-    /// process).
+    /// limits) at once, or takes the batch written ahead from there, and
+    /// reads their answers; with [`ProcessOptions::pipeline`], the next
+    /// batch is written first. The index of the first puzzle not done (a
+    /// failure leaves the rest of the batch to a fresh process).
     fn batch(
         &mut self,
         block: &mut dyn Block<P>,
         from: usize,
         limit: u64,
         budget: Budget,
+        solution: &mut P,
+    ) -> usize {
+        let (next, written) = match self.take_ahead(from) {
+            Some(taken) => taken,
+            None => match self.send(block, from, limit, budget, solution) {
+                Ok(sent) => sent,
+                Err(resume) => return resume,
+            },
+        };
+        if self.shared.options.pipeline && next < block.len() && !self.stop_requested() {
+            self.write_ahead(block, next, limit, budget, solution);
+        }
+        match self.read_batch(block, limit, budget, solution, written) {
+            Some(resume) => {
+                // Failed: what was written ahead went with the process.
+                self.ahead.written = None;
+                resume
+            }
+            None => next,
+        }
+    }
+
+    /// Fills [`Self::request`] and [`Self::pending`] with the requests of
+    /// the puzzles from `from` on, up to the batch's limits (a puzzle with
+    /// no request is done as declined); the index after the last.
+    fn fill(
+        &mut self,
+        block: &mut dyn Block<P>,
+        from: usize,
+        limit: u64,
         solution: &mut P,
     ) -> usize {
         let n = block.len();
@@ -280,8 +346,24 @@ impl<P: Puzzle> ProcessSolver<P> {
             }
             i += 1;
         }
+        i
+    }
+
+    /// Fills and writes the batch from `from` (nothing in flight): the
+    /// index after it and when it was written; `Err` with the index to go
+    /// on from when the first puzzle failed (output before the batch, or
+    /// the write).
+    fn send(
+        &mut self,
+        block: &mut dyn Block<P>,
+        from: usize,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) -> Result<(usize, crate::clock::Instant), usize> {
+        let i = self.fill(block, from, limit, solution);
         let Some(&(first, a, b)) = self.pending.first() else {
-            return i;
+            return Err(i);
         };
         self.current = a..b;
         if let Some(stray) = self.unsolicited() {
@@ -291,7 +373,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             let detail = format!("{stray} came after the previous answer, before this request");
             let (outcome, took) = self.fail_with(Failure::Stray, detail);
             block.done(first, &outcome, took, solution, self.detail.take());
-            return first + 1;
+            return Err(first + 1);
         }
         let stop = self.shared.options.stop;
         let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
@@ -302,8 +384,63 @@ impl<P: Puzzle> ProcessSolver<P> {
             let (outcome, took) = self.read_failed(e, max, written.elapsed());
             let detail = self.detail_of(&outcome);
             block.done(first, &outcome, took, solution, detail);
-            return first + 1;
+            return Err(first + 1);
         }
+        Ok((i, written))
+    }
+
+    /// [`ProcessOptions::pipeline`]: fills the batch from `from` and writes
+    /// it while the one before is being answered (two batches of at most
+    /// [`MAX_BATCH_BYTES`] fit in the pipe: the write does not wait for the
+    /// solver). A write that fails leaves nothing ahead: the batch being
+    /// read finds the failure, or the next one is written again.
+    fn write_ahead(
+        &mut self,
+        block: &mut dyn Block<P>,
+        from: usize,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+    ) {
+        std::mem::swap(&mut self.request, &mut self.ahead.request);
+        std::mem::swap(&mut self.pending, &mut self.ahead.pending);
+        let next = self.fill(block, from, limit, solution);
+        let stop = self.shared.options.stop;
+        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+        let written = crate::clock::Instant::now();
+        let child = self.child.as_mut().expect("batching with a process");
+        let ok = !self.pending.is_empty() && child.write_all(&self.request, deadline, stop).is_ok();
+        self.ahead.written = ok.then_some(written);
+        (self.ahead.from, self.ahead.next) = (from, next);
+        std::mem::swap(&mut self.request, &mut self.ahead.request);
+        std::mem::swap(&mut self.pending, &mut self.ahead.pending);
+    }
+
+    /// The batch written ahead from `from`, made the one to read: the index
+    /// after it and when it was written. `None` when nothing is in flight.
+    fn take_ahead(&mut self, from: usize) -> Option<(usize, crate::clock::Instant)> {
+        let written = self.ahead.written.take()?;
+        debug_assert_eq!(
+            self.ahead.from, from,
+            "the batch ahead starts where this one ends"
+        );
+        std::mem::swap(&mut self.request, &mut self.ahead.request);
+        std::mem::swap(&mut self.pending, &mut self.ahead.pending);
+        Some((self.ahead.next, written))
+    }
+
+    /// Reads the answers of the batch in [`Self::pending`], written at
+    /// `written`, each done as it comes. `None` when all were read; the
+    /// index to go on from after a failure (the process is gone).
+    fn read_batch(
+        &mut self,
+        block: &mut dyn Block<P>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut P,
+        written: crate::clock::Instant,
+    ) -> Option<usize> {
+        let stop = self.shared.options.stop;
         let (mut since, mut own_ns) = (written, 0u64);
         // The open group of answers found waiting (its first line).
         let mut group = None;
@@ -342,7 +479,9 @@ impl<P: Puzzle> ProcessSolver<P> {
                 own_ns = own_ns.saturating_add(nanos(took));
                 self.own_times.push(nanos(took));
             }
-            let last = k + 1 == self.pending.len();
+            // The last answer, and nothing written ahead: a line after it
+            // is a stray (with a batch ahead, it is that batch's answer).
+            let last = k + 1 == self.pending.len() && self.ahead.written.is_none();
             if last && outcome.failure.is_none_or(|f| f == Failure::Declined) {
                 if let Some(stray) = self.unsolicited() {
                     // A line beyond the batch's answers.
@@ -354,7 +493,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             block.done(index, &outcome, took, solution, detail);
             if self.child.is_none() {
                 // Failed: the rest of the batch goes to a fresh process.
-                return index + 1;
+                return Some(index + 1);
             }
         }
         if !self.own_times.is_empty() {
@@ -363,7 +502,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             let middle = self.own_times.len() / 2;
             self.answer_ns = *self.own_times.select_nth_unstable(middle).1;
         }
-        i
+        None
     }
 
     /// With [`ProcessOptions::sleep_through_batches`], when the next of
@@ -660,7 +799,21 @@ mod tests {
 
     /// Runs a block of 20 through `script`: what each puzzle got.
     fn block_of_20(script: &str, budget: Budget) -> Recorded {
-        let mut s = bash(script, ProcessOptions::default());
+        block_of_20_with(script, budget, ProcessOptions::default())
+    }
+
+    /// Batches of 4, each written before the one before is read.
+    fn written_ahead() -> ProcessOptions {
+        ProcessOptions {
+            batch: 4,
+            pipeline: true,
+            ..ProcessOptions::default()
+        }
+    }
+
+    /// [`block_of_20`] with `options`.
+    fn block_of_20_with(script: &str, budget: Budget, options: ProcessOptions) -> Recorded {
+        let mut s = bash(script, options);
         let mut block = Recorded::new(20);
         s.solve_block(&mut block, 2, budget, &mut Grid::blank());
         block
@@ -684,18 +837,91 @@ mod tests {
                 Failure::Clock,
             ),
         ] {
-            let dir = tempfile::tempdir().unwrap();
-            // The 7th request: puzzle 6.
-            let block = block_of_20(&failing_once(dir.path(), 7, how), SECOND);
-            let mut expected = vec![None; 20];
-            expected[6] = Some(failure);
-            assert_eq!(block.failures(), expected, "{how}");
-            // Every other answer is its own puzzle's.
-            for (k, d) in block.done.iter().enumerate() {
-                if k != 6 {
-                    assert_eq!(d.unwrap().0.guesses, tags(20)[k], "{how}: puzzle {k}");
+            // In one batch; and in batches of 4, the next written ahead
+            // (puzzles 8 to 11 in the pipe when puzzle 6 fails).
+            for options in [ProcessOptions::default(), written_ahead()] {
+                let dir = tempfile::tempdir().unwrap();
+                // The 7th request: puzzle 6.
+                let script = failing_once(dir.path(), 7, how);
+                let block = block_of_20_with(&script, SECOND, options);
+                let mut expected = vec![None; 20];
+                expected[6] = Some(failure);
+                let ahead = options.pipeline;
+                assert_eq!(block.failures(), expected, "{how}, ahead {ahead}");
+                // Every other answer is its own puzzle's.
+                for (k, d) in block.done.iter().enumerate() {
+                    if k != 6 {
+                        let guesses = d.unwrap().0.guesses;
+                        assert_eq!(guesses, tags(20)[k], "{how}, ahead {ahead}: puzzle {k}");
+                    }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_next_batch_is_in_the_pipe_before_the_one_before_is_answered() {
+        // Answers a batch of 4 only once it has read the next batch's first
+        // request (but for the block's last batch): written ahead, every
+        // puzzle is answered at once; read first, the block's first puzzle
+        // waits for its deadline.
+        let script = "echo dlxbench-protocol 1 +batch; read a; n=1; \
+             while [ -n \"$a\" ]; do read b; read c; read d; n=$((n+3)); next=; \
+             if [ $n -lt 20 ]; then read next; n=$((n+1)); fi; \
+             for r in \"$a\" \"$b\" \"$c\" \"$d\"; do set -- $r; \
+             echo \"0 - guesses=${3:0:1} ns=1000\"; done; a=$next; done";
+        let budget = Budget::UNLIMITED.with_time(Duration::from_millis(500));
+        let t = Instant::now();
+        let block = block_of_20_with(script, budget, written_ahead());
+        assert_eq!(block.failures(), vec![None; 20]);
+        assert_eq!(block.guesses(), tags(20));
+        assert!(
+            t.elapsed() < Duration::from_millis(400),
+            "{:?}",
+            t.elapsed()
+        );
+        let one_by_one = ProcessOptions {
+            pipeline: false,
+            ..written_ahead()
+        };
+        let block = block_of_20_with(script, budget, one_by_one);
+        assert_eq!(block.failures()[0], Some(Failure::Deadline));
+    }
+
+    #[test]
+    fn a_line_after_the_blocks_last_answer_is_a_stray_with_batches_written_ahead() {
+        // The 20th answer followed by a debug line: between batches it
+        // would be read as the next batch's answer. After the block's last
+        // answer it fails that puzzle, or the next block's first when it
+        // came late.
+        let script = tagging(
+            "dlxbench-protocol 1 +batch",
+            "if [ $n -eq 20 ]; then echo \"0 - guesses=${p:0:1} ns=1000\"; echo debug; continue; fi;",
+        );
+        let mut s = bash(&script, written_ahead());
+        let (mut failures, mut guesses) = (Vec::new(), Vec::new());
+        for _ in 0..2 {
+            let mut block = Recorded::new(20);
+            s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
+            failures.extend(block.failures());
+            guesses.extend(block.done.iter().map(|d| d.unwrap().0.guesses));
+        }
+        let failed: Vec<usize> = (0..40).filter(|&k| failures[k].is_some()).collect();
+        // Seen after the last answer or before the next block (a stray),
+        // or, when it arrived after that look, read as the next block's
+        // first answer (not a response).
+        let expected = [
+            (19, Failure::Stray),
+            (20, Failure::Stray),
+            (20, Failure::Response),
+        ];
+        assert!(
+            failed.len() == 1 && expected.contains(&(failed[0], failures[failed[0]].unwrap())),
+            "{failures:?}"
+        );
+        // Every other answer is its own puzzle's.
+        for k in (0..40).filter(|&k| k != failed[0]) {
+            assert_eq!(guesses[k], tags(20)[k % 20], "puzzle {k}");
         }
     }
 
@@ -745,7 +971,6 @@ mod tests {
 
     #[test]
     fn a_puzzle_past_its_deadline_is_the_failed_one_and_the_rest_goes_to_a_fresh_process() {
-        let dir = tempfile::tempdir().unwrap();
         let budget = Budget::UNLIMITED.with_time(Duration::from_millis(300));
         // Each answer takes 100 ms: the block takes longer than one
         // puzzle's budget, which counts from the answer before.
@@ -754,14 +979,18 @@ mod tests {
         let block = block_of_20(&slow, budget);
         assert_eq!(block.failures(), vec![None; 20]);
         assert!(t.elapsed() > Duration::from_millis(1900));
-        let hangs = failing_once(dir.path(), 5, "sleep 30");
-        let t = Instant::now();
-        let block = block_of_20(&hangs, budget);
-        let mut expected = vec![None; 20];
-        expected[4] = Some(Failure::Deadline);
-        assert_eq!(block.failures(), expected);
-        assert_eq!(block.guesses()[5..], tags(20)[5..]);
-        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        // Also when puzzle 4 starts a batch written ahead.
+        for options in [ProcessOptions::default(), written_ahead()] {
+            let dir = tempfile::tempdir().unwrap();
+            let hangs = failing_once(dir.path(), 5, "sleep 30");
+            let t = Instant::now();
+            let block = block_of_20_with(&hangs, budget, options);
+            let mut expected = vec![None; 20];
+            expected[4] = Some(Failure::Deadline);
+            assert_eq!(block.failures(), expected);
+            assert_eq!(block.guesses()[5..], tags(20)[5..]);
+            assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        }
     }
 
     #[test]

@@ -270,7 +270,9 @@ pub struct ProcessOptions {
     /// default [`MAX_BATCH`]. See [`batch`].
     pub batch: usize,
     /// Replace each process after it served this many blocks of the
-    /// schedule (`None`, the default: keep it for the run): each process
+    /// schedule, counted in blocks of [`MAX_BATCH`] puzzles (the
+    /// schedule's default; a call may cover several blocks in a row)
+    /// (`None`, the default: keep it for the run): each process
     /// is one draw of the per-process effects (memory layout, placement in
     /// the caches), so a run that replaces them spreads those effects over
     /// its blocks, where the table's interval sees them. See [`batch`].
@@ -287,6 +289,13 @@ pub struct ProcessOptions {
     /// process). False by default: a solver's own times are checked against
     /// each answer's round trip, which a late read would blur.
     pub sleep_through_batches: bool,
+    /// Write a block's next batch before reading this one's answers (see
+    /// [`batch`]), so that the solver finds the next requests waiting when
+    /// it answers a batch's last: two batches in the pipe at most. For
+    /// solvers whose answers' times are not checked against round trips
+    /// (the isolated host, as [`Self::sleep_through_batches`]); false by
+    /// default.
+    pub pipeline: bool,
 }
 
 impl Default for ProcessOptions {
@@ -302,6 +311,7 @@ impl Default for ProcessOptions {
             renew_after: None,
             renew_cost_factor: RENEW_COST_FACTOR,
             sleep_through_batches: false,
+            pipeline: false,
         }
     }
 }
@@ -473,6 +483,8 @@ pub struct ProcessSolver<P> {
     answer_ns: u64,
     /// The own times of the batch being read (a buffer kept).
     own_times: Vec<u64>,
+    /// The batch written ahead ([`ProcessOptions::pipeline`]).
+    ahead: batch::Ahead,
     _puzzle: PhantomData<fn(&P)>,
 }
 
@@ -506,6 +518,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             life: None,
             answer_ns: 0,
             own_times: Vec::with_capacity(MAX_BATCH),
+            ahead: batch::Ahead::default(),
             _puzzle: PhantomData,
         }
     }
