@@ -1,8 +1,24 @@
 //! Records, for `run.json`, the compiler version and the git revision of
 //! the source tree the binary is built from (nothing is looked up when the
 //! binary runs).
+//!
+//! Every path this asks cargo to watch costs a rebuild when it changes:
+//! the script reruns, the library recompiles and the release binary is
+//! linked again with fat LTO (minutes). So it watches only paths that
+//! exist (cargo takes a missing one as changed, on every build) and that
+//! change only when the revision or the dirty flag may: HEAD, the branch's
+//! ref where git keeps it, and the files the binary is built from. Not the
+//! index, which `git status` and `git add` rewrite without changing either.
+//! `tests/it/provenance_cli.rs` builds a package with this script twice,
+//! with loose and with packed refs, and checks the second build compiles
+//! nothing.
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The files the binary is built from: the dirty flag says whether they
+/// differ from the commit (an edit of the docs or the tests does not make
+/// the binary another one).
+const SOURCES: [&str; 4] = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
 
 fn main() {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
@@ -17,14 +33,15 @@ fn main() {
     // Empty: not built from a git checkout (or without git).
     let revision = git_revision().unwrap_or_default();
     println!("cargo:rustc-env=DLXBENCH_GIT_REVISION={revision}");
+    // Without a rerun-if line cargo would rerun this on any change in the
+    // package (docs, tests).
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC");
 }
 
 /// `git` run in the package's directory; its output when it succeeds.
 fn git(args: &[&str]) -> Option<String> {
-    // Optional locks off: reading must not rewrite the index (which would
-    // make cargo run this again).
+    // Optional locks off: reading must not rewrite the index.
     let out = Command::new("git")
         .arg("--no-optional-locks")
         .args(args)
@@ -32,42 +49,64 @@ fn git(args: &[&str]) -> Option<String> {
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
-    let text = String::from_utf8(out.stdout).ok()?.trim().to_string();
-    (out.status.success() && !text.is_empty()).then_some(text)
+    let text = String::from_utf8(out.stdout).ok()?.trim_end().to_string();
+    out.status.success().then_some(text)
 }
 
-/// The revision (`git describe --always --dirty --abbrev=40`: the commit,
-/// with `-dirty` when the tree differed from it) when the package's
-/// directory is the top of a git checkout (not a package unpacked inside
-/// another repository). Asks cargo to run this again when HEAD, the branch
-/// it points to, the index or the sources of the binary change, so that
-/// the value follows commits, checkouts and edits.
+/// The path of git's file `name` (`HEAD`, `refs/heads/main`,
+/// `packed-refs`): worktrees keep HEAD apart from the shared refs, and
+/// `--git-path` says where each is.
+fn git_path(manifest: &Path, name: &str) -> Option<PathBuf> {
+    Some(manifest.join(git(&["rev-parse", "--git-path", name])?))
+}
+
+/// Asks cargo to rerun this when `path` changes.
+fn watch(path: &Path) {
+    println!("cargo:rerun-if-changed={}", path.display());
+}
+
+/// The commit checked out (`git rev-parse HEAD`), with `-dirty` when the
+/// files of [`SOURCES`] differ from it (changed, staged or new), when the
+/// package's directory is the top of a git checkout (not a package
+/// unpacked inside another repository). Asks cargo to rerun this when HEAD
+/// moves (a checkout, a commit) or those files change.
 fn git_revision() -> Option<String> {
     let top = PathBuf::from(git(&["rev-parse", "--show-toplevel"])?);
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     if top.canonicalize().ok()? != manifest.canonicalize().ok()? {
         return None;
     }
-    // Worktrees keep HEAD and the index apart from the shared refs:
-    // `--git-path` says where each is.
-    let mut watched = vec![
-        "HEAD".to_string(),
-        "index".to_string(),
-        "packed-refs".to_string(),
-    ];
-    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
-        watched.push(branch);
-    }
-    for name in watched {
-        if let Some(path) = git(&["rev-parse", "--git-path", &name]) {
-            let path = manifest.join(path);
-            // A file that does not exist yet (no packed refs) is watched
-            // all the same: cargo reruns when it appears.
-            println!("cargo:rerun-if-changed={}", path.display());
+    watch(&git_path(manifest, "HEAD")?);
+    // On a branch, a commit moves the branch's ref, not HEAD: a loose file,
+    // or a line of packed-refs once packed (`git gc`, `git pack-refs`). A
+    // commit on a packed branch writes the loose file: its directory (the
+    // nearest that exists) is watched for it.
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]).filter(|b| !b.is_empty()) {
+        let loose = git_path(manifest, &branch)?;
+        if loose.is_file() {
+            watch(&loose);
+        } else {
+            let packed = git_path(manifest, "packed-refs")?;
+            if packed.is_file() {
+                watch(&packed);
+            }
+            if let Some(dir) = loose.ancestors().skip(1).find(|d| d.is_dir()) {
+                watch(dir);
+            }
         }
     }
-    for source in ["src", "Cargo.toml", "Cargo.lock"] {
-        println!("cargo:rerun-if-changed={source}");
+    for source in SOURCES {
+        if manifest.join(source).exists() {
+            println!("cargo:rerun-if-changed={source}");
+        }
     }
-    git(&["describe", "--always", "--dirty", "--abbrev=40"])
+    let commit = git(&["rev-parse", "--verify", "HEAD"])?;
+    let mut status = vec!["status", "--porcelain", "--"];
+    status.extend(SOURCES);
+    let dirty = if git(&status)?.is_empty() {
+        ""
+    } else {
+        "-dirty"
+    };
+    Some(format!("{commit}{dirty}"))
 }

@@ -18,7 +18,7 @@
 //! cargo bench --bench ffi
 //! ```
 
-#[path = "../tests/common/ffi_build.rs"]
+#[path = "../tests/it/common/ffi_build.rs"]
 mod ffi_build;
 
 use std::hint::black_box;

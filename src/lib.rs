@@ -97,7 +97,7 @@ struct ReadmeDoctests;
 
 /// The Rust examples of `docs/engine.md`, compiled and run as doctests
 /// (every page of `docs/` with a Rust code block has one of these:
-/// `tests/readme.rs` checks it).
+/// `tests/it/readme.rs` checks it).
 #[cfg(doctest)]
 #[doc = include_str!("../docs/engine.md")]
 struct EngineDoctests;

@@ -8,10 +8,24 @@ mod cli;
 
 /// Batch benchmark harness for Sudoku solvers, built around Dancing Links.
 #[derive(Parser)]
-#[command(name = "dlxbench", version, about, propagate_version = true)]
+#[command(name = "dlxbench", version = version(), about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// `dlxbench --version`: the package's version and, when built from a git
+/// checkout, the revision `run.json` records (`results/make-baseline`
+/// takes a `dlxbench` on PATH only when it is the checkout's).
+fn version() -> &'static str {
+    static LINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    LINE.get_or_init(|| {
+        let version = env!("CARGO_PKG_VERSION");
+        match dlxbench::report::run_json::git_revision() {
+            Some(revision) => format!("{version} ({revision})"),
+            None => version.to_string(),
+        }
+    })
 }
 
 #[derive(Subcommand)]

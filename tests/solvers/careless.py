@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # A solver the way a hurried user writes one: it "solves" by looking the
 # answer up (answers.txt: PUZZLE SOLUTION lines), sleeps to stand for work,
-# and misbehaves the way real ones do. Used by tests/solver_cmd.rs.
+# and misbehaves the way real ones do. Used by tests/it/solver_cmd.rs.
 #
 #   careless.py ANSWERS MODE [N]
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A 9x9 Sudoku solver speaking the dlxbench solver protocol, version 1,
 with misbehaviours on demand for the tests of solvers in their own
-processes (tests/solver_cmd.rs).
+processes (tests/it/solver_cmd.rs).
 
 Options:
   --fail MODE=PUZZLE   misbehave on this puzzle (81 characters): MODE is
