@@ -74,6 +74,7 @@ pub mod export;
 pub mod ffi;
 pub mod hanidoku;
 pub mod harness;
+pub mod history;
 pub mod kinds;
 pub mod merge;
 pub mod notation;
