@@ -100,6 +100,7 @@ fn the_history_workflow_appends_each_run_and_draws_the_dashboard() {
         assert_eq!(csv.lines().count(), 1 + 8 * round, "{csv}");
         let page = std::fs::read_to_string(temp.path().join("site/index.html")).unwrap();
         assert_eq!(page.matches("<svg").count(), 8);
+        common::assert_offline(&page, "the dashboard");
         assert!(temp.path().join("site/history.db").is_file());
     }
 }

@@ -14,7 +14,7 @@
 //! leaves SQLite's journal behind, and the next connection rolls the
 //! half-written run back: a run is in the database whole or not at all.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rusqlite::{params, OptionalExtension, Transaction, TransactionBehavior};
 use sha2::{Digest, Sha256};
@@ -211,7 +211,7 @@ fn insert_puzzles(
     tx: &Transaction<'_>,
     id: i64,
     csv: &Path,
-    db: &PathBuf,
+    db: &Path,
 ) -> Result<u64, HistoryError> {
     let mut reader = PuzzleReader::open(csv)?;
     let mut insert = tx

@@ -459,3 +459,15 @@ pub fn work_means(base: &Path, cur: &Path, corpus: &str, solver: &str) -> (f64, 
     }
     ((t / k as f64).exp(), (n / k as f64).exp(), k)
 }
+
+/// An HTML page that loads nothing: no script, link, import or URL but the
+/// SVG namespace (an identifier, not a load).
+pub fn assert_offline(html: &str, what: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>"), "{what}");
+    for bad in ["http://", "https://", "<script", "<link", "@import", "url("] {
+        let found = html
+            .match_indices(bad)
+            .any(|(at, _)| !html[at..].starts_with("http://www.w3.org/2000/svg"));
+        assert!(!found, "{what} has {bad}");
+    }
+}
