@@ -10,10 +10,20 @@ use super::series::Series;
 use crate::plot::chart::{self, CommitSeries, DrawError};
 use crate::plot::html;
 
+/// A commit's label under a chart: its first 7 characters (git's short
+/// hash), `*` for a dirty build.
+fn label(revision: &str) -> String {
+    let mut l: String = revision.chars().take(7).collect();
+    if revision.ends_with("-dirty") {
+        l.push('*');
+    }
+    l
+}
+
 /// The chart data of `s`.
 fn commit_series(s: &Series) -> CommitSeries {
     CommitSeries {
-        labels: s.points.iter().map(|p| short(&p.revision)).collect(),
+        labels: s.points.iter().map(|p| label(&p.revision)).collect(),
         times: s
             .points
             .iter()
