@@ -1214,8 +1214,8 @@ mod tests {
         s.node_steps = vec![4];
         s.outliers = vec![1];
         let marked = over_commits("t", &s).unwrap();
-        // 12 dashes, one line, one cross.
-        assert_eq!(step_marks(&marked), legend + 12 + 1 + 1);
+        // 12 dashes, one line, one cross (two strokes).
+        assert_eq!(step_marks(&marked), legend + 12 + 1 + 2);
         assert!(marked.contains(">c3<"), "the commits are labelled");
     }
 }
