@@ -39,6 +39,9 @@
 //! * [`session`]: a `bench` session around the harness run: the output
 //!   directory, each corpus's result files as it ends, pictures, exports
 //!   and baselines, and the outcome the command line reports.
+//! * [`history`]: the history of runs over commits (`dlxbench history`):
+//!   an SQLite database of runs, the steps of node counts and time, the
+//!   dashboard.
 //! * [`clock`]: the clock solves are timed with (the time-stamp counter
 //!   where it is invariant).
 //! * [`budget`]: search budgets (nodes, and time as a safety net) and the
@@ -74,6 +77,7 @@ pub mod export;
 pub mod ffi;
 pub mod hanidoku;
 pub mod harness;
+pub mod history;
 pub mod kinds;
 pub mod merge;
 pub mod notation;

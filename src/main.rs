@@ -40,6 +40,8 @@ enum Command {
     Ab(cli::ab::Args),
     /// Two solvers of one run puzzle by puzzle: wins, ties, ratios, the virtual best solver.
     Versus(cli::versus::Args),
+    /// The history of runs over commits: add runs, show the figures and steps, a dashboard.
+    History(cli::history::Args),
     /// Draw the pictures and report.html of result directories, from their files.
     Plot(cli::plot::Args),
     /// Solve puzzles and print their solutions.
@@ -79,6 +81,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cli::merge::run(args),
         Command::Ab(args) => cli::ab::run(args),
         Command::Versus(args) => cli::versus::run(args),
+        Command::History(args) => cli::history::run(args),
         Command::Plot(args) => cli::plot::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),

@@ -34,7 +34,8 @@ pub enum FormatArg {
     /// Aligned tables for the terminal.
     #[default]
     Table,
-    /// GitHub Markdown (pull-request comment, CI job summary).
+    /// GitHub Markdown (pull-request comment, CI job summary); also `md`.
+    #[value(alias = "md")]
     Markdown,
     /// JSON for machines.
     Json,

@@ -14,6 +14,7 @@ pub mod datasets;
 #[cfg(unix)]
 pub mod echo;
 pub mod generate;
+pub mod history;
 #[cfg(unix)]
 pub mod host;
 pub(crate) mod io;

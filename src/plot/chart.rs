@@ -759,6 +759,208 @@ fn spaced(x0: f64, x1: f64, width: f64) -> impl Fn(&f64) -> String {
     }
 }
 
+/// One corpus x solver over commits, for [`over_commits`]: plain data, in
+/// commit order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CommitSeries {
+    /// Each commit's label (a short revision: at most 8 characters fit
+    /// under a chart of 8 labels).
+    pub labels: Vec<String>,
+    /// Each commit's mean time and its interval, ns: (mean, low, high).
+    pub times: Vec<Option<(f64, f64, f64)>>,
+    /// Each commit's total node count.
+    pub nodes: Vec<Option<u64>>,
+    /// The commits where time steps (indices).
+    pub time_steps: Vec<usize>,
+    /// The commits where node counts step.
+    pub node_steps: Vec<usize>,
+    /// The commits whose time is an outlier.
+    pub outliers: Vec<usize>,
+}
+
+/// A range around `values` (finite ones), widened by a tenth each way.
+fn linear_range(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for v in values.filter(|v| v.is_finite()) {
+        lo = lo.min(v);
+        hi = hi.max(v);
+    }
+    if !lo.is_finite() {
+        return (0.0, 1.0);
+    }
+    let pad = match hi - lo {
+        d if d > 0.0 => d / 10.0,
+        _ => lo.abs().max(1.0) / 10.0,
+    };
+    (lo - pad, hi + pad)
+}
+
+/// The history of one corpus x solver over commits, in two panels on one
+/// x axis of commits: above, each commit's mean time with its interval
+/// (outliers crossed), below, its total node count; a vertical line
+/// before each commit where a figure steps (dashed: time, solid: nodes).
+pub fn over_commits(title: &str, s: &CommitSeries) -> Result<String, DrawError> {
+    let chart_name = "the history chart";
+    let n = s.labels.len().max(1);
+    let x = -0.5f64..(n as f64 - 0.5);
+    let (n0, n1) = linear_range(s.nodes.iter().flatten().map(|v| *v as f64));
+    let step = RGBColor(192, 57, 43);
+    svg_beside(chart_name, |root| {
+        let (top, bottom) = root.split_vertically(SIZE.1 * 3 / 5);
+        time_panel(&top, title, s, x.clone(), step, chart_name)?;
+        node_panel(&bottom, s, x, (n0, n1), step, chart_name)?;
+        Ok(vec![
+            (
+                "mean time and its 95% interval".to_string(),
+                Mark::Dot(colour(0).filled()),
+            ),
+            (
+                "time outlier".to_string(),
+                Mark::Cross(step.stroke_width(2)),
+            ),
+            ("time step".to_string(), Mark::Dashed(step.stroke_width(2))),
+            (
+                "total nodes".to_string(),
+                Mark::Line(colour(1).stroke_width(2)),
+            ),
+            (
+                "node-count step".to_string(),
+                Mark::Line(step.stroke_width(2)),
+            ),
+        ])
+    })
+}
+
+/// The upper panel of [`over_commits`]: each commit's mean time with its
+/// interval, outliers crossed, time steps dashed.
+fn time_panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    title: &str,
+    s: &CommitSeries,
+    x: std::ops::Range<f64>,
+    step: RGBColor,
+    chart_name: &str,
+) -> Result<(), DrawError> {
+    let (t0, t1) = linear_range(s.times.iter().flatten().flat_map(|t| [t.1, t.2]));
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(8)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, t0..t1)
+        .map_err(|e| draw_error(chart_name, e))?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc("mean time")
+        .y_labels(5)
+        .y_label_formatter(&|y| human_ns(*y))
+        .draw()
+        .map_err(|e| draw_error(chart_name, e))?;
+    let bars = s.times.iter().enumerate().filter_map(|(i, t)| {
+        t.map(|t| PathElement::new([(i as f64, t.1), (i as f64, t.2)], colour(0)))
+    });
+    chart
+        .draw_series(bars)
+        .map_err(|e| draw_error(chart_name, e))?;
+    let dots = s.times.iter().enumerate().filter_map(|(i, t)| {
+        let t = (*t)?;
+        match s.outliers.contains(&i) {
+            true => Some(Cross::new((i as f64, t.0), 5, step.stroke_width(2)).into_dyn()),
+            false => Some(Circle::new((i as f64, t.0), 3, colour(0).filled()).into_dyn()),
+        }
+    });
+    chart
+        .draw_series(dots)
+        .map_err(|e| draw_error(chart_name, e))?;
+    for &i in &s.time_steps {
+        dashed_vertical(&mut chart, i as f64 - 0.5, (t0, t1), step, chart_name)?;
+    }
+    Ok(())
+}
+
+/// A dashed vertical line at `x` across `y`.
+fn dashed_vertical<'a, 'b: 'a>(
+    chart: &mut ChartContext<
+        'a,
+        SVGBackend<'b>,
+        Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+    >,
+    x: f64,
+    y: (f64, f64),
+    colour: RGBColor,
+    chart_name: &str,
+) -> Result<(), DrawError> {
+    let pieces = 24;
+    let dy = (y.1 - y.0) / pieces as f64;
+    let dashes = (0..pieces).step_by(2).map(|k| {
+        let from = y.0 + dy * k as f64;
+        PathElement::new([(x, from), (x, from + dy)], colour.stroke_width(2))
+    });
+    chart
+        .draw_series(dashes)
+        .map_err(|e| draw_error(chart_name, e))?;
+    Ok(())
+}
+
+/// The lower panel of [`over_commits`]: total nodes per commit, the
+/// commits labelled below.
+fn node_panel(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    s: &CommitSeries,
+    x: std::ops::Range<f64>,
+    y: (f64, f64),
+    step: RGBColor,
+    chart_name: &str,
+) -> Result<(), DrawError> {
+    let mut chart = ChartBuilder::on(area)
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(80)
+        .build_cartesian_2d(x, y.0..y.1)
+        .map_err(|e| draw_error(chart_name, e))?;
+    let label = |v: &f64| {
+        let i = v.round();
+        match (v - i).abs() < 1e-6 && i >= 0.0 {
+            true => s.labels.get(i as usize).cloned().unwrap_or_default(),
+            false => String::new(),
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(s.labels.len().clamp(1, 8))
+        .x_label_formatter(&label)
+        .y_desc("total nodes")
+        .y_labels(4)
+        .y_label_formatter(&|v| crate::report::thousands(v.round().max(0.0) as u64))
+        .draw()
+        .map_err(|e| draw_error(chart_name, e))?;
+    let line: Vec<(f64, f64)> = s
+        .nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| v.map(|v| (i as f64, v as f64)))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(line.clone(), colour(1).stroke_width(2)))
+        .map_err(|e| draw_error(chart_name, e))?;
+    chart
+        .draw_series(line.iter().map(|&p| Circle::new(p, 3, colour(1).filled())))
+        .map_err(|e| draw_error(chart_name, e))?;
+    for &i in &s.node_steps {
+        let at = i as f64 - 0.5;
+        chart
+            .draw_series([PathElement::new(
+                [(at, y.0), (at, y.1)],
+                step.stroke_width(2),
+            )])
+            .map_err(|e| draw_error(chart_name, e))?;
+    }
+    Ok(())
+}
+
 /// A number for an axis label: three significant figures, no trailing
 /// zeros, thousands as `k` and millions as `M`.
 pub fn compact(x: f64) -> String {
@@ -985,5 +1187,35 @@ mod tests {
         )
         .unwrap();
         assert!(svg.contains("</svg>"));
+    }
+
+    /// The lines and crosses of the step colour in `svg`.
+    fn step_marks(svg: &str) -> usize {
+        let doc = roxmltree::Document::parse(svg).expect("the SVG parses");
+        doc.descendants()
+            .filter(|n| n.attribute("stroke") == Some("#C0392B"))
+            .count()
+    }
+
+    #[test]
+    fn the_history_chart_marks_steps_and_outliers_only() {
+        let mut s = CommitSeries {
+            labels: (0..6).map(|i| format!("c{i}")).collect(),
+            times: (0..6)
+                .map(|i| Some((100.0 + i as f64, 95.0, 110.0)))
+                .collect(),
+            nodes: vec![Some(5), Some(5), None, Some(5), Some(5), Some(5)],
+            ..CommitSeries::default()
+        };
+        let calm = over_commits("t", &s).unwrap();
+        // Only the legend's three marks (a time step's dashes count as two).
+        let legend = step_marks(&calm);
+        s.time_steps = vec![3];
+        s.node_steps = vec![4];
+        s.outliers = vec![1];
+        let marked = over_commits("t", &s).unwrap();
+        // 12 dashes, one line, one cross (two strokes).
+        assert_eq!(step_marks(&marked), legend + 12 + 1 + 2);
+        assert!(marked.contains(">c3<"), "the commits are labelled");
     }
 }

@@ -25,7 +25,7 @@
 
 pub mod chart;
 pub mod compare_page;
-mod html;
+pub mod html;
 pub mod sample;
 
 use std::path::{Path, PathBuf};

@@ -71,6 +71,8 @@ const LAYERS: &[(&str, u32)] = &[
     // A bench session: the output directory, result files, pictures,
     // exports and baselines around a harness run.
     ("session", 13),
+    // The history of runs over commits: the database, steps, dashboard.
+    ("history", 13),
 ];
 
 fn layer(module: &str) -> u32 {

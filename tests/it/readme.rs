@@ -1122,7 +1122,8 @@ fn recipe_commands_name_existing_options() {
                             // `DLXBENCH=.../dlxbench JOBS=2 script` sets a
                             // variable, it does not call dlxbench.
                             .filter(|(sub, _)| {
-                                sub != "datasets" && sub.chars().all(|c| c.is_ascii_lowercase())
+                                sub != "datasets"
+                                    && sub.chars().all(|c| c.is_ascii_lowercase() || c == ' ')
                             })
                             .map(|c| (page.clone(), c)),
                     );

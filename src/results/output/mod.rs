@@ -6,6 +6,9 @@
 //! * [`AbJson`]: `ab --json FILE`;
 //! * [`VersusJson`]: `versus --format json` (`"format":
 //!   "dlxbench-versus/1"`);
+//! * [`HistoryJson`]: `history show --format json` (`"format":
+//!   "dlxbench-history/1"`), and [`HistoryExportJson`]: `history export
+//!   --format json` (`"format": "dlxbench-history-export/1"`);
 //! * [`export`]: the dashboard formats of `--export` (`bmf`,
 //!   `github-action-benchmark`), whose schemas are their tools'.
 //!
@@ -21,10 +24,12 @@
 pub mod ab;
 pub mod compare;
 pub mod export;
+pub mod history;
 pub mod versus;
 
 pub use ab::{AaJson, AbJson};
 pub use compare::{CompareJson, Counts, Side, WorkJson};
+pub use history::{HistoryExportJson, HistoryJson};
 pub use versus::VersusJson;
 
 use serde::{Deserialize, Serialize};

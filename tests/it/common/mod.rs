@@ -250,7 +250,7 @@ pub fn shared_library(dir: &Path, name: &str, source: &Path) -> PathBuf {
 /// of each, lines joined over `\` continuations and comments skipped. A
 /// call is a word that is `dlxbench` or a path ending in `/dlxbench`
 /// (quotes and `"$DLXBENCH"`-style variables named for it included),
-/// followed by the subcommand.
+/// followed by the subcommand (`history add`: with its own subcommand).
 pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
     let mut joined = Vec::new();
     let mut current = String::new();
@@ -286,13 +286,18 @@ pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
             if sub.starts_with('-') || sub.contains('=') {
                 continue;
             }
-            let options = words[i + 2..]
+            // `history add`: a subcommand with subcommands of its own.
+            let (sub, rest) = match (sub.trim_matches('"'), words.get(i + 2)) {
+                ("history", Some(action)) => (format!("history {action}"), i + 3),
+                (sub, _) => (sub.to_string(), i + 2),
+            };
+            let options = words[rest.min(words.len())..]
                 .iter()
                 .take_while(|w| !is_binary(w) && !matches!(**w, "|" | "&&" | ";" | "||"))
                 .filter(|w| w.starts_with("--"))
                 .map(|w| w.split('=').next().unwrap().to_string())
                 .collect();
-            found.push((sub.trim_matches('"').to_string(), options));
+            found.push((sub, options));
         }
     }
     found
@@ -301,7 +306,11 @@ pub fn dlxbench_commands(text: &str) -> Vec<(String, Vec<String>)> {
 /// Every option of `commands` is one its subcommand's `--help` lists.
 pub fn assert_options_exist(commands: &[(String, Vec<String>)]) {
     for (sub, options) in commands {
-        let out = dlxbench().args([sub, "--help"]).output().unwrap();
+        let out = dlxbench()
+            .args(sub.split(' '))
+            .arg("--help")
+            .output()
+            .unwrap();
         assert!(out.status.success(), "dlxbench {sub} --help");
         let help = String::from_utf8(out.stdout).unwrap();
         for option in options {
@@ -452,4 +461,16 @@ pub fn work_means(base: &Path, cur: &Path, corpus: &str, solver: &str) -> (f64, 
         }
     }
     ((t / k as f64).exp(), (n / k as f64).exp(), k)
+}
+
+/// An HTML page that loads nothing: no script, link, import or URL but the
+/// SVG namespace (an identifier, not a load).
+pub fn assert_offline(html: &str, what: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>"), "{what}");
+    for bad in ["http://", "https://", "<script", "<link", "@import", "url("] {
+        let found = html
+            .match_indices(bad)
+            .any(|(at, _)| !html[at..].starts_with("http://www.w3.org/2000/svg"));
+        assert!(!found, "{what} has {bad}");
+    }
 }
