@@ -25,6 +25,7 @@ mod ffi;
 mod foreign;
 mod hanidoku_alloc;
 mod hanidoku_cli;
+mod history;
 mod images_cli;
 mod input_policy;
 mod isolation;

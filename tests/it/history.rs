@@ -3,7 +3,7 @@
 //! step at its commit and no time step in A/A noise; the dashboard, the
 //! JSON and the export.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
