@@ -904,6 +904,34 @@ fn dashed_vertical<'a, 'b: 'a>(
     Ok(())
 }
 
+/// The x axis of [`over_commits`]: linear, its ticks on the commits given
+/// (plotters' own picks are "nice" numbers, which may fall between
+/// commits and leave them unlabelled).
+struct CommitAxis {
+    range: plotters::coord::types::RangedCoordf64,
+    ticks: Vec<f64>,
+}
+
+impl Ranged for CommitAxis {
+    type FormatOption = plotters::coord::ranged1d::DefaultFormatting;
+    type ValueType = f64;
+
+    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
+        self.range.map(value, limit)
+    }
+
+    fn key_points<Hint: plotters::coord::ranged1d::KeyPointHint>(&self, hint: Hint) -> Vec<f64> {
+        match hint.max_num_points() {
+            0 => Vec::new(),
+            _ => self.ticks.clone(),
+        }
+    }
+
+    fn range(&self) -> std::ops::Range<f64> {
+        self.range.range()
+    }
+}
+
 /// The lower panel of [`over_commits`]: total nodes per commit, the
 /// commits labelled below.
 fn node_panel(
@@ -914,11 +942,22 @@ fn node_panel(
     step: RGBColor,
     chart_name: &str,
 ) -> Result<(), DrawError> {
+    // Ticks on the commits themselves (plotters' own picks fall between
+    // them, unlabelled), at most 8: every k-th commit.
+    let n = s.labels.len();
+    let every = n.div_ceil(8).max(1);
+    let ticks: Vec<f64> = (0..n).step_by(every).map(|i| i as f64).collect();
     let mut chart = ChartBuilder::on(area)
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(80)
-        .build_cartesian_2d(x, y.0..y.1)
+        .build_cartesian_2d(
+            CommitAxis {
+                range: x.into(),
+                ticks,
+            },
+            y.0..y.1,
+        )
         .map_err(|e| draw_error(chart_name, e))?;
     let label = |v: &f64| {
         let i = v.round();
@@ -930,7 +969,6 @@ fn node_panel(
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(s.labels.len().clamp(1, 8))
         .x_label_formatter(&label)
         .y_desc("total nodes")
         .y_labels(4)
@@ -1216,6 +1254,23 @@ mod tests {
         let marked = over_commits("t", &s).unwrap();
         // 12 dashes, one line, one cross (two strokes).
         assert_eq!(step_marks(&marked), legend + 12 + 1 + 2);
-        assert!(marked.contains(">c3<"), "the commits are labelled");
+        for i in 0..6 {
+            assert!(
+                marked.contains(&format!("\nc{i}\n")),
+                "commit {i} is labelled"
+            );
+        }
+        // Over 8 commits, every k-th (here every 2nd of 12).
+        s.labels = (0..12).map(|i| format!("c{i}")).collect();
+        s.times = vec![Some((100.0, 95.0, 110.0)); 12];
+        s.nodes = vec![Some(5); 12];
+        let many = over_commits("t", &s).unwrap();
+        for i in 0..12 {
+            assert_eq!(
+                many.contains(&format!("\nc{i}\n")),
+                i % 2 == 0,
+                "commit {i}"
+            );
+        }
     }
 }
