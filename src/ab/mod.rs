@@ -536,27 +536,19 @@ fn run_phase<P: Puzzle>(
     if a.name() == b.name() {
         return Err(AbError::SameSolver(a.name().to_string()));
     }
-    let forward = config.clone();
-    let backward = swapped(config);
-    let lineups = [
-        Lineup {
-            solvers: vec![a.clone(), b.clone()],
-            options: lineup.options,
-        },
-        Lineup {
-            solvers: vec![b.clone(), a.clone()],
-            options: lineup.options,
-        },
+    let orders = [
+        (config.clone(), lineup.clone()),
+        (
+            swapped(config),
+            Lineup {
+                solvers: vec![b.clone(), a.clone()],
+                options: lineup.options,
+            },
+        ),
     ];
     let names: Vec<&str> = corpora.iter().map(Corpus::name).collect();
-    let mut measured = Measured::default();
+    let mut tally = Tally::default();
     let mut pass_ratios = Vec::new();
-    let mut nodes = Nodes {
-        totals: Some((0, 0)),
-        ..Nodes::default()
-    };
-    // Each puzzle's node counts (A, B), where both report them.
-    let mut node_counts: HashMap<(usize, u64), (u64, u64)> = HashMap::new();
     let mut discrepancies = Vec::new();
     let mut failed_solves = 0;
     let started = Instant::now();
@@ -571,10 +563,7 @@ fn run_phase<P: Puzzle>(
         let flip = pass % 2 == 1;
         let collected = Arc::new(Mutex::new(Collected::default()));
         let sink = Box::new(Collector(Arc::clone(&collected)));
-        let (cfg, lu) = match flip {
-            false => (&forward, &lineups[0]),
-            true => (&backward, &lineups[1]),
-        };
+        let (cfg, lu) = &orders[usize::from(flip)];
         // Fresh copies of both solvers for the pass, placed at random.
         let fresh = relaid(&mut layout, pass, lu)?;
         let lu = fresh.as_ref().unwrap_or(lu);
@@ -584,9 +573,101 @@ fn run_phase<P: Puzzle>(
         discrepancies.extend(result.discrepancies);
         let collected = std::mem::take(&mut *collected.lock().unwrap_or_else(|e| e.into_inner()));
         let counted = pass >= warmup;
+        let pass_ratio = tally.add_pass(collected.batches, &names, flip, pass, counted);
+        pass_ratios.push(pass_ratio);
+        pass += 1;
+        longest = longest.max(pass_started.elapsed());
+        let overall = tally.measured.ratio("all", None, options.confidence);
+        let elapsed = started.elapsed();
+        on_pass(&PassReport {
+            pass,
+            warmup: !counted,
+            aa,
+            pass_ratio,
+            overall: overall.clone(),
+            elapsed,
+        });
+        let rows = tally.measured.rows.len();
+        let (times, interrupted) = ((longest, elapsed), result.interrupted);
+        if let Some(stop) = stop_after(interrupted, &overall, rows, pass, times, options) {
+            break stop;
+        }
+    };
+    let measured = &tally.measured;
+    let corpora_ratios = names
+        .iter()
+        .enumerate()
+        .map(|(c, name)| measured.ratio(name, Some(c), options.confidence))
+        .collect();
+    let overall = measured.ratio("all", None, options.confidence);
+    let verdict = judge(&overall, options);
+    let work = tally.work_split();
+    Ok(AbResult {
+        a: a.name().to_string(),
+        b: b.name().to_string(),
+        corpora: corpora_ratios,
+        verdict,
+        judged_at,
+        floor: options.floor,
+        method: METHOD,
+        overall,
+        passes: pass,
+        warmup_passes: warmup.min(pass),
+        pass_ratios,
+        stop,
+        nodes: tally.nodes,
+        work,
+        discrepancies,
+        failed_solves,
+        threads,
+        elapsed: started.elapsed(),
+        aa: None,
+        layout: layout.map(|l| l.summary(&lineup.solvers)),
+    })
+}
+
+/// What a phase's passes have gathered: the measured per-puzzle log
+/// ratios, and the node counts of the first pass.
+struct Tally {
+    measured: Measured,
+    nodes: Nodes,
+    /// Each puzzle's node counts (A, B), where both report them.
+    node_counts: HashMap<(usize, u64), (u64, u64)>,
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            measured: Measured::default(),
+            nodes: Nodes {
+                totals: Some((0, 0)),
+                ..Nodes::default()
+            },
+            node_counts: HashMap::new(),
+        }
+    }
+}
+
+impl Tally {
+    /// Adds pass `pass`'s records (`flip`: B ran as solver 0), as a
+    /// measured row when `counted`; returns the pass's ratio B/A (the
+    /// geometric mean over the puzzles both timed), `None` with none.
+    fn add_pass(
+        &mut self,
+        batches: Vec<(String, Vec<Record>)>,
+        names: &[&str],
+        flip: bool,
+        pass: u32,
+        counted: bool,
+    ) -> Option<f64> {
+        let Tally {
+            measured,
+            nodes,
+            node_counts,
+        } = self;
         let mut row = vec![f64::NAN; measured.corpus.len()];
         let (mut sum, mut timed_here) = (0.0, 0u64);
-        for (corpus, records) in collected.batches {
+        for (corpus, records) in batches {
             let Some(c) = names.iter().position(|n| *n == corpus) else {
                 continue;
             };
@@ -619,74 +700,51 @@ fn run_phase<P: Puzzle>(
                 }
             }
         }
-        let pass_ratio = (timed_here > 0).then(|| (sum / timed_here as f64).exp());
-        pass_ratios.push(pass_ratio);
         if counted {
             measured.rows.push(row);
         }
-        pass += 1;
-        longest = longest.max(pass_started.elapsed());
-        let overall = measured.ratio("all", None, options.confidence);
-        let elapsed = started.elapsed();
-        on_pass(&PassReport {
-            pass,
-            warmup: !counted,
-            aa,
-            pass_ratio,
-            overall: overall.clone(),
-            elapsed,
-        });
-        if result.interrupted {
-            break Stop::Interrupted;
-        }
-        let pair_done = measured.rows.len().is_multiple_of(2);
-        if let Some(stop) = settled(&overall, measured.rows.len(), pass, options) {
-            break stop;
-        }
-        if pass >= options.max_passes {
-            break Stop::Passes;
-        }
-        let next = match pair_done {
-            true => 2 * longest,
-            false => longest,
-        };
-        if elapsed + next > options.max_time {
-            break Stop::Time;
-        }
+        (timed_here > 0).then(|| (sum / timed_here as f64).exp())
+    }
+
+    /// The work split of the per-puzzle ratios, by the puzzles' node counts.
+    fn work_split(&self) -> Option<WorkSplit> {
+        let measured = &self.measured;
+        work_split_of(measured.puzzle_means().into_iter().filter_map(|(col, d)| {
+            let &(x, y) = self
+                .node_counts
+                .get(&(measured.corpus[col], measured.line[col]))?;
+            Some((d, x, y))
+        }))
+    }
+}
+
+/// Whether the passes stop after pass `pass` (`rows` of them measured, the
+/// ratio so far `overall`), and why: interrupted, settled ([`settled`]),
+/// at [`Options::max_passes`], or when the next pass (a whole pair's two
+/// when one is done, each as long as the `longest` so far) would end after
+/// [`Options::max_time`] (`elapsed` so far).
+fn stop_after(
+    interrupted: bool,
+    overall: &Ratio,
+    rows: usize,
+    pass: u32,
+    (longest, elapsed): (Duration, Duration),
+    options: &Options,
+) -> Option<Stop> {
+    if interrupted {
+        return Some(Stop::Interrupted);
+    }
+    if let Some(stop) = settled(overall, rows, pass, options) {
+        return Some(stop);
+    }
+    if pass >= options.max_passes {
+        return Some(Stop::Passes);
+    }
+    let next = match rows.is_multiple_of(2) {
+        true => 2 * longest,
+        false => longest,
     };
-    let corpora_ratios = names
-        .iter()
-        .enumerate()
-        .map(|(c, name)| measured.ratio(name, Some(c), options.confidence))
-        .collect();
-    let overall = measured.ratio("all", None, options.confidence);
-    let verdict = judge(&overall, options);
-    let work = work_split_of(measured.puzzle_means().into_iter().filter_map(|(col, d)| {
-        let &(x, y) = node_counts.get(&(measured.corpus[col], measured.line[col]))?;
-        Some((d, x, y))
-    }));
-    Ok(AbResult {
-        a: a.name().to_string(),
-        b: b.name().to_string(),
-        corpora: corpora_ratios,
-        verdict,
-        judged_at,
-        floor: options.floor,
-        method: METHOD,
-        overall,
-        passes: pass,
-        warmup_passes: warmup.min(pass),
-        pass_ratios,
-        stop,
-        nodes,
-        work,
-        discrepancies,
-        failed_solves,
-        threads,
-        elapsed: started.elapsed(),
-        aa: None,
-        layout: layout.map(|l| l.summary(&lineup.solvers)),
-    })
+    (elapsed + next > options.max_time).then_some(Stop::Time)
 }
 
 /// After a pass, with `rows` measured passes so far and `pass` passes in

@@ -120,56 +120,9 @@ pub fn compare(
     options: &Options,
 ) -> Result<Comparison, CompareError> {
     check_compatible(baseline, current)?;
-    let mut notes = Vec::new();
-    for (name, run) in [("baseline", baseline), ("current run", current)] {
-        if run.run_json.is_none() {
-            notes.push(format!(
-                "no {} for the {name} ({}): corpus checksums and limits not checked",
-                schema::RUN_JSON,
-                run.source.display()
-            ));
-        }
-        if !run.has_per_puzzle() {
-            notes.push(format!(
-                "no {} for the {name} ({}): counters compared as totals, times as a ratio of means with a normal-approximation interval",
-                schema::PUZZLES_CSV,
-                run.source.display()
-            ));
-        }
-    }
     let (bt, ct) = (baseline.threads(), current.threads());
-    if let (Some(b), Some(c)) = (bt, ct) {
-        if b != c {
-            notes.push(format!(
-                "thread counts differ (baseline {b}, current {c}): times were measured under different load"
-            ));
-        }
-    }
     let other_cpu = other_cpu(baseline, current);
-    if let Some((bc, cc)) = &other_cpu {
-        notes.push(format!(
-            "different CPUs (baseline {bc}, current {cc}): the times are not comparable (their \
-             ratios measure the machines as well as the code), so no time regression or \
-             improvement is called; node counts and outcomes are compared and gate as ever"
-        ));
-    }
-    if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
-        if b.passes != c.passes {
-            notes.push(format!(
-                "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
-                or_none(b.passes.map(u64::from), "?"),
-                or_none(c.passes.map(u64::from), "?")
-            ));
-        }
-        if b.shuffle_seed != c.shuffle_seed {
-            notes.push("the puzzle order differs (--shuffle); counters are unaffected".into());
-        }
-    }
-    for (name, run) in [("baseline", baseline), ("current run", current)] {
-        if let Some(w) = &run.incomplete {
-            notes.push(format!("the {name} is not a complete run: {w}"));
-        }
-    }
+    let mut notes = run_notes(baseline, current, other_cpu.as_ref());
     let block = [baseline, current]
         .iter()
         .find_map(|r| r.run_json.as_ref().and_then(|j| j.schedule_block))
@@ -230,6 +183,60 @@ pub fn compare(
         block,
         other_cpu,
     })
+}
+
+/// What the comparison notes of the two runs themselves: missing files,
+/// differing threads, CPUs (`other_cpu`), passes or order, an incomplete run.
+fn run_notes(baseline: &Run, current: &Run, other_cpu: Option<&(String, String)>) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (name, run) in [("baseline", baseline), ("current run", current)] {
+        if run.run_json.is_none() {
+            notes.push(format!(
+                "no {} for the {name} ({}): corpus checksums and limits not checked",
+                schema::RUN_JSON,
+                run.source.display()
+            ));
+        }
+        if !run.has_per_puzzle() {
+            notes.push(format!(
+                "no {} for the {name} ({}): counters compared as totals, times as a ratio of means with a normal-approximation interval",
+                schema::PUZZLES_CSV,
+                run.source.display()
+            ));
+        }
+    }
+    if let (Some(b), Some(c)) = (baseline.threads(), current.threads()) {
+        if b != c {
+            notes.push(format!(
+                "thread counts differ (baseline {b}, current {c}): times were measured under different load"
+            ));
+        }
+    }
+    if let Some((bc, cc)) = other_cpu {
+        notes.push(format!(
+            "different CPUs (baseline {bc}, current {cc}): the times are not comparable (their \
+             ratios measure the machines as well as the code), so no time regression or \
+             improvement is called; node counts and outcomes are compared and gate as ever"
+        ));
+    }
+    if let (Some(b), Some(c)) = (&baseline.run_json, &current.run_json) {
+        if b.passes != c.passes {
+            notes.push(format!(
+                "passes differ (baseline {}, current {}): more passes keep smaller minimum times",
+                or_none(b.passes.map(u64::from), "?"),
+                or_none(c.passes.map(u64::from), "?")
+            ));
+        }
+        if b.shuffle_seed != c.shuffle_seed {
+            notes.push("the puzzle order differs (--shuffle); counters are unaffected".into());
+        }
+    }
+    for (name, run) in [("baseline", baseline), ("current run", current)] {
+        if let Some(w) = &run.incomplete {
+            notes.push(format!("the {name} is not a complete run: {w}"));
+        }
+    }
+    notes
 }
 
 /// The two runs' CPU models (`run.json`'s `cpu_model`) when both are known

@@ -269,29 +269,16 @@ fn change_details(c: &Comparison) -> Vec<String> {
     for r in c.results.iter().filter(|r| r.counters.changed()) {
         let k = &r.counters;
         let mut head = format!("{} x {}:", r.corpus, r.solver);
-        if let Some((b, cur)) = k.nodes.filter(|(b, cur)| b != cur) {
-            head.push_str(&format!(
-                " total nodes {} -> {} ({});",
-                thousands(b),
-                thousands(cur),
-                diff_and_pct(b, cur)
-            ));
-        }
-        if let Some((b, cur)) = k.updates.filter(|(b, cur)| b != cur) {
-            head.push_str(&format!(
-                " total updates {} -> {} ({});",
-                thousands(b),
-                thousands(cur),
-                diff_and_pct(b, cur)
-            ));
-        }
-        if let Some((b, cur)) = k.mems.filter(|(b, cur)| b != cur) {
-            head.push_str(&format!(
-                " total mems {} -> {} ({});",
-                thousands(b),
-                thousands(cur),
-                diff_and_pct(b, cur)
-            ));
+        let totals = [("nodes", k.nodes), ("updates", k.updates), ("mems", k.mems)];
+        for (name, (b, cur)) in totals.into_iter().filter_map(|(n, t)| Some((n, t?))) {
+            if b != cur {
+                head.push_str(&format!(
+                    " total {name} {} -> {} ({});",
+                    thousands(b),
+                    thousands(cur),
+                    diff_and_pct(b, cur)
+                ));
+            }
         }
         if k.scope == Scope::PerPuzzle {
             // Mems are named only where both runs recorded them.
@@ -337,35 +324,7 @@ fn change_details(c: &Comparison) -> Vec<String> {
                 thousands(k.only_in_current)
             ));
         }
-        for e in &k.examples {
-            let (x, y) = (&e.baseline, &e.current);
-            let mut parts = Vec::new();
-            if x.nodes != y.nodes {
-                let shown = |n: Option<u64>| n.map_or_else(|| "not recorded".into(), thousands);
-                parts.push(format!("nodes {} -> {}", shown(x.nodes), shown(y.nodes)));
-            }
-            if let (Some(u), Some(v)) = (x.updates, y.updates) {
-                if u != v {
-                    parts.push(format!("updates {} -> {}", thousands(u), thousands(v)));
-                }
-            }
-            if let (Some(u), Some(v)) = (x.mems, y.mems) {
-                if u != v {
-                    parts.push(format!("mems {} -> {}", thousands(u), thousands(v)));
-                }
-            }
-            if x.status != y.status {
-                parts.push(format!(
-                    "status {} -> {}",
-                    x.status.as_str(),
-                    y.status.as_str()
-                ));
-            }
-            if x.solutions != y.solutions {
-                parts.push(format!("solutions {} -> {}", x.solutions, y.solutions));
-            }
-            out.push(format!("  line {}: {}", x.line, parts.join(", ")));
-        }
+        out.extend(k.examples.iter().map(example_line));
         if k.puzzles_changed > k.examples.len() as u64 {
             out.push(format!(
                 "  ... and {} more",
@@ -374,6 +333,37 @@ fn change_details(c: &Comparison) -> Vec<String> {
         }
     }
     out
+}
+
+/// One changed puzzle's line: what differs between its two rows.
+fn example_line(e: &PuzzleChange) -> String {
+    let (x, y) = (&e.baseline, &e.current);
+    let mut parts = Vec::new();
+    if x.nodes != y.nodes {
+        let shown = |n: Option<u64>| n.map_or_else(|| "not recorded".into(), thousands);
+        parts.push(format!("nodes {} -> {}", shown(x.nodes), shown(y.nodes)));
+    }
+    if let (Some(u), Some(v)) = (x.updates, y.updates) {
+        if u != v {
+            parts.push(format!("updates {} -> {}", thousands(u), thousands(v)));
+        }
+    }
+    if let (Some(u), Some(v)) = (x.mems, y.mems) {
+        if u != v {
+            parts.push(format!("mems {} -> {}", thousands(u), thousands(v)));
+        }
+    }
+    if x.status != y.status {
+        parts.push(format!(
+            "status {} -> {}",
+            x.status.as_str(),
+            y.status.as_str()
+        ));
+    }
+    if x.solutions != y.solutions {
+        parts.push(format!("solutions {} -> {}", x.solutions, y.solutions));
+    }
+    format!("  line {}: {}", x.line, parts.join(", "))
 }
 
 /// `corpus (solver, solver), corpus (solver)`.

@@ -829,6 +829,9 @@ impl Dc {
     /// rows' common width, or 0. Never inlined: in the one function with
     /// every variant of it (the caller's match on the choice and width)
     /// the search measured 4.6% slower on top1465 (`ab`).
+    // Over 100 lines on purpose: Algorithm X's loop, the engine's hot path,
+    // one function the compiler sees whole; split it only with an `ab` run
+    // that shows no loss.
     #[inline(never)]
     fn run<const CHOICE: u8, const DEFER: bool, const W: u32, F>(
         &mut self,

@@ -278,6 +278,9 @@ impl Dlx {
         Self::build(problem, false).expect("small test problem")
     }
 
+    // Over 100 lines, left whole: it lays out the whole arena in one pass,
+    // part of the engine that solves are timed through; split it only with
+    // an `ab` run that shows no loss.
     fn build(problem: &Problem, allow_uniform: bool) -> Result<Self, super::ProblemError> {
         let n = problem.columns();
         let rows = problem.rows();
@@ -727,6 +730,9 @@ impl Dlx {
 
     /// Algorithm X, iterative. `level` rows are committed at every point of
     /// the loop; `choices[l]` is the row tried at level `l`.
+    // Over 100 lines on purpose: Algorithm X's loop, the engine's hot path,
+    // one function the compiler sees whole; split it only with an `ab` run
+    // that shows no loss.
     fn run<const CHOICE: u8, const W: usize, const DEFER: bool, F>(
         &mut self,
         options: SearchOptions,

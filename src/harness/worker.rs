@@ -261,55 +261,7 @@ impl<P: Puzzle> Worker<P> {
     /// [`crate::solvers::Failure::Interrupted`]).
     fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) -> bool {
         let config = job.config;
-        let corpus = job.corpus;
-        let bytes = corpus.bytes();
-        let t = Instant::now();
-        self.lines.clear();
-        let shard = config.shard;
-        self.lines.extend(
-            corpus
-                .lines(corpus.chunk(k), job.firsts[k])
-                .filter(|l| shard.is_none_or(|s| s.contains(l.number)))
-                .map(|l| LineRef {
-                    start: l.offset as usize,
-                    end: l.offset as usize + l.text.len(),
-                    number: l.number,
-                }),
-        );
-        self.scan_ns += t.elapsed().as_nanos() as u64;
-        if let Some(seed) = config.shuffle {
-            SplitMix::for_item(seed, k as u64).shuffle(&mut self.lines);
-        }
-        // Parse the whole chunk first: one clock pair for all of it, and
-        // every pass solves the same grids without parsing again.
-        let t = Instant::now();
-        self.parsed.clear();
-        for line in &self.lines {
-            let text = &bytes[line.start..line.end];
-            let n = self.parsed.len();
-            if self.grids.len() == n {
-                self.grids.push(P::blank());
-            }
-            match P::parse_line(text, job.lineup.options, &mut self.grids[n]) {
-                Ok(()) => self.parsed.push(Parsed {
-                    number: line.number,
-                    offset: line.start as u64,
-                }),
-                Err(e) => {
-                    self.malformed += 1;
-                    if self.malformed_examples.len() < MALFORMED_EXAMPLES {
-                        self.malformed_examples.push(Malformed {
-                            line: line.number,
-                            message: e.at_line(line.number as usize).to_string(),
-                            text: excerpt(text),
-                        });
-                    }
-                }
-            }
-        }
-        self.parse_ns += t.elapsed().as_nanos() as u64;
-        self.puzzles += self.parsed.len() as u64;
-        corpus.release(corpus.chunk(k));
+        self.read_chunk(job, k);
 
         let solver_count = self.solvers.len();
         let mut records = match job.sender {
@@ -382,6 +334,63 @@ impl<P: Puzzle> Worker<P> {
             None => self.records = records,
         }
         cut_short
+    }
+
+    /// Reads chunk `k` (its lines of the shard, shuffled with
+    /// [`Config::shuffle`]) and parses its puzzles into `self.parsed` and
+    /// `self.grids`, counting the malformed lines; the scan and the parse
+    /// timed once each for the whole chunk.
+    fn read_chunk(&mut self, job: &Job<'_, P>, k: usize) {
+        let config = job.config;
+        let corpus = job.corpus;
+        let bytes = corpus.bytes();
+        let t = Instant::now();
+        self.lines.clear();
+        let shard = config.shard;
+        self.lines.extend(
+            corpus
+                .lines(corpus.chunk(k), job.firsts[k])
+                .filter(|l| shard.is_none_or(|s| s.contains(l.number)))
+                .map(|l| LineRef {
+                    start: l.offset as usize,
+                    end: l.offset as usize + l.text.len(),
+                    number: l.number,
+                }),
+        );
+        self.scan_ns += t.elapsed().as_nanos() as u64;
+        if let Some(seed) = config.shuffle {
+            SplitMix::for_item(seed, k as u64).shuffle(&mut self.lines);
+        }
+        // Parse the whole chunk first: one clock pair for all of it, and
+        // every pass solves the same grids without parsing again.
+        let t = Instant::now();
+        self.parsed.clear();
+        for line in &self.lines {
+            let text = &bytes[line.start..line.end];
+            let n = self.parsed.len();
+            if self.grids.len() == n {
+                self.grids.push(P::blank());
+            }
+            match P::parse_line(text, job.lineup.options, &mut self.grids[n]) {
+                Ok(()) => self.parsed.push(Parsed {
+                    number: line.number,
+                    offset: line.start as u64,
+                }),
+                Err(e) => {
+                    self.malformed += 1;
+                    if self.malformed_examples.len() < MALFORMED_EXAMPLES {
+                        self.malformed_examples.push(Malformed {
+                            line: line.number,
+                            message: e.at_line(line.number as usize).to_string(),
+                            text: excerpt(text),
+                        });
+                    }
+                }
+            }
+        }
+        self.parse_ns += t.elapsed().as_nanos() as u64;
+        self.puzzles += self.parsed.len() as u64;
+        corpus.release(corpus.chunk(k));
     }
 
     /// Solves a chunk's puzzles on every symmetry image (one without

@@ -103,10 +103,7 @@ pub(super) fn merge_rows(
         .enumerate()
         .map(|(i, s)| (s.as_str(), i))
         .collect();
-    let mut readers: Vec<Rows> = parts
-        .iter()
-        .map(|p| Rows::open(p, config.solvers.len(), result.corpora.len()))
-        .collect::<Result<_, _>>()?;
+    let (mut readers, mut heap) = open_parts(parts, config, result, &corpus_index, &solver_index)?;
     let path = into.join(schema::PUZZLES_CSV);
     let io = |source| MergeError::Io {
         path: path.clone(),
@@ -115,12 +112,6 @@ pub(super) fn merge_rows(
     let file = AtomicFile::create(&path).map_err(io)?;
     let mut out = BufWriter::with_capacity(1 << 16, file);
     puzzles::write_header(&mut out).map_err(io)?;
-    let mut heap = BinaryHeap::new();
-    for (i, r) in readers.iter_mut().enumerate() {
-        if let Some((c, line)) = r.advance(&corpus_index, &solver_index)? {
-            heap.push(Reverse((c, line, i)));
-        }
-    }
     let mut rows = 0u64;
     // The line of the row being written.
     let mut line_buf = Vec::with_capacity(256);
@@ -180,30 +171,70 @@ pub(super) fn merge_rows(
     }
     discrepancies.extend(check(current, &records));
     pair(current, &records);
-    for (part, r) in parts.iter().zip(&readers) {
+    check_counts(parts, &readers, config, result)?;
+    let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
+    file.flush().map_err(io)?;
+    file.commit().map_err(io)?;
+    Ok((rows, discrepancies, paired))
+}
+
+/// The keys of the parts' current rows, smallest first: corpus, line, part.
+type Heap = BinaryHeap<Reverse<(usize, u64, usize)>>;
+
+/// Opens every part's `puzzles.csv` and reads its first row: the readers,
+/// and the heap of their rows' keys the merge pops.
+fn open_parts(
+    parts: &[Part],
+    config: &Config,
+    result: &RunResult,
+    corpus_index: &HashMap<&str, usize>,
+    solver_index: &HashMap<&str, usize>,
+) -> Result<(Vec<Rows>, Heap), MergeError> {
+    let mut readers: Vec<Rows> = parts
+        .iter()
+        .map(|p| Rows::open(p, config.solvers.len(), result.corpora.len()))
+        .collect::<Result<_, _>>()?;
+    let mut heap = BinaryHeap::new();
+    for (i, r) in readers.iter_mut().enumerate() {
+        if let Some((c, line)) = r.advance(corpus_index, solver_index)? {
+            heap.push(Reverse((c, line, i)));
+        }
+    }
+    Ok((readers, heap))
+}
+
+/// Checks each part's rows, as read, against its `histograms.json`: as
+/// many per corpus x solver, adding up to the same statistics.
+fn check_counts(
+    parts: &[Part],
+    readers: &[Rows],
+    config: &Config,
+    result: &RunResult,
+) -> Result<(), MergeError> {
+    for (part, r) in parts.iter().zip(readers) {
         for (c, corpus) in result.corpora.iter().enumerate() {
             for (s, solver) in config.solvers.iter().enumerate() {
                 let stats = part.stats(&corpus.name, solver)?;
                 // Skipped puzzles have rows, and are not among `puzzles`.
                 if r.counts[c][s] != stats.puzzles + stats.skipped {
                     return Err(MergeError::Part {
-                        dir: part.dir.clone(),
-                        what: format!(
-                            "{} holds {} rows of {} x {solver}, {} says {} puzzles: a file was cut short or changed",
-                            schema::PUZZLES_CSV,
-                            r.counts[c][s],
-                            corpus.name,
-                            schema::HISTOGRAMS_JSON,
-                            stats.puzzles + stats.skipped
-                        ),
-                    });
+                    dir: part.dir.clone(),
+                    what: format!(
+                        "{} holds {} rows of {} x {solver}, {} says {} puzzles: a file was cut short or changed",
+                        schema::PUZZLES_CSV,
+                        r.counts[c][s],
+                        corpus.name,
+                        schema::HISTOGRAMS_JSON,
+                        stats.puzzles + stats.skipped
+                    ),
+                });
                 }
                 if let Some(what) = differences(&r.stats[c][s], stats) {
                     return Err(MergeError::Part {
                         dir: part.dir.clone(),
                         what: format!(
                             "the rows of {} x {solver} in {} add up to other figures than {} \
-                             records ({what}): a file was changed",
+                         records ({what}): a file was changed",
                             corpus.name,
                             schema::PUZZLES_CSV,
                             schema::HISTOGRAMS_JSON,
@@ -213,8 +244,5 @@ pub(super) fn merge_rows(
             }
         }
     }
-    let mut file = out.into_inner().map_err(|e| io(e.into_error()))?;
-    file.flush().map_err(io)?;
-    file.commit().map_err(io)?;
-    Ok((rows, discrepancies, paired))
+    Ok(())
 }

@@ -260,29 +260,7 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             escape(&state)
         );
     }
-    if let Some(n) = Some(run.dir.run.problems).filter(|&n| n > 0) {
-        let _ = writeln!(
-            body,
-            "<p class=\"problem\">The run found {n} problem(s) (solvers that disagreed or returned wrong solutions): see the terminal output or <code>summary.md</code>.</p>"
-        );
-    }
-    let failed: u64 = run
-        .result
-        .corpora
-        .iter()
-        .flat_map(|c| &c.solvers)
-        .map(|s| s.failed())
-        .sum();
-    if failed > 0 {
-        let _ = writeln!(
-            body,
-            "<p class=\"problem\">{} solve(s) failed (a solver in its own process crashed, \
-             timed out or broke the protocol): never counted as solved nor timed; each \
-             puzzle's status and cause are in <code>puzzles.csv</code>, the solver's standard \
-             error in its <code>solver-NAME.log</code>.</p>",
-            thousands(failed)
-        );
-    }
+    problem_notes(&mut body, run);
     table(&mut body, Some("meta"), &[], &metadata(&run.dir.run));
     let tables = table::tables(&run.result, &run.config, &run.meta);
     let complete = run.dir.state.complete();
@@ -319,40 +297,9 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
             unit_cost_section(&mut body, costs);
         }
         if let Some(vbs) = &pictures.virtual_best {
-            let _ = writeln!(
-                body,
-                "<h3>Virtual best solver: the fastest solver on each puzzle</h3>"
-            );
-            let (headers, rows) = crate::versus::render::vbs_rows(vbs);
-            table(&mut body, None, &headers, &rows);
-            if let Some(note) = crate::versus::render::vbs_note(vbs) {
-                let _ = writeln!(body, "<p class=\"muted\">{}.</p>", escape(&note));
-            }
-            if let Some((title, headers, rows)) = crate::versus::render::band_rows(vbs) {
-                let _ = writeln!(body, "<p>{}</p>", escape(&title));
-                table(&mut body, None, &headers, &rows);
-            }
+            virtual_best_section(&mut body, vbs);
         }
-        if !pictures.versus.is_empty() {
-            let _ = writeln!(
-                body,
-                "<h3>{} against each solver, puzzle by puzzle</h3>\n<div class=\"grid\">",
-                escape(&run.meta.reference)
-            );
-            for (solver, svg) in &pictures.versus {
-                let file = schema::versus_file(&pictures.stem, solver);
-                let text = format!(
-                    "Each point a puzzle both solved: {reference}'s time across, {solver}'s up \
-                     (below the diagonal: {solver} faster; shaded: a tie, within a factor \
-                     {}). Puzzles only one solved are on the frame, not dropped. \
-                     `dlxbench versus RUN {reference} {solver}` gives the figures.",
-                    1.0 + crate::versus::DEFAULT_TIE,
-                    reference = run.meta.reference,
-                );
-                figure(&mut body, svg, &text, Some(&file));
-            }
-            body.push_str("</div>\n");
-        }
+        versus_section(&mut body, pictures, &run.meta.reference);
     }
     for info in &run.dir.not_run {
         let _ = writeln!(
@@ -387,6 +334,74 @@ pub(super) fn run_page(run: &Recorded, corpora: &[CorpusPictures], no_rows: bool
     );
     body.push_str("</ul>\n");
     page(&title, &body)
+}
+
+/// The top of a run's page: the problems it found, the solves that failed.
+fn problem_notes(body: &mut String, run: &Recorded) {
+    if let Some(n) = Some(run.dir.run.problems).filter(|&n| n > 0) {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\">The run found {n} problem(s) (solvers that disagreed or returned wrong solutions): see the terminal output or <code>summary.md</code>.</p>"
+        );
+    }
+    let failed: u64 = run
+        .result
+        .corpora
+        .iter()
+        .flat_map(|c| &c.solvers)
+        .map(|s| s.failed())
+        .sum();
+    if failed > 0 {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\">{} solve(s) failed (a solver in its own process crashed, \
+             timed out or broke the protocol): never counted as solved nor timed; each \
+             puzzle's status and cause are in <code>puzzles.csv</code>, the solver's standard \
+             error in its <code>solver-NAME.log</code>.</p>",
+            thousands(failed)
+        );
+    }
+}
+
+/// A corpus's virtual best solver: its table, note and bands.
+fn virtual_best_section(body: &mut String, vbs: &crate::versus::VirtualBest) {
+    let _ = writeln!(
+        body,
+        "<h3>Virtual best solver: the fastest solver on each puzzle</h3>"
+    );
+    let (headers, rows) = crate::versus::render::vbs_rows(vbs);
+    table(body, None, &headers, &rows);
+    if let Some(note) = crate::versus::render::vbs_note(vbs) {
+        let _ = writeln!(body, "<p class=\"muted\">{}.</p>", escape(&note));
+    }
+    if let Some((title, headers, rows)) = crate::versus::render::band_rows(vbs) {
+        let _ = writeln!(body, "<p>{}</p>", escape(&title));
+        table(body, None, &headers, &rows);
+    }
+}
+
+/// A corpus's `reference`-against-each-solver scatter plots, if any.
+fn versus_section(body: &mut String, pictures: &CorpusPictures, reference: &str) {
+    if pictures.versus.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        body,
+        "<h3>{} against each solver, puzzle by puzzle</h3>\n<div class=\"grid\">",
+        escape(reference)
+    );
+    for (solver, svg) in &pictures.versus {
+        let file = schema::versus_file(&pictures.stem, solver);
+        let text = format!(
+            "Each point a puzzle both solved: {reference}'s time across, {solver}'s up \
+             (below the diagonal: {solver} faster; shaded: a tie, within a factor \
+             {}). Puzzles only one solved are on the frame, not dropped. \
+             `dlxbench versus RUN {reference} {solver}` gives the figures.",
+            1.0 + crate::versus::DEFAULT_TIE,
+        );
+        figure(body, svg, &text, Some(&file));
+    }
+    body.push_str("</div>\n");
 }
 
 /// What the page says at its top of a run that is not complete (`None`

@@ -7,7 +7,7 @@ use std::time::SystemTime;
 
 use super::{schema, Report, RunMeta};
 use crate::atomic::AtomicFile;
-use crate::harness::{Config, RunResult};
+use crate::harness::{Config, CorpusResult, RunResult};
 use crate::results::{
     checksum, to_json, CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo,
     RunState, ShardInfo, SolverInfo, SCHEMA_VERSION,
@@ -75,49 +75,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         .iter()
         .zip(stems)
         .enumerate()
-        .map(|(i, (c, stem))| CorpusInfo {
-            name: c.name.clone(),
-            path: c.path.as_ref().map(|p| p.display().to_string()),
-            bytes: c.bytes,
-            sha256: meta.sha256.get(i).cloned(),
-            lines: c.lines,
-            lines_done: c.lines_done,
-            complete: c.complete(),
-            workers: c.workers,
-            puzzles: c.puzzles,
-            malformed: c.malformed,
-            allow_zero: c.allow_zero,
-            parse_ns: c.parse_ns,
-            scan_ns: c.scan_ns,
-            reader_mb_per_s: c.reader_mb_per_s(),
-            wall_s: c.wall.as_secs_f64(),
-            changed_on_disk: c.changed_on_disk,
-            file_stem: Some(stem),
-            state: Some(match c.complete() {
-                true => CorpusState::Done,
-                false => CorpusState::Partial,
-            }),
-            failures: c
-                .solvers
-                .iter()
-                .filter(|s| s.failed() + s.skipped + s.warm_up_failed + s.image_failed > 0)
-                .map(|s| FailureCounts {
-                    solver: s.name.clone(),
-                    crashed: s.crashed,
-                    timeout: s.timeout,
-                    protocol_error: s.protocol_error,
-                    skipped: s.skipped,
-                    warm_up_failed: s.warm_up_failed,
-                    image_failed: s.image_failed,
-                    notes: c
-                        .failures
-                        .iter()
-                        .filter(|n| n.solver == s.name)
-                        .map(ToString::to_string)
-                        .collect(),
-                })
-                .collect(),
-        })
+        .map(|(i, (c, stem))| corpus_info(c, stem, meta.sha256.get(i).cloned()))
         .collect::<Vec<_>>();
     // The corpora asked for that have not run yet.
     let mut corpora = corpora;
@@ -132,26 +90,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
         _ if run.interrupted => RunState::Interrupted,
         _ => RunState::Complete,
     };
-    let solvers = config
-        .solvers
-        .iter()
-        .zip(&config.budgets)
-        .zip(&config.descriptions)
-        .enumerate()
-        .map(|(i, ((s, b), description))| SolverInfo {
-            name: s.clone(),
-            description: description.clone(),
-            budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
-            budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
-            log_file: config.log_files.get(i).cloned().flatten(),
-            log_dropped_bytes: meta
-                .logs
-                .get(i)
-                .and_then(Option::as_ref)
-                .map(|l| l.dropped())
-                .filter(|&n| n > 0),
-        })
-        .collect();
+    let solvers = solver_infos(config, meta);
     let mut info = RunInfo {
         schema_version: Some(SCHEMA_VERSION),
         dlxbench_version: Some(env!("CARGO_PKG_VERSION").to_string()),
@@ -202,6 +141,78 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
     };
     info.files = info.result_files();
     info
+}
+
+/// What `run.json` says of one corpus's result `c`, its files named
+/// `stem`, its content's SHA-256 `sha256`.
+fn corpus_info(c: &CorpusResult, stem: String, sha256: Option<String>) -> CorpusInfo {
+    CorpusInfo {
+        name: c.name.clone(),
+        path: c.path.as_ref().map(|p| p.display().to_string()),
+        bytes: c.bytes,
+        sha256,
+        lines: c.lines,
+        lines_done: c.lines_done,
+        complete: c.complete(),
+        workers: c.workers,
+        puzzles: c.puzzles,
+        malformed: c.malformed,
+        allow_zero: c.allow_zero,
+        parse_ns: c.parse_ns,
+        scan_ns: c.scan_ns,
+        reader_mb_per_s: c.reader_mb_per_s(),
+        wall_s: c.wall.as_secs_f64(),
+        changed_on_disk: c.changed_on_disk,
+        file_stem: Some(stem),
+        state: Some(match c.complete() {
+            true => CorpusState::Done,
+            false => CorpusState::Partial,
+        }),
+        failures: c
+            .solvers
+            .iter()
+            .filter(|s| s.failed() + s.skipped + s.warm_up_failed + s.image_failed > 0)
+            .map(|s| FailureCounts {
+                solver: s.name.clone(),
+                crashed: s.crashed,
+                timeout: s.timeout,
+                protocol_error: s.protocol_error,
+                skipped: s.skipped,
+                warm_up_failed: s.warm_up_failed,
+                image_failed: s.image_failed,
+                notes: c
+                    .failures
+                    .iter()
+                    .filter(|n| n.solver == s.name)
+                    .map(ToString::to_string)
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// What `run.json` says of each solver of `config`.
+fn solver_infos(config: &Config, meta: &RunMeta) -> Vec<SolverInfo> {
+    config
+        .solvers
+        .iter()
+        .zip(&config.budgets)
+        .zip(&config.descriptions)
+        .enumerate()
+        .map(|(i, ((s, b), description))| SolverInfo {
+            name: s.clone(),
+            description: description.clone(),
+            budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
+            budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
+            log_file: config.log_files.get(i).cloned().flatten(),
+            log_dropped_bytes: meta
+                .logs
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|l| l.dropped())
+                .filter(|&n| n > 0),
+        })
+        .collect()
 }
 
 /// [`run_info`] for the `run.json` of directory `dir`, which holds the

@@ -300,6 +300,51 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         .filter(|(_, b)| !b.is_unlimited())
         .map(|(s, b)| format!("{s} {}", describe_budget(*b)))
         .collect();
+    notes.push(settings(run, config));
+    if let Some(m) = &meta.merged {
+        notes.push(format!(
+            "Merged from {} part{} ({} of {} shards): threads and workers are the parts' added \
+             up, so puzzles/s is what they would do together if equally fast; each part's own \
+             figures are in run.json (merged_from).",
+            m.parts.len(),
+            if m.parts.len() == 1 { "" } else { "s" },
+            m.indices.len(),
+            m.shard_count
+        ));
+    }
+    notes.push(format!(
+        "Latencies are per solve call; mean and percentiles exclude over-budget solves{}.",
+        if budgets.is_empty() {
+            String::new()
+        } else {
+            format!(" (budget: {})", budgets.join(", "))
+        }
+    ));
+    if let Some(note) = process_note(run, config, meta.round_trip_floor.as_ref()) {
+        notes.push(note);
+    }
+    notes.extend(warm_up_notes(run));
+    notes.extend(image_failure_notes(run));
+    notes.push(
+        "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
+    );
+    notes.extend(speed_notes(run, config, meta));
+    notes.extend(run.corpora.iter().filter_map(virtual_best_note));
+    notes.extend(run.corpora.iter().flat_map(corpus_unit_cost_notes));
+    notes.extend(images_notes(run, config));
+    notes.extend(clock_notes(run));
+    notes.extend(run.corpora.iter().flat_map(corpus_notes));
+    if !run.discrepancies.is_empty() {
+        notes.push(format!(
+            "PROBLEMS: {} findings of disagreeing solvers or invalid answers (the first of each corpus on standard error; all in problems.txt and summary.md).",
+            thousands(run.discrepancies.len() as u64)
+        ));
+    }
+    notes
+}
+
+/// The first note: the run's settings.
+fn settings(run: &RunResult, config: &Config) -> String {
     let mut settings = format!(
         "{} threads, mode {} (limit {}), {} pass{}",
         run.threads,
@@ -334,38 +379,12 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     if let Some(shard) = config.shard {
         settings.push_str(&format!(", shard {shard}"));
     }
-    notes.push(settings);
-    if let Some(m) = &meta.merged {
-        notes.push(format!(
-            "Merged from {} part{} ({} of {} shards): threads and workers are the parts' added \
-             up, so puzzles/s is what they would do together if equally fast; each part's own \
-             figures are in run.json (merged_from).",
-            m.parts.len(),
-            if m.parts.len() == 1 { "" } else { "s" },
-            m.indices.len(),
-            m.shard_count
-        ));
-    }
-    notes.push(format!(
-        "Latencies are per solve call; mean and percentiles exclude over-budget solves{}.",
-        if budgets.is_empty() {
-            String::new()
-        } else {
-            format!(" (budget: {})", budgets.join(", "))
-        }
-    ));
-    if let Some(note) = process_note(run, config, meta.round_trip_floor.as_ref()) {
-        notes.push(note);
-    }
-    notes.extend(warm_up_notes(run));
-    notes.extend(image_failure_notes(run));
-    notes.push(
-        "puzzles/s = puzzles within budget x workers / their solve time (parsing and validation excluded).".into(),
-    );
-    notes.extend(speed_notes(run, config, meta));
-    notes.extend(run.corpora.iter().filter_map(virtual_best_note));
-    notes.extend(run.corpora.iter().flat_map(corpus_unit_cost_notes));
-    notes.extend(images_notes(run, config));
+    settings
+}
+
+/// The clock's overhead and the reader's rate, and a warning when the
+/// overhead inflates short latencies.
+fn clock_notes(run: &RunResult) -> Vec<String> {
     // The reader's rate on a small corpus is mostly page faults and timer
     // noise: quote it only where there is enough to measure.
     let reader: Vec<String> = run
@@ -374,7 +393,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
         .filter(|c| c.bytes >= READER_MIN_BYTES)
         .map(|c| format!("{} {:.0} MB/s", c.name, c.reader_mb_per_s()))
         .collect();
-    notes.push(if reader.is_empty() {
+    let mut notes = vec![if reader.is_empty() {
         format!(
             "Clock overhead: {:.0} ns per timestamp pair.",
             run.clock_overhead_ns
@@ -385,7 +404,7 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             run.clock_overhead_ns,
             reader.join(", ")
         )
-    });
+    }];
     if super::clock_overhead_too_high(run) {
         notes.push(format!(
             "WARNING: the clock overhead ({:.0} ns) exceeds 2% of the fastest median latency ({}); short latencies are inflated.",
@@ -393,38 +412,37 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
             human_ns(super::fastest_median_ns(run).unwrap_or(0) as f64)
         ));
     }
-    for c in &run.corpora {
-        let unsolvable = c.solvers.iter().map(|s| s.unsolvable).max().unwrap_or(0);
-        if unsolvable > 0 && !c.allow_zero {
-            notes.push(format!(
-                "{}: {} puzzles have no solution, and the corpus is not marked ALLOWZERO (a leading `# ALLOWZERO` comment).",
-                c.name,
-                thousands(unsolvable)
-            ));
-        }
-        for s in c.solvers.iter().filter(|s| s.not_applicable > 0) {
-            notes.push(format!(
-                "{}: {} does not take {} of its puzzles (n/a: not run, not timed, not cross-checked).",
-                c.name,
-                s.name,
-                if s.puzzles == 0 {
-                    "any".to_string()
-                } else {
-                    thousands(s.not_applicable)
-                }
-            ));
-        }
-        if c.changed_on_disk {
-            notes.push(format!(
-                "WARNING: {} changed on disk during the run; its recorded SHA-256 may not match what was measured.",
-                c.name
-            ));
-        }
-    }
-    if !run.discrepancies.is_empty() {
+    notes
+}
+
+/// What one corpus's results call for: unsolvable puzzles not allowed,
+/// puzzles a solver does not take, a file that changed during the run.
+fn corpus_notes(c: &CorpusResult) -> Vec<String> {
+    let mut notes = Vec::new();
+    let unsolvable = c.solvers.iter().map(|s| s.unsolvable).max().unwrap_or(0);
+    if unsolvable > 0 && !c.allow_zero {
         notes.push(format!(
-            "PROBLEMS: {} findings of disagreeing solvers or invalid answers (the first of each corpus on standard error; all in problems.txt and summary.md).",
-            thousands(run.discrepancies.len() as u64)
+            "{}: {} puzzles have no solution, and the corpus is not marked ALLOWZERO (a leading `# ALLOWZERO` comment).",
+            c.name,
+            thousands(unsolvable)
+        ));
+    }
+    for s in c.solvers.iter().filter(|s| s.not_applicable > 0) {
+        notes.push(format!(
+            "{}: {} does not take {} of its puzzles (n/a: not run, not timed, not cross-checked).",
+            c.name,
+            s.name,
+            if s.puzzles == 0 {
+                "any".to_string()
+            } else {
+                thousands(s.not_applicable)
+            }
+        ));
+    }
+    if c.changed_on_disk {
+        notes.push(format!(
+            "WARNING: {} changed on disk during the run; its recorded SHA-256 may not match what was measured.",
+            c.name
         ));
     }
     notes

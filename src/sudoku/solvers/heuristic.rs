@@ -159,6 +159,9 @@ impl<M: Mask> Core<M> {
         fn solve;
 
         /// The search itself.
+        // Over 100 lines on purpose: the search loop, the solver's hot path,
+        // one function the compiler sees whole; split it only with an `ab`
+        // run that shows no loss.
         fn search<const MRV: bool>(
             &mut self,
             slots: &mut Vec<Slot>,
@@ -364,6 +367,9 @@ impl Nine {
 
         /// The search: the loop of [`Core::search`] (without places), on this
         /// layout.
+        // Over 100 lines on purpose: the search loop, the solver's hot path,
+        // one function the compiler sees whole; split it only with an `ab`
+        // run that shows no loss.
         fn search<const MRV: bool>(
             &mut self,
             puzzle: &Grid,
