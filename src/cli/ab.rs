@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::Context;
 use dlxbench::ab::{self, AbResult, Options, PassReport};
-use dlxbench::atomic::AtomicFile;
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::export;
 use dlxbench::harness::{Config, Lineup, Schedule};
@@ -228,10 +226,7 @@ impl PerKind for Args {
             compare_page::write(path, &compare_page::ab(&result, options.threshold)?)?;
         }
         if let Some(path) = &self.json {
-            let mut s = dlxbench::results::to_json(&ab::json(&result))?;
-            s.push('\n');
-            AtomicFile::write(path, s.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            super::io::write_file(path, &super::io::json_text(&ab::json(&result))?)?;
         }
         self.export.write(&inputs, &export::of_ab(&result))?;
         let regressed = !aa_only && result.verdict == TimeVerdict::Regression;

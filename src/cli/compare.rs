@@ -1,13 +1,10 @@
 //! `dlxbench compare`: regression tracking between two runs of `bench`.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::builder::TypedValueParser as _;
 
-use dlxbench::atomic::AtomicFile;
 use dlxbench::clobber::Inputs;
 use dlxbench::compare::{self, render, Metric, Options};
 use dlxbench::export;
@@ -168,23 +165,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.format {
         FormatArg::Table => render::text(&comparison),
         FormatArg::Markdown => render::markdown(&comparison),
-        FormatArg::Json => {
-            let mut s = dlxbench::results::to_json(&render::json(&comparison))?;
-            s.push('\n');
-            s
-        }
+        FormatArg::Json => super::io::json_text(&render::json(&comparison))?,
     };
-    match &args.out {
-        Some(path) => {
-            AtomicFile::write(path, text.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(dlxbench::terminal::escape_lines(&text).as_bytes())?;
-            out.flush()?;
-        }
-    }
+    super::io::write_report(args.out.as_deref(), &text)?;
     if let Some(path) = &args.html {
         compare_page::write(path, &compare_page::comparison(&comparison)?)?;
     }

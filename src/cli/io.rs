@@ -392,3 +392,31 @@ where
     .with_context(|| format!("cannot read {}", input.name))?;
     Ok(written)
 }
+
+/// `value` as the JSON documents are written ([`dlxbench::results::to_json`]),
+/// with a final newline.
+pub(crate) fn json_text<T: serde::Serialize>(value: &T) -> anyhow::Result<String> {
+    let mut text = dlxbench::results::to_json(value)?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// Writes `text` to `path` atomically ([`AtomicFile`]).
+pub(crate) fn write_file(path: &Path, text: &str) -> anyhow::Result<()> {
+    AtomicFile::write(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(())
+}
+
+/// A report's text: to `out` ([`write_file`]), or to standard output with
+/// control characters escaped.
+pub(crate) fn write_report(out: Option<&Path>, text: &str) -> anyhow::Result<()> {
+    match out {
+        Some(path) => write_file(path, text),
+        None => {
+            let mut stdout = io::stdout().lock();
+            stdout.write_all(escape_lines(text).as_bytes())?;
+            Ok(stdout.flush()?)
+        }
+    }
+}

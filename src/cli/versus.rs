@@ -1,12 +1,8 @@
 //! `dlxbench versus`: two solvers of one run, puzzle by puzzle.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
-
-use dlxbench::atomic::AtomicFile;
 use dlxbench::clobber::Inputs;
 use dlxbench::results::Verify;
 use dlxbench::versus::{self, render};
@@ -78,22 +74,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = match args.format {
         FormatArg::Table => render::text(&report),
         FormatArg::Markdown => render::markdown(&report),
-        FormatArg::Json => {
-            let mut s = dlxbench::results::to_json(&render::json(&report))?;
-            s.push('\n');
-            s
-        }
+        FormatArg::Json => super::io::json_text(&render::json(&report))?,
     };
-    match &args.out {
-        Some(path) => {
-            AtomicFile::write(path, text.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
-        }
-        None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(dlxbench::terminal::escape_lines(&text).as_bytes())?;
-            out.flush()?;
-        }
-    }
+    super::io::write_report(args.out.as_deref(), &text)?;
     Ok(ExitCode::from(super::EXIT_OK))
 }

@@ -4,9 +4,9 @@
 
 use super::comparison::side_of;
 use super::{
-    bootstrap, or_none, CompareError, Comparison, Counters, Counts, Difference, Group, Interval,
-    Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading, Run, Scope,
-    SummaryRow, TimeCheck, TimeVerdict, WorkSplit,
+    bootstrap, or_none, ChangeCounts, CompareError, Comparison, Counters, Counts, Difference,
+    Group, Interval, Method, Options, PairResult, PuzzleChange, PuzzleRow, RatioHistogram, Reading,
+    Run, Scope, SummaryRow, TimeCheck, TimeVerdict, WorkSplit,
 };
 use crate::results::schema;
 
@@ -152,7 +152,7 @@ pub fn compare(
                         _ => format!(
                             "{} x {}: one run ran the corpus in part: compared only the {} \
                              puzzles both runs have",
-                            b.corpus, b.solver, r.counters.compared
+                            b.corpus, b.solver, r.counters.changes.compared
                         ),
                     });
                 }
@@ -419,15 +419,8 @@ fn totals(b: &SummaryRow, c: &SummaryRow) -> Counters {
         updates: b.total_updates.zip(c.total_updates),
         mems: b.total_mems.zip(c.total_mems),
         counts: (Counts::from(b), Counts::from(c)),
-        compared: 0,
-        nodes_changed: 0,
-        updates_changed: 0,
-        mems_changed: 0,
-        outcome_changed: 0,
-        only_in_baseline: 0,
-        only_in_current: 0,
+        changes: ChangeCounts::default(),
         examples: Vec::new(),
-        puzzles_changed: 0,
     }
 }
 
@@ -484,26 +477,26 @@ pub(super) fn per_puzzle(
     while i < b.len() && j < c.len() {
         let (x, y) = (&b[i], &c[j]);
         if x.line < y.line {
-            k.only_in_baseline += 1;
+            k.changes.only_in_baseline += 1;
             i += 1;
             continue;
         }
         if y.line < x.line {
-            k.only_in_current += 1;
+            k.changes.only_in_current += 1;
             j += 1;
             continue;
         }
-        k.compared += 1;
+        k.changes.compared += 1;
         let nodes = x.nodes != y.nodes;
         let upd = updates && x.updates != y.updates;
         let mem = mems && x.mems != y.mems;
         let outcome = x.status != y.status || x.solutions != y.solutions;
-        k.nodes_changed += u64::from(nodes);
-        k.updates_changed += u64::from(upd);
-        k.mems_changed += u64::from(mem);
-        k.outcome_changed += u64::from(outcome);
+        k.changes.nodes_changed += u64::from(nodes);
+        k.changes.updates_changed += u64::from(upd);
+        k.changes.mems_changed += u64::from(mem);
+        k.changes.outcome_changed += u64::from(outcome);
         if nodes || upd || mem || outcome {
-            k.puzzles_changed += 1;
+            k.changes.puzzles_changed += 1;
             if k.examples.len() < examples {
                 k.examples.push(PuzzleChange {
                     baseline: *x,
@@ -517,7 +510,7 @@ pub(super) fn per_puzzle(
         i += 1;
         j += 1;
     }
-    k.only_in_baseline += (b.len() - i) as u64;
-    k.only_in_current += (c.len() - j) as u64;
+    k.changes.only_in_baseline += (b.len() - i) as u64;
+    k.changes.only_in_current += (c.len() - j) as u64;
     (k, d)
 }

@@ -3,6 +3,7 @@
 //! reading ([`Reading`]); for the two runs, a [`Comparison`].
 
 use super::{Interval, Options, PuzzleRow, RatioHistogram, Run};
+pub use crate::results::output::compare::ChangeCounts;
 use crate::results::output::WorkJson;
 pub use crate::results::output::{Counts, Side};
 
@@ -58,22 +59,8 @@ pub struct Counters {
     pub mems: Option<(u64, u64)>,
     /// Outcome counts, baseline and current.
     pub counts: (Counts, Counts),
-    /// Puzzles present in both runs (per-puzzle scope).
-    pub compared: u64,
-    /// Puzzles with any change: nodes, updates, mems, status or solutions.
-    pub puzzles_changed: u64,
-    /// Puzzles whose node count changed.
-    pub nodes_changed: u64,
-    /// Puzzles whose update count changed.
-    pub updates_changed: u64,
-    /// Puzzles whose mems count changed.
-    pub mems_changed: u64,
-    /// Puzzles whose status or solution count changed.
-    pub outcome_changed: u64,
-    /// Puzzle lines in the baseline only.
-    pub only_in_baseline: u64,
-    /// Puzzle lines in the current run only.
-    pub only_in_current: u64,
+    /// The puzzle-by-puzzle counts: compared, changed, on one side only.
+    pub changes: ChangeCounts,
     /// The first changed puzzles, by line.
     pub examples: Vec<PuzzleChange>,
 }
@@ -89,12 +76,12 @@ impl Counters {
             || self.updates.is_some_and(|(b, c)| b != c)
             || self.mems.is_some_and(|(b, c)| b != c)
             || self.counts.0 != self.counts.1
-            || self.nodes_changed > 0
-            || self.updates_changed > 0
-            || self.mems_changed > 0
-            || self.outcome_changed > 0
-            || self.only_in_baseline > 0
-            || self.only_in_current > 0
+            || self.changes.nodes_changed > 0
+            || self.changes.updates_changed > 0
+            || self.changes.mems_changed > 0
+            || self.changes.outcome_changed > 0
+            || self.changes.only_in_baseline > 0
+            || self.changes.only_in_current > 0
     }
 }
 

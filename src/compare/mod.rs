@@ -85,8 +85,8 @@ use std::path::PathBuf;
 pub use algorithm::{check_compatible, compare, verdict, work_split, work_split_of};
 pub use bootstrap::Interval;
 pub use comparison::{
-    Cause, Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading, Scope, Side,
-    TimeCheck, TimeVerdict, WorkSplit,
+    Cause, ChangeCounts, Comparison, Counters, Counts, Method, PairResult, PuzzleChange, Reading,
+    Scope, Side, TimeCheck, TimeVerdict, WorkSplit,
 };
 pub use distribution::RatioHistogram;
 pub use load::{load, load_with, Group, PuzzleRow, Run, SummaryRow};

@@ -166,7 +166,7 @@ fn counters_table(c: &Comparison) -> Table {
                 row.extend([mb, mc, md]);
             }
             row.push(match k.scope {
-                Scope::PerPuzzle => thousands(k.puzzles_changed),
+                Scope::PerPuzzle => thousands(k.changes.puzzles_changed),
                 Scope::Totals | Scope::NotCompared => "-".into(),
             });
             row.push(counter_verdict(c, k).into());
@@ -283,52 +283,39 @@ fn change_details(c: &Comparison) -> Vec<String> {
         if k.scope == Scope::PerPuzzle {
             // Mems are named only where both runs recorded them.
             let mems = match k.mems {
-                Some(_) => format!(", mems {}", thousands(k.mems_changed)),
+                Some(_) => format!(", mems {}", thousands(k.changes.mems_changed)),
                 None => String::new(),
             };
             head.push_str(&format!(
                 " {} of {} puzzles changed (nodes {}, updates {}{mems}, status or solutions {})",
-                thousands(k.puzzles_changed),
-                thousands(k.compared),
-                thousands(k.nodes_changed),
-                thousands(k.updates_changed),
-                thousands(k.outcome_changed)
+                thousands(k.changes.puzzles_changed),
+                thousands(k.changes.compared),
+                thousands(k.changes.nodes_changed),
+                thousands(k.changes.updates_changed),
+                thousands(k.changes.outcome_changed)
             ));
         }
         out.push(head.trim_end_matches(';').to_string());
         let (b, cur) = (&k.counts.0, &k.counts.1);
         if b != cur {
-            let mut parts = Vec::new();
-            for (name, x, y) in [
-                ("puzzles", b.puzzles, cur.puzzles),
-                ("solved", b.solved, cur.solved),
-                ("no solution", b.unsolvable, cur.unsolvable),
-                ("multiple", b.multiple, cur.multiple),
-                ("budget", b.budget, cur.budget),
-                ("invalid", b.invalid, cur.invalid),
-                ("crashed", b.crashed, cur.crashed),
-                ("timeout", b.timeout, cur.timeout),
-                ("protocol-error", b.protocol_error, cur.protocol_error),
-                ("skipped", b.skipped, cur.skipped),
-            ] {
-                if x != y {
-                    parts.push(format!("{name} {} -> {}", thousands(x), thousands(y)));
-                }
-            }
+            let parts: Vec<String> = (b.named().into_iter().zip(cur.named()))
+                .filter(|((_, x), (_, y))| x != y)
+                .map(|((name, x), (_, y))| format!("{name} {} -> {}", thousands(x), thousands(y)))
+                .collect();
             out.push(format!("  outcomes: {}", parts.join(", ")));
         }
-        if k.only_in_baseline + k.only_in_current > 0 {
+        if k.changes.only_in_baseline + k.changes.only_in_current > 0 {
             out.push(format!(
                 "  puzzle lines only in the baseline: {}, only in the current run: {}",
-                thousands(k.only_in_baseline),
-                thousands(k.only_in_current)
+                thousands(k.changes.only_in_baseline),
+                thousands(k.changes.only_in_current)
             ));
         }
         out.extend(k.examples.iter().map(example_line));
-        if k.puzzles_changed > k.examples.len() as u64 {
+        if k.changes.puzzles_changed > k.examples.len() as u64 {
             out.push(format!(
                 "  ... and {} more",
-                thousands(k.puzzles_changed - k.examples.len() as u64)
+                thousands(k.changes.puzzles_changed - k.examples.len() as u64)
             ));
         }
     }
@@ -740,14 +727,7 @@ fn counters_json(k: &Counters) -> CountersJson {
             baseline: k.counts.0,
             current: k.counts.1,
         },
-        compared: k.compared,
-        puzzles_changed: k.puzzles_changed,
-        nodes_changed: k.nodes_changed,
-        updates_changed: k.updates_changed,
-        mems_changed: k.mems_changed,
-        outcome_changed: k.outcome_changed,
-        only_in_baseline: k.only_in_baseline,
-        only_in_current: k.only_in_current,
+        changes: k.changes,
         examples: k.examples.iter().map(example_json).collect(),
     }
 }

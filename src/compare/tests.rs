@@ -76,11 +76,19 @@ fn per_puzzle_merge_counts_changes_and_one_sided_lines() {
     c[0].updates = Some(1);
     let (k, d) = per_puzzle(&b, &c, 1);
     assert_eq!(
-        (k.compared, k.only_in_baseline, k.only_in_current),
+        (
+            k.changes.compared,
+            k.changes.only_in_baseline,
+            k.changes.only_in_current
+        ),
         (3, 1, 1)
     );
     assert_eq!(
-        (k.nodes_changed, k.updates_changed, k.puzzles_changed),
+        (
+            k.changes.nodes_changed,
+            k.changes.updates_changed,
+            k.changes.puzzles_changed
+        ),
         (1, 2, 2)
     );
     assert_eq!(k.examples.len(), 1);
@@ -123,10 +131,14 @@ fn a_mems_difference_is_an_algorithm_change() {
     let (k, _) = per_puzzle(&b, &c, 5);
     assert_eq!(k.mems, Some((1800, 1801)));
     assert_eq!(
-        (k.nodes_changed, k.updates_changed, k.mems_changed),
+        (
+            k.changes.nodes_changed,
+            k.changes.updates_changed,
+            k.changes.mems_changed
+        ),
         (0, 0, 1)
     );
-    assert_eq!((k.puzzles_changed, k.examples.len()), (1, 1));
+    assert_eq!((k.changes.puzzles_changed, k.examples.len()), (1, 1));
     assert!(k.changed());
 
     let options = Options::default();
@@ -148,7 +160,7 @@ fn a_mems_difference_is_an_algorithm_change() {
     let json = render::json(&cmp);
     let counters = &json.results[0].counters;
     assert_eq!(counters.mems.map(|m| m.baseline), Some(1800));
-    assert_eq!(counters.mems_changed, 1);
+    assert_eq!(counters.changes.mems_changed, 1);
     assert_eq!(counters.examples[0].mems, Some([600, 601]));
     // The document reads back as what was written.
     let text = crate::results::to_json(&json).unwrap();
@@ -257,7 +269,11 @@ fn a_partial_corpus_is_compared_on_the_puzzles_both_runs_have() {
     let k = &cmp.results[0].counters;
     assert!(!k.changed(), "{k:?}");
     assert_eq!(
-        (k.compared, k.only_in_baseline, k.only_in_current),
+        (
+            k.changes.compared,
+            k.changes.only_in_baseline,
+            k.changes.only_in_current
+        ),
         (2, 0, 0)
     );
     assert_eq!(k.nodes, Some((11, 11)));

@@ -125,6 +125,9 @@ impl Part {
                 )));
             }
             let stats = self.stats(c, s)?;
+            // Alike `compare`'s outcome list (`Counts::named`) by design
+            // only: these are `summary.csv`'s columns, by its names, that
+            // `histograms.json`'s statistics hold too (not the failures).
             let pairs = [
                 ("puzzles", row.puzzles, stats.puzzles),
                 ("solved", row.solved, stats.solved),

@@ -132,7 +132,7 @@ pub fn comparison(c: &Comparison) -> Result<String, PlotError> {
                 int,
                 r.time.verdict.words().to_string(),
                 nodes,
-                thousands(r.counters.puzzles_changed),
+                thousands(r.counters.changes.puzzles_changed),
             ]
         })
         .collect();

@@ -85,6 +85,25 @@ pub struct Counts {
     pub skipped: u64,
 }
 
+impl Counts {
+    /// Every count with the name the terminal report gives it, in the
+    /// order of the fields.
+    pub fn named(&self) -> [(&'static str, u64); 10] {
+        [
+            ("puzzles", self.puzzles),
+            ("solved", self.solved),
+            ("no solution", self.unsolvable),
+            ("multiple", self.multiple),
+            ("budget", self.budget),
+            ("invalid", self.invalid),
+            ("crashed", self.crashed),
+            ("timeout", self.timeout),
+            ("protocol-error", self.protocol_error),
+            ("skipped", self.skipped),
+        ]
+    }
+}
+
 impl From<&SummaryRow> for Counts {
     fn from(s: &SummaryRow) -> Counts {
         Counts {
@@ -155,6 +174,19 @@ pub struct CountersJson {
     pub mems: Option<CounterChange>,
     /// Outcome counts of each side.
     pub counts: BaselineCurrent<Counts>,
+    /// The puzzle-by-puzzle counts (keys of this object).
+    #[serde(flatten)]
+    pub changes: ChangeCounts,
+    /// The first changed puzzles, by line.
+    pub examples: Vec<Example>,
+}
+
+/// The puzzle-by-puzzle counts of a counter check: written once for
+/// `compare`'s own [`crate::compare::Counters`] and its JSON
+/// ([`CountersJson`], flattened: the keys stand in its object); all 0
+/// when compared on totals.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChangeCounts {
     /// Puzzles present in both runs (per-puzzle scope).
     pub compared: u64,
     /// Puzzles with any change: nodes, updates, mems, status or solutions.
@@ -171,8 +203,6 @@ pub struct CountersJson {
     pub only_in_baseline: u64,
     /// Puzzle lines in the current run only.
     pub only_in_current: u64,
-    /// The first changed puzzles, by line.
-    pub examples: Vec<Example>,
 }
 
 /// A total on both sides and its change.

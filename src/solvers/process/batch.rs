@@ -91,7 +91,7 @@
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use super::child::Child;
+use super::child::{Child, ReadError};
 use super::{failed, max_response_bytes, write_request, ProcessSolver};
 use crate::puzzle::Puzzle;
 use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Timing};
@@ -164,7 +164,10 @@ pub fn announces_batch(header: &[u8]) -> bool {
 pub(super) struct Ahead {
     request: Vec<u8>,
     pending: Vec<(usize, usize, usize)>,
-    /// The block index of its first puzzle (or declined request).
+    /// The block index of its first puzzle (or declined request): read only
+    /// by `take_ahead`'s `debug_assert` (tests run with debug
+    /// assertions), kept because a batch ahead taken for other puzzles than
+    /// the next would pin its answers on the wrong puzzles without a sign.
     from: usize,
     /// The block index after its last.
     next: usize,
@@ -375,11 +378,8 @@ impl<P: Puzzle> ProcessSolver<P> {
             block.done(first, &outcome, took, solution, self.detail.take());
             return Err(first + 1);
         }
-        let stop = self.shared.options.stop;
-        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
-        let written = crate::clock::Instant::now();
-        let child = self.child.as_mut().expect("batching with a process");
-        if let Err(e) = child.write_all(&self.request, deadline, stop) {
+        let (written, wrote) = self.write_batch(budget);
+        if let Err(e) = wrote {
             let max = max_response_bytes(&self.request[a..=b]);
             let (outcome, took) = self.read_failed(e, max, written.elapsed());
             let detail = self.detail_of(&outcome);
@@ -387,6 +387,16 @@ impl<P: Puzzle> ProcessSolver<P> {
             return Err(first + 1);
         }
         Ok((i, written))
+    }
+
+    /// Writes [`Self::request`] to the process, the write given `budget`'s
+    /// time and the stop flag: when it started, and how it went.
+    fn write_batch(&mut self, budget: Budget) -> (crate::clock::Instant, Result<(), ReadError>) {
+        let stop = self.shared.options.stop;
+        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
+        let written = crate::clock::Instant::now();
+        let child = self.child.as_mut().expect("batching with a process");
+        (written, child.write_all(&self.request, deadline, stop))
     }
 
     /// [`ProcessOptions::pipeline`]: fills the batch from `from` and writes
@@ -405,12 +415,13 @@ impl<P: Puzzle> ProcessSolver<P> {
         std::mem::swap(&mut self.request, &mut self.ahead.request);
         std::mem::swap(&mut self.pending, &mut self.ahead.pending);
         let next = self.fill(block, from, limit, solution);
-        let stop = self.shared.options.stop;
-        let deadline = budget.max_time.map(|t| std::time::Instant::now() + t);
-        let written = crate::clock::Instant::now();
-        let child = self.child.as_mut().expect("batching with a process");
-        let ok = !self.pending.is_empty() && child.write_all(&self.request, deadline, stop).is_ok();
-        self.ahead.written = ok.then_some(written);
+        self.ahead.written = match self.pending.is_empty() {
+            true => None,
+            false => match self.write_batch(budget) {
+                (written, Ok(())) => Some(written),
+                (_, Err(_)) => None,
+            },
+        };
         (self.ahead.from, self.ahead.next) = (from, next);
         std::mem::swap(&mut self.request, &mut self.ahead.request);
         std::mem::swap(&mut self.pending, &mut self.ahead.pending);
