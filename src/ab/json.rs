@@ -3,7 +3,7 @@
 
 use super::{AbResult, Ratio};
 use crate::compare::WorkSplit;
-use crate::results::output::ab::{NodesJson, RatioJson};
+use crate::results::output::ab::{NodesJson, RatioJson, AB_FORMAT};
 use crate::results::output::{AaJson, AbJson};
 
 /// The result as JSON (`ab --json`, [`AbJson`]): the verdict, how the
@@ -13,6 +13,7 @@ use crate::results::output::{AaJson, AbJson};
 /// it gave a (false) verdict.
 pub fn json(r: &AbResult) -> AbJson {
     AbJson {
+        format: AB_FORMAT.into(),
         a: r.a.clone(),
         b: r.b.clone(),
         method: r.method.into(),

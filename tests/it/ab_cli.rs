@@ -190,6 +190,8 @@ fn aa_measures_the_floor_first_and_reports_it_in_json() {
     let typed: AbJson = common::typed(&text);
     assert!(typed.aa.is_some_and(|aa| aa.ab.aa.is_none()));
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["format"], "dlxbench-ab/1");
+    assert_eq!(v["aa"]["format"], "dlxbench-ab/1");
     assert_eq!(v["method"], "student-t over pairs of passes");
     assert_eq!(v["unit"], "pair of passes");
     assert_eq!(v["units"], 2);

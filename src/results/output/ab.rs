@@ -5,12 +5,20 @@ use serde::{Deserialize, Serialize};
 use super::WorkJson;
 use crate::solvers::layout::LayoutSummary;
 
+/// The value of [`AbJson::format`].
+pub const AB_FORMAT: &str = "dlxbench-ab/1";
+
 /// The outcome of an `ab` for machines: the verdict, how the interval was
 /// made, every pass's ratio, the split into the search tree and the time
 /// per node, and the A/A that measured the floor, if one ran. Ratios are
 /// B / A.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AbJson {
+    /// [`AB_FORMAT`] (the A/A's own document under `aa` carries it too);
+    /// empty when read from a file written before the tag, which is the
+    /// same shape without it.
+    #[serde(default)]
+    pub format: String,
     /// Solver A's name.
     pub a: String,
     /// Solver B's name.

@@ -3,7 +3,7 @@
 //!
 //! * [`CompareJson`]: `compare --format json` (`"format":
 //!   "dlxbench-compare/1"`);
-//! * [`AbJson`]: `ab --json FILE`;
+//! * [`AbJson`]: `ab --json FILE` (`"format": "dlxbench-ab/1"`);
 //! * [`VersusJson`]: `versus --format json` (`"format":
 //!   "dlxbench-versus/1"`);
 //! * [`HistoryJson`]: `history show --format json` (`"format":

@@ -1,4 +1,4 @@
-use super::ab::{NodesJson, RatioJson};
+use super::ab::{NodesJson, RatioJson, AB_FORMAT};
 use super::compare::CounterChange;
 use super::export::{Bmf, BmfValue, GabEntry};
 use super::*;
@@ -18,6 +18,7 @@ fn ratio(name: &str, estimate: Option<f64>) -> RatioJson {
 
 fn ab(a: &str, b: &str, aa: Option<AaJson>) -> AbJson {
     AbJson {
+        format: AB_FORMAT.into(),
         a: a.into(),
         b: b.into(),
         method: "student-t over pairs of passes".into(),
@@ -78,6 +79,14 @@ fn an_ab_with_its_a_a_round_trips_and_the_a_a_sits_in_one_object() {
     assert_eq!(v["aa"]["false_verdict"], false);
     assert_eq!(v["aa"]["measured_floor"], 0.6469);
     assert!(v["aa"].get("aa").is_none(), "{text}");
+    assert_eq!(v["format"], "dlxbench-ab/1");
+    assert_eq!(v["aa"]["format"], "dlxbench-ab/1");
+    // A file from before the tag: the same shape without `format`.
+    let mut old = v.clone();
+    old.as_object_mut().unwrap().remove("format");
+    old["aa"].as_object_mut().unwrap().remove("format");
+    let read: AbJson = serde_json::from_value(old).unwrap();
+    assert_eq!((read.format.as_str(), read.a.as_str()), ("", "dlx"));
     // Without an A/A, no `aa` key at all (not `null`).
     let (text, back) = round_trip(&ab("dlx", "dc", None));
     assert!(back.aa.is_none());
