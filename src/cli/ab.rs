@@ -9,15 +9,15 @@ use std::time::Duration;
 use dlxbench::ab::{self, AbResult, Options, PassReport};
 use dlxbench::compare::{self, TimeVerdict};
 use dlxbench::export;
-use dlxbench::harness::{Config, Lineup, Schedule};
+use dlxbench::harness::Schedule;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::plot::compare_page;
-use dlxbench::puzzle::Format;
 use dlxbench::session::open_corpora;
 use dlxbench::sigbus;
 
 use super::io::errln;
-use super::{BudgetArgs, ModeArg, NotationArgs, PerKind, SolverLibArgs};
+use super::lineup::{LineupArgs, RunShape};
+use super::PerKind;
 
 /// Arguments.
 #[derive(Debug, clap::Args)]
@@ -37,6 +37,7 @@ solvers are called differently, so compare like with like. Exit status: 0 no reg
 slower, or an algorithm change (node counts or outcomes differ; --allow-algorithm-change \
 reports it without failing, as in `compare`), or the solvers disagreed, or solves failed; 2 bad \
 usage or unreadable input.")]
+#[command(mut_arg("count_only", |a| a.help("Loaded solvers that return counts but no solution (as in `bench`)")))]
 pub struct Args {
     /// The reference solver (a built-in one, or a --solver-lib name).
     #[arg(value_name = "A")]
@@ -52,10 +53,7 @@ pub struct Args {
     #[arg(long, default_value = "sudoku")]
     pub kind: PuzzleKind,
     #[command(flatten)]
-    pub solver_libs: SolverLibArgs,
-    /// Loaded solvers that return counts but no solution (as in `bench`).
-    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
-    pub count_only: Vec<String>,
+    pub lineup: LineupArgs,
     /// Smallest slow-down declared, in percent (`1%`, `0.5`).
     #[arg(long, value_name = "PCT", default_value = "1%", value_parser = compare::parse_threshold)]
     pub threshold: f64,
@@ -89,11 +87,6 @@ pub struct Args {
     /// Worker threads (default 1: a quiet core per solve).
     #[arg(long, short = 'j', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: u64,
-    /// How many solutions to look for.
-    #[arg(long, value_enum, default_value_t)]
-    pub mode: ModeArg,
-    #[command(flatten)]
-    pub budget: BudgetArgs,
     /// Puzzles each solver solves in a row before the other takes them.
     #[arg(long, value_name = "N", default_value_t = Schedule::DEFAULT_BLOCK as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -108,8 +101,6 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    #[command(flatten)]
-    pub notation: NotationArgs,
     /// Also write the result as JSON (the verdict, the method and its units, every pass's ratio,
     /// the A/A's result and floor).
     #[arg(long, value_name = "FILE")]
@@ -135,24 +126,18 @@ impl PerKind for Args {
         // Before anything is loaded or opened.
         let pair = ab::Pair::new(&self.a, &self.b, self.aa)?;
         let aa_only = pair.aa_only();
-        let libs = &mut self.solver_libs;
-        pair.add_copy_specs(&mut libs.libs, &mut libs.cmds, &mut self.count_only);
-        let mut set = self.solver_libs.solver_set::<P>(&self.count_only)?;
+        let lineup = &mut self.lineup;
+        let libs = &mut lineup.solvers.libs;
+        pair.add_copy_specs(&mut libs.libs, &mut libs.cmds, &mut lineup.count_only);
+        let mut set = self.lineup.solver_set::<P>()?;
         pair.add_builtin_copy(&mut set)?;
-        let options = P::options(&self.notation.notation(Format::Line))?;
-        let setup = |names: [String; 2]| -> anyhow::Result<(Lineup<P>, Config)> {
-            let solvers = set.select(&names)?;
-            let lineup = Lineup { solvers, options };
-            let mut config = Config::new(&lineup);
-            for budget in &mut config.budgets {
-                *budget = self.budget.budget(*budget);
-            }
-            config.threads = usize::try_from(self.threads).unwrap_or(usize::MAX);
-            (config.mode, config.limit) = self.mode.with_limit(None)?;
-            config.schedule = Schedule {
-                block: usize::try_from(self.block).unwrap_or(usize::MAX),
+        let setup = |names: [String; 2]| {
+            let shape = RunShape {
+                limit: None,
+                threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
+                block: self.block,
             };
-            Ok((lineup, config))
+            self.lineup.lineup(&set, Some(&names), shape)
         };
         let (lineup, config) = setup(pair.names())?;
         let aa = pair.aa_names().map(setup).transpose()?;

@@ -8,14 +8,14 @@ use anyhow::{bail, Context};
 
 use dlxbench::harness::{self, Config, Lineup};
 use dlxbench::kinds::{Kind, PuzzleKind};
-use dlxbench::puzzle::Format;
 use dlxbench::session::{self, open_corpora, Baseline, Lost, Output, Session, Throughput};
 use dlxbench::shard::Shard;
 use dlxbench::sigbus;
 
 use super::io::errln;
+use super::lineup::{LineupArgs, RunShape};
 use super::live::{self, Live};
-use super::{ModeArg, NotationArgs, PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
+use super::{PerKind, EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 
 /// The end of `bench --help`, before the solvers.
 const AFTER_HELP: &str = "\
@@ -47,23 +47,13 @@ pub struct Args {
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub solvers: Option<Vec<String>>,
     #[command(flatten)]
-    pub solver_libs: super::SolverLibArgs,
-    /// Loaded solvers (--solver-lib names) that return counts but no solution when asked for
-    /// more than one (tdoku's fastest, with --mode unique): their counts are cross-checked,
-    /// their solutions not read.
-    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
-    pub count_only: Vec<String>,
+    pub lineup: LineupArgs,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j', value_name = "N")]
     pub threads: Option<usize>,
-    /// How many solutions to look for.
-    #[arg(long, value_enum, default_value_t)]
-    pub mode: ModeArg,
     /// Solution cap for --mode count (default: no cap).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
-    #[command(flatten)]
-    pub budget: super::BudgetArgs,
     /// Solve the first N puzzles of each corpus untimed (validated) on every worker before measuring.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub warmup: usize,
@@ -125,8 +115,6 @@ pub struct Args {
     /// No progress bar and no table; problems and warnings still go to standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
-    #[command(flatten)]
-    pub notation: NotationArgs,
     /// Only find and parse the puzzles (no solver), print the reader's throughput, write nothing.
     #[arg(long, conflicts_with_all = ["solvers", "out", "reference"])]
     pub parse_only: bool,
@@ -135,22 +123,17 @@ pub struct Args {
 /// The solvers and the harness configuration from the arguments, and the
 /// reference solver's name.
 fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
-    let set = args.solver_libs.solver_set::<P>(&args.count_only)?;
-    let solvers = match &args.solvers {
-        Some(names) => set.select(names)?,
-        None => set.entries().to_vec(),
-    };
-    let options = P::options(&args.notation.notation(Format::Line))?;
-    let lineup = Lineup { solvers, options };
-    let mut config = Config::new(&lineup);
-    let reference = session::reference(&lineup, &args.reference)?;
-    for budget in &mut config.budgets {
-        *budget = args.budget.budget(*budget);
-    }
-    config.threads = args.threads.unwrap_or(0);
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
+    let set = args.lineup.solver_set::<P>()?;
+    let shape = RunShape {
+        limit: args.limit,
+        threads: args.threads.unwrap_or(0),
+        block: args.block,
+    };
+    let (lineup, mut config) = args.lineup.lineup(&set, args.solvers.as_deref(), shape)?;
+    let reference = session::reference(&lineup, &args.reference)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if config.threads > cores {
         errln!(
@@ -159,13 +142,11 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
             config.threads
         );
     }
-    (config.mode, config.limit) = args.mode.with_limit(args.limit)?;
     config.warmup = args.warmup;
     config.passes = args.passes;
     config.shuffle = args.shuffle;
     config.permute = args.permute;
     config.images = args.images;
-    config.schedule.block = usize::try_from(args.block).unwrap_or(usize::MAX);
     if let Some(spec) = &args.shard {
         let (shard, from) =
             Shard::resolve(spec, |name| std::env::var(name).ok()).context("--shard")?;

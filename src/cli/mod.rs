@@ -18,6 +18,7 @@ pub mod history;
 #[cfg(unix)]
 pub mod host;
 pub(crate) mod io;
+pub mod lineup;
 mod live;
 pub mod merge;
 pub mod plot;

@@ -27,7 +27,8 @@ use dlxbench::solvers::{Budget, Failure};
 use dlxbench::clobber::Inputs;
 
 use super::io::{errln, finish_input, for_each_puzzle, Input, Output, SolveTally};
-use super::{kind_note, BudgetArgs, NotationArgs, PerKind};
+use super::lineup::SolverArgs;
+use super::{kind_note, PerKind};
 
 /// Arguments of `dlxbench solve`.
 #[derive(clap::Args)]
@@ -41,20 +42,14 @@ pub struct Args {
     #[arg(long, default_value = "dlx")]
     solver: String,
     #[command(flatten)]
-    solver_libs: super::SolverLibArgs,
+    solvers: SolverArgs,
     /// Count solutions up to N: 1 finds one, 2 (the default) also proves it
     /// unique, 0 counts them all.
     #[arg(long, default_value_t = 2, value_name = "N")]
     limit: u64,
-    /// A puzzle given up on (its budget ran out) without a solution counts
-    /// as a failure.
-    #[command(flatten)]
-    budget: BudgetArgs,
     /// Output format: `line`, `grid` or `numeric`.
     #[arg(long, default_value = "line")]
     format: Format,
-    #[command(flatten)]
-    notation: NotationArgs,
     /// Puzzle file (one-line, grid or numeric format, mixed freely); `-` or
     /// nothing for standard input.
     file: Option<PathBuf>,
@@ -83,8 +78,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 impl PerKind for Args {
     fn run<P: Kind>(self) -> anyhow::Result<ExitCode> {
-        let options = P::options(&self.notation.notation(self.format))?;
-        let set = self.solver_libs.solver_set::<P>(&[])?;
+        let options = self.solvers.options::<P>(self.format)?;
+        let set = self.solvers.solver_set::<P>(&[])?;
         let entry = set.by_name(&self.solver)?;
         let input = Input::open(self.file.as_deref())?;
         let name = input.name.clone();
@@ -99,7 +94,9 @@ impl PerKind for Args {
             Some(_) => entry.default_budget(),
             None => Budget::UNLIMITED,
         };
-        let budget = self.budget.budget(base);
+        // A puzzle given up on (its budget ran out) without a solution
+        // counts as a failure.
+        let budget = self.solvers.budget.budget(base);
         let budget_text = describe_budget(budget);
         let mut solver = entry.make();
         let mut solution = P::blank();
