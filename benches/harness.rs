@@ -62,7 +62,7 @@ use criterion::{criterion_group, Criterion};
 
 use dlxbench::compare::bootstrap::quantile;
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::harness::{self, Lineup};
 use dlxbench::solvers::{SolverEntry, SolverSet};
 use dlxbench::sudoku::{BoxShape, Grid};
 
@@ -146,8 +146,7 @@ struct Setup {
     grids: Vec<Grid>,
     dlx: SolverEntry<Grid>,
     corpus: Corpus,
-    lineup: Lineup<Grid>,
-    config: Config,
+    setup: harness::Setup<Grid>,
 }
 
 impl Setup {
@@ -156,21 +155,20 @@ impl Setup {
         let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
         let corpus = Corpus::from_vec("bench", bytes).unwrap();
         let lineup = Lineup::new(vec![dlx.clone()]);
-        let mut config = Config::new(&lineup);
-        config.threads = 1;
+        let mut setup = harness::Setup::new(lineup);
+        setup.config_mut().threads = 1;
         Setup {
             grids,
             dlx,
             corpus,
-            lineup,
-            config,
+            setup,
         }
     }
 
     /// One pass of the harness over the corpus.
     fn harness_pass(&self) {
         let corpora = std::slice::from_ref(&self.corpus);
-        black_box(harness::run(corpora, &self.config, &self.lineup, None, None).unwrap());
+        black_box(harness::run(corpora, &self.setup, None, None).unwrap());
     }
 }
 

@@ -12,7 +12,7 @@
 //! box holds (any grid up to 63x63).
 
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::harness::{self, Lineup, Setup};
 use dlxbench::puzzle::Puzzle;
 use dlxbench::report::{self, RunMeta};
 use dlxbench::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet};
@@ -151,10 +151,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out_dir = std::path::PathBuf::from(args.get(1).map_or("results/custom", String::as_str));
     let set = solver_set();
     let lineup = Lineup::new(set.select(&["dlx".into(), "backtrack".into()])?);
-    let mut config = Config::new(&lineup);
-    config.threads = 1;
+    let mut setup = Setup::new(lineup);
+    setup.config_mut().threads = 1;
     let sha256 = vec![corpus.sha256_hex()];
-    let result = harness::run(std::slice::from_ref(&corpus), &config, &lineup, None, None)?;
+    let result = harness::run(std::slice::from_ref(&corpus), &setup, None, None)?;
     let meta = RunMeta {
         command_line: std::env::args().collect(),
         reference: "dlx".into(),
@@ -168,8 +168,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         logs: Vec::new(),
     };
     std::fs::create_dir_all(&out_dir)?;
-    report::write_all(&result, &config, &meta, &out_dir)?;
-    print!("{}", report::table::render_text(&result, &config, &meta));
+    report::write_all(&result, setup.config(), &meta, &out_dir)?;
+    print!(
+        "{}",
+        report::table::render_text(&result, setup.config(), &meta)
+    );
     for d in &result.discrepancies {
         eprintln!("PROBLEM: {d}");
     }

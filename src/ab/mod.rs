@@ -57,10 +57,11 @@ use std::time::{Duration, Instant};
 use crate::compare::bootstrap::{self, Interval};
 use crate::compare::{verdict, work_split_of, RatioHistogram, TimeVerdict, WorkSplit};
 use crate::corpus::Corpus;
-use crate::harness::{self, Config, HarnessError, Lineup, Progress, Record, RecordSink};
+use crate::harness::{self, HarnessError, Lineup, Progress, Record, RecordSink, Setup};
 use crate::puzzle::Puzzle;
 use crate::solvers::layout::{Layout, LayoutError, LayoutSummary};
 use crate::solvers::Status;
+use crate::solvers::{Budget, SolverEntry};
 
 mod json;
 pub mod render;
@@ -446,45 +447,56 @@ pub enum AbError {
     Layout(#[from] LayoutError),
 }
 
-/// The config for the lineup B, A: `config` (for A, B) with its per-solver
-/// vectors reversed.
-fn swapped(config: &Config) -> Config {
-    let mut c = config.clone();
-    c.solvers.reverse();
-    c.budgets.reverse();
-    c.descriptions.reverse();
-    c.log_files.reverse();
-    c
+/// The setup of the lineup B, A: `setup`'s (for A, B) with its solvers,
+/// and their budgets, reversed.
+fn swapped<P: Puzzle>(setup: &Setup<P>) -> Setup<P> {
+    let solvers = setup.lineup().solvers.iter().rev().cloned().collect();
+    let budgets = setup.config().budgets().iter().rev().copied();
+    with_solvers(setup, solvers, budgets)
 }
 
-/// Runs A/B passes of `a` and `b` over `corpora` under `config` (whose
-/// solvers must be `a`, `b`, in that order), until `options` says to stop;
-/// `on_pass` hears of each pass as it ends.
+/// `setup` with `solvers` instead (the same settings and parse options),
+/// each at its budget of `budgets`.
+fn with_solvers<P: Puzzle>(
+    setup: &Setup<P>,
+    solvers: Vec<SolverEntry<P>>,
+    budgets: impl Iterator<Item = Budget>,
+) -> Setup<P> {
+    let lineup = Lineup {
+        solvers,
+        options: setup.lineup().options,
+    };
+    let mut new = Setup::with_settings(lineup, setup.config());
+    for (budget, was) in new.config_mut().budgets_mut().iter_mut().zip(budgets) {
+        *budget = was;
+    }
+    new
+}
+
+/// Runs A/B passes of `setup`'s two solvers A and B (in that order) over
+/// `corpora`, until `options` says to stop; `on_pass` hears of each pass
+/// as it ends.
 pub fn run<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
+    setup: &Setup<P>,
     options: &Options,
     progress: Option<&dyn Progress>,
     on_pass: &mut dyn FnMut(&PassReport),
 ) -> Result<AbResult, AbError> {
-    run_phase(corpora, config, lineup, options, progress, false, on_pass)
+    run_phase(corpora, setup, options, progress, false, on_pass)
 }
 
-/// First an A/A of B against a copy of itself (`aa_config` and
-/// `aa_lineup`: B, then the copy under another name) for half of
-/// [`Options::max_time`], whose interval's distance from 1.0 is the noise
-/// floor ([`Ratio::floor`]); then the A/B of `lineup` for the time left,
+/// First an A/A of B against a copy of itself (`aa_setup`: B, then the
+/// copy under another name) for half of [`Options::max_time`], whose
+/// interval's distance from 1.0 is the noise floor ([`Ratio::floor`]);
+/// then the A/B of `setup` for the time left,
 /// judged at the larger of the threshold and that floor. The A/A's own
 /// result, false verdict or not, is [`AbResult::aa`]. An A/A without a
 /// floor (too few passes in its time) leaves the threshold alone.
-#[allow(clippy::too_many_arguments)]
 pub fn run_with_aa<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
-    aa_config: &Config,
-    aa_lineup: &Lineup<P>,
+    setup: &Setup<P>,
+    aa_setup: &Setup<P>,
     options: &Options,
     progress: Option<&dyn Progress>,
     on_pass: &mut dyn FnMut(&PassReport),
@@ -496,9 +508,7 @@ pub fn run_with_aa<P: Puzzle>(
         seed: options.seed ^ 0x9E37_79B9_7F4A_7C15,
         ..*options
     };
-    let aa = run_phase(
-        corpora, aa_config, aa_lineup, &half, progress, true, on_pass,
-    )?;
+    let aa = run_phase(corpora, aa_setup, &half, progress, true, on_pass)?;
     let floor = match (aa.overall.floor(), options.floor) {
         (Some(x), Some(y)) => Some(x.max(y)),
         (x, y) => x.or(y),
@@ -515,7 +525,7 @@ pub fn run_with_aa<P: Puzzle>(
             ..aa
         });
     } else {
-        run_phase(corpora, config, lineup, &rest, progress, false, on_pass)?
+        run_phase(corpora, setup, &rest, progress, false, on_pass)?
     };
     result.aa = Some(Box::new(aa));
     Ok(result)
@@ -523,29 +533,20 @@ pub fn run_with_aa<P: Puzzle>(
 
 fn run_phase<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
+    setup: &Setup<P>,
     options: &Options,
     progress: Option<&dyn Progress>,
     aa: bool,
     on_pass: &mut dyn FnMut(&PassReport),
 ) -> Result<AbResult, AbError> {
+    let lineup = setup.lineup();
     let [a, b] = lineup.solvers.as_slice() else {
         return Err(AbError::Config);
     };
     if a.name() == b.name() {
         return Err(AbError::SameSolver(a.name().to_string()));
     }
-    let orders = [
-        (config.clone(), lineup.clone()),
-        (
-            swapped(config),
-            Lineup {
-                solvers: vec![b.clone(), a.clone()],
-                options: lineup.options,
-            },
-        ),
-    ];
+    let orders = [setup.clone(), swapped(setup)];
     let names: Vec<&str> = corpora.iter().map(Corpus::name).collect();
     let mut tally = Tally::default();
     let mut pass_ratios = Vec::new();
@@ -563,11 +564,11 @@ fn run_phase<P: Puzzle>(
         let flip = pass % 2 == 1;
         let collected = Arc::new(Mutex::new(Collected::default()));
         let sink = Box::new(Collector(Arc::clone(&collected)));
-        let (cfg, lu) = &orders[usize::from(flip)];
+        let order = &orders[usize::from(flip)];
         // Fresh copies of both solvers for the pass, placed at random.
-        let fresh = relaid(&mut layout, pass, lu)?;
-        let lu = fresh.as_ref().unwrap_or(lu);
-        let result = harness::run(corpora, cfg, lu, Some(sink), progress)?;
+        let fresh = relaid(&mut layout, pass, order)?;
+        let order = fresh.as_ref().unwrap_or(order);
+        let result = harness::run(corpora, order, Some(sink), progress)?;
         threads = result.threads;
         failed_solves += result.failed_solves();
         discrepancies.extend(result.discrepancies);
@@ -776,20 +777,20 @@ fn judge(overall: &Ratio, options: &Options) -> TimeVerdict {
     }
 }
 
-/// The lineup of pass `pass` with fresh copies of `lineup`'s solvers
-/// ([`Layout::pass`]); `None` when the layout is not randomised.
+/// The setup of pass `pass` with fresh copies of `setup`'s solvers
+/// ([`Layout::pass`]) at their budgets; `None` when the layout is not
+/// randomised.
 fn relaid<P: Puzzle>(
     layout: &mut Option<Layout>,
     pass: u32,
-    lineup: &Lineup<P>,
-) -> Result<Option<Lineup<P>>, LayoutError> {
+    setup: &Setup<P>,
+) -> Result<Option<Setup<P>>, LayoutError> {
     let Some(layout) = layout else {
         return Ok(None);
     };
-    Ok(Some(Lineup {
-        solvers: layout.pass(pass, &lineup.solvers)?,
-        options: lineup.options,
-    }))
+    let solvers = layout.pass(pass, &setup.lineup().solvers)?;
+    let budgets = setup.config().budgets().iter().copied();
+    Ok(Some(with_solvers(setup, solvers, budgets)))
 }
 
 /// Whether a record has a usable time: within budget, run, non-zero.

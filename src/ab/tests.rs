@@ -202,11 +202,10 @@ fn corpus() -> Corpus {
     Corpus::from_static(embedded.name, embedded.text).unwrap()
 }
 
-fn lineup(a: SolverEntry<Grid>, b: SolverEntry<Grid>) -> (Lineup<Grid>, Config) {
-    let lineup = Lineup::new(vec![a, b]);
-    let mut config = Config::new(&lineup);
-    config.threads = 1;
-    (lineup, config)
+fn setup(a: SolverEntry<Grid>, b: SolverEntry<Grid>) -> Setup<Grid> {
+    let mut setup = Setup::new(Lineup::new(vec![a, b]));
+    setup.config_mut().threads = 1;
+    setup
 }
 
 /// A warm-up and two pairs.
@@ -228,9 +227,9 @@ fn dlx_again() -> SolverEntry<Grid> {
 fn one_solver_under_two_names_runs_the_same_algorithm() {
     let set = SolverSet::<Grid>::builtin();
     let dlx = set.by_name("dlx").unwrap().clone();
-    let (lineup, config) = lineup(dlx, dlx_again());
+    let setup = setup(dlx, dlx_again());
     let mut reports = Vec::new();
-    let r = run(&[corpus()], &config, &lineup, &fast(), None, &mut |p| {
+    let r = run(&[corpus()], &setup, &fast(), None, &mut |p| {
         reports.push((p.pass, p.warmup, p.aa))
     })
     .unwrap();
@@ -258,19 +257,12 @@ fn one_solver_under_two_names_runs_the_same_algorithm() {
 fn an_a_a_first_gives_the_floor_the_a_b_is_judged_with() {
     let set = SolverSet::<Grid>::builtin();
     let dlx = set.by_name("dlx").unwrap().clone();
-    let (ab_lineup, ab_config) = lineup(set.by_name("singles").unwrap().clone(), dlx.clone());
-    let (aa_lineup, aa_config) = lineup(dlx, dlx_again());
+    let ab_setup = setup(set.by_name("singles").unwrap().clone(), dlx.clone());
+    let aa_setup = setup(dlx, dlx_again());
     let mut phases = Vec::new();
-    let r = run_with_aa(
-        &[corpus()],
-        &ab_config,
-        &ab_lineup,
-        &aa_config,
-        &aa_lineup,
-        &fast(),
-        None,
-        &mut |p| phases.push(p.aa),
-    )
+    let r = run_with_aa(&[corpus()], &ab_setup, &aa_setup, &fast(), None, &mut |p| {
+        phases.push(p.aa)
+    })
     .unwrap();
     let aa = r.aa.as_deref().unwrap();
     assert_eq!((aa.a.as_str(), aa.b.as_str()), ("dlx", "dlx'"));
@@ -285,11 +277,11 @@ fn an_a_a_first_gives_the_floor_the_a_b_is_judged_with() {
 #[test]
 fn different_algorithms_show_as_changed_node_counts() {
     let set = SolverSet::<Grid>::builtin();
-    let (lineup, config) = lineup(
+    let setup = setup(
         set.by_name("dlx").unwrap().clone(),
         set.by_name("singles").unwrap().clone(),
     );
-    let r = run(&[corpus()], &config, &lineup, &fast(), None, &mut |_| {}).unwrap();
+    let r = run(&[corpus()], &setup, &fast(), None, &mut |_| {}).unwrap();
     assert!(r.nodes.changed > 0);
     let (x, y) = r.nodes.totals.unwrap();
     assert_ne!(x, y);
@@ -300,8 +292,8 @@ fn different_algorithms_show_as_changed_node_counts() {
 fn a_and_b_must_differ() {
     let set = SolverSet::<Grid>::builtin();
     let dlx = set.by_name("dlx").unwrap().clone();
-    let (lineup, config) = lineup(dlx.clone(), dlx);
-    let err = run(&[corpus()], &config, &lineup, &fast(), None, &mut |_| {}).unwrap_err();
+    let setup = setup(dlx.clone(), dlx);
+    let err = run(&[corpus()], &setup, &fast(), None, &mut |_| {}).unwrap_err();
     assert!(
         matches!(err, AbError::SameSolver(ref n) if n == "dlx"),
         "{err}"

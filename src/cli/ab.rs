@@ -137,9 +137,9 @@ impl PerKind for Args {
                 threads: usize::try_from(self.threads).unwrap_or(usize::MAX),
                 block: self.block,
             };
-            self.lineup.lineup(&set, Some(&names), shape)
+            self.lineup.setup(&set, Some(&names), shape)
         };
-        let (lineup, config) = setup(pair.names())?;
+        let ab_setup = setup(pair.names())?;
         let aa = pair.aa_names().map(setup).transpose()?;
         sigbus::install();
         let corpora = open_corpora::<P>(&self.corpora, false)?;
@@ -169,7 +169,7 @@ impl PerKind for Args {
             let names: Vec<&str> = corpora.iter().map(|c| c.name()).collect();
             errln!(
                 "{}",
-                ab::render::start_line(&pair, &names, config.threads, &options)
+                ab::render::start_line(&pair, &names, ab_setup.config().threads, &options)
             );
         }
         let mut on_pass = |p: &PassReport| {
@@ -178,17 +178,10 @@ impl PerKind for Args {
             }
         };
         let result = match &aa {
-            Some((aa_lineup, aa_config)) => ab::run_with_aa(
-                &corpora,
-                &config,
-                &lineup,
-                aa_config,
-                aa_lineup,
-                &options,
-                None,
-                &mut on_pass,
-            )?,
-            None => ab::run(&corpora, &config, &lineup, &options, None, &mut on_pass)?,
+            Some(aa_setup) => {
+                ab::run_with_aa(&corpora, &ab_setup, aa_setup, &options, None, &mut on_pass)?
+            }
+            None => ab::run(&corpora, &ab_setup, &options, None, &mut on_pass)?,
         };
         let mut out = std::io::stdout().lock();
         let text = match aa_only {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context};
 
-use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::harness::{self, Setup};
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::session::{self, open_corpora, Baseline, Lost, Output, Session, Throughput};
 use dlxbench::shard::Shard;
@@ -122,7 +122,7 @@ pub struct Args {
 
 /// The solvers and the harness configuration from the arguments, and the
 /// reference solver's name.
-fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
+fn setup<P: Kind>(args: &Args) -> anyhow::Result<(Setup<P>, String)> {
     if args.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
@@ -132,8 +132,9 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
         threads: args.threads.unwrap_or(0),
         block: args.block,
     };
-    let (lineup, mut config) = args.lineup.lineup(&set, args.solvers.as_deref(), shape)?;
-    let reference = session::reference(&lineup, &args.reference)?;
+    let mut setup = args.lineup.setup(&set, args.solvers.as_deref(), shape)?;
+    let reference = session::reference(setup.lineup(), &args.reference)?;
+    let config = setup.config_mut();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if config.threads > cores {
         errln!(
@@ -155,7 +156,7 @@ fn lineup<P: Kind>(args: &Args) -> anyhow::Result<(Lineup<P>, Config, String)> {
         }
         config.shard = Some(shard);
     }
-    Ok((lineup, config, reference))
+    Ok((setup, reference))
 }
 
 /// Runs the subcommand.
@@ -171,7 +172,7 @@ impl PerKind for Args {
 
 /// `dlxbench bench` on puzzles of type `P`.
 fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
-    let (lineup, config, reference) = lineup::<P>(&args)?;
+    let (setup, reference) = setup::<P>(&args)?;
     sigbus::install();
     let corpora = open_corpora::<P>(&args.corpora, args.all)?;
     // No result file over a corpus read (standard input too, when a file).
@@ -180,7 +181,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let (out, baseline) = (args.out.as_deref(), args.save_baseline.as_deref());
     super::check_result_dir(&inputs, out, baseline)?;
     if args.parse_only {
-        let result = session::parse_only(&corpora, &config, &lineup)?;
+        let result = session::parse_only(&corpora, &setup)?;
         write!(std::io::stdout().lock(), "{}", Throughput(&result))?;
         let failed = result.has_malformed(); // the input policy
         return Ok(ExitCode::from(if failed { EXIT_FAILURE } else { EXIT_OK }));
@@ -188,8 +189,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
     let output = Output::choose(Path::new("results"), baseline, out, args.force);
     let session = Session {
         corpora: &corpora,
-        lineup: &lineup,
-        config: &config,
+        setup: &setup,
         reference,
         command_line: std::env::args_os()
             .map(|a| a.to_string_lossy().into_owned())
@@ -202,7 +202,7 @@ fn bench<P: Kind>(args: Args) -> anyhow::Result<ExitCode> {
         announce: !args.quiet,
         echo_program: std::env::current_exe().ok(),
     };
-    let live = Live::new(&config, args.quiet, baseline.is_none());
+    let live = Live::new(setup.config(), args.quiet, baseline.is_none());
     let outcome = session.run(&live, live::stop_flag())?;
     // What the session came to, after the tables; the exit status.
     for warning in &outcome.warnings {

@@ -3,9 +3,9 @@
 //! ([`SolverArgs`]); for `bench` and `ab`, which run a lineup through the
 //! harness, also the count-only solvers and the mode ([`LineupArgs`]), and
 //! the one function that makes the library's lineup and configuration of
-//! them ([`LineupArgs::lineup`]).
+//! them, a [`Setup`] ([`LineupArgs::setup`]).
 
-use dlxbench::harness::{Config, Lineup};
+use dlxbench::harness::{Lineup, Setup};
 use dlxbench::kinds::Kind;
 use dlxbench::puzzle::Format;
 use dlxbench::solvers::SolverSet;
@@ -78,25 +78,25 @@ impl LineupArgs {
     /// notation's parse options, and its configuration: each solver's own
     /// budget as --budget-nodes and --budget-time change it, --mode, and
     /// `shape`.
-    pub(crate) fn lineup<P: Kind>(
+    pub(crate) fn setup<P: Kind>(
         &self,
         set: &SolverSet<P>,
         names: Option<&[String]>,
         shape: RunShape,
-    ) -> anyhow::Result<(Lineup<P>, Config)> {
+    ) -> anyhow::Result<Setup<P>> {
         let solvers = match names {
             Some(names) => set.select(names)?,
             None => set.entries().to_vec(),
         };
         let options = self.solvers.options::<P>(Format::Line)?;
-        let lineup = Lineup { solvers, options };
-        let mut config = Config::new(&lineup);
-        for budget in &mut config.budgets {
+        let mut setup = Setup::new(Lineup { solvers, options });
+        let config = setup.config_mut();
+        for budget in config.budgets_mut() {
             *budget = self.solvers.budget.budget(*budget);
         }
         config.threads = shape.threads;
         (config.mode, config.limit) = self.mode.with_limit(shape.limit)?;
         config.schedule.block = usize::try_from(shape.block).unwrap_or(usize::MAX);
-        Ok((lineup, config))
+        Ok(setup)
     }
 }

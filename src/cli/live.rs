@@ -208,7 +208,7 @@ impl<'a> Live<'a> {
                 }
                 let log = self
                     .config
-                    .log_files
+                    .log_files()
                     .get(i)
                     .and_then(|l| l.as_ref())
                     .map_or(String::new(), |l| {

@@ -1,7 +1,8 @@
 //! How a run is set up: the [`Mode`], the [`Config`] (what the reports say
-//! about a run besides its results) and the [`Lineup`] (who runs).
+//! about a run besides its results), the [`Lineup`] (who runs) and the
+//! [`Setup`] that holds the two, made to agree.
 
-use super::{HarnessError, Schedule};
+use super::Schedule;
 use crate::puzzle::Puzzle;
 use crate::shard::Shard;
 use crate::solvers::{Budget, SolverEntry};
@@ -39,19 +40,14 @@ impl Mode {
 /// How to run: what the reports say about a run besides its results.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// The kind of puzzle the corpora hold ([`Puzzle::NAME`]).
-    pub kind: &'static str,
-    /// The names of the [`Lineup`]'s solvers, in its order.
-    pub solvers: Vec<String>,
-    /// Their one-line descriptions ([`SolverEntry::description`]: for a
-    /// loaded solver, where it was loaded from), in the same order.
-    pub descriptions: Vec<String>,
-    /// One node budget per solver of the [`Lineup`], in its order.
-    pub budgets: Vec<Budget>,
-    /// The standard-error log file of each solver in its own process
-    /// ([`SolverEntry::log_file`]'s name), in the same order; `None` for
-    /// the others. Empty is the same as all `None`.
-    pub log_files: Vec<Option<String>>,
+    // What describes the lineup: private, made from a lineup
+    // ([`Config::new`]) or read back from a run's files
+    // ([`Config::described`]); read through the methods of the same names.
+    kind: &'static str,
+    solvers: Vec<String>,
+    descriptions: Vec<String>,
+    budgets: Vec<Budget>,
+    log_files: Vec<Option<String>>,
     /// Worker threads (0: all cores); never more than the largest corpus
     /// has chunks ([`RunResult::threads`] says how many ran).
     pub threads: usize,
@@ -84,61 +80,40 @@ pub struct Config {
 }
 
 impl Config {
-    /// Checks that this configuration describes `lineup`: its kind, its
-    /// solvers' names in order, one budget per solver, and no more solvers
-    /// than a [`super::Record`] can name. [`super::run`] and
-    /// [`super::estimate`] check it first.
-    ///
-    /// A check when the run starts, not a type that cannot disagree: a
-    /// `Config` is also a run's description read back from its result
-    /// files, with no lineup ([`crate::results`], `merge`), and its budgets
-    /// are the caller's choice per solver ([`Config::new`] gives each
-    /// solver's default), so the two are made apart and meet here.
-    pub fn check_lineup<P: Puzzle>(&self, lineup: &Lineup<P>) -> Result<(), HarnessError> {
-        if lineup.solvers.len() != self.budgets.len() {
-            return Err(HarnessError::Config(
-                "one budget per solver is needed".into(),
-            ));
-        }
-        if lineup.solvers.len() > usize::from(u16::MAX) {
-            return Err(HarnessError::Config("too many solvers".into()));
-        }
-        if self.solvers.iter().map(String::as_str).ne(lineup.names()) {
-            return Err(HarnessError::Config(
-                "the configuration names other solvers than the lineup".into(),
-            ));
-        }
-        if self.kind != P::NAME {
-            return Err(HarnessError::Config(format!(
-                "the configuration is for {}, the solvers solve {}",
-                self.kind,
-                P::NAME
-            )));
-        }
-        Ok(())
-    }
-
     /// Defaults for `lineup`: mode `unique`, each solver's default budget
     /// ([`SolverEntry::default_budget`]), all cores, one pass.
     pub fn new<P: Puzzle>(lineup: &Lineup<P>) -> Self {
-        Config {
-            kind: P::NAME,
-            solvers: lineup.names().into_iter().map(String::from).collect(),
-            descriptions: lineup
+        Config::described(
+            P::NAME,
+            lineup
                 .solvers
                 .iter()
-                .map(|s| s.description().to_string())
+                .map(|s| {
+                    (
+                        s.name().to_string(),
+                        s.description().to_string(),
+                        s.default_budget(),
+                        s.log_file().map(|l| l.name().to_string()),
+                    )
+                })
                 .collect(),
-            budgets: lineup
-                .solvers
-                .iter()
-                .map(SolverEntry::default_budget)
-                .collect(),
-            log_files: lineup
-                .solvers
-                .iter()
-                .map(|s| s.log_file().map(|l| l.name().to_string()))
-                .collect(),
+        )
+    }
+
+    /// A run's description read back from its files, with no lineup: of
+    /// `kind`, each solver's name, description, budget and log file, the
+    /// settings at [`Config::new`]'s defaults. Crate-only: a [`Setup`] is
+    /// the one way to pair a configuration with a lineup.
+    pub(crate) fn described(
+        kind: &'static str,
+        solvers: Vec<(String, String, Budget, Option<String>)>,
+    ) -> Config {
+        let mut config = Config {
+            kind,
+            solvers: Vec::with_capacity(solvers.len()),
+            descriptions: Vec::with_capacity(solvers.len()),
+            budgets: Vec::with_capacity(solvers.len()),
+            log_files: Vec::with_capacity(solvers.len()),
             threads: 0,
             mode: Mode::Unique,
             limit: 2,
@@ -150,7 +125,69 @@ impl Config {
             schedule: Schedule::default(),
             shard: None,
             round_trip_floor_ns: 0.0,
+        };
+        for (name, description, budget, log_file) in solvers {
+            config.solvers.push(name);
+            config.descriptions.push(description);
+            config.budgets.push(budget);
+            config.log_files.push(log_file);
         }
+        config
+    }
+
+    /// This configuration's settings (threads, mode, passes, ...: all but
+    /// the lineup's description) for `lineup`, each of its solvers at its
+    /// default budget.
+    fn for_lineup<P: Puzzle>(&self, lineup: &Lineup<P>) -> Config {
+        let own = Config::new(lineup);
+        Config {
+            kind: own.kind,
+            solvers: own.solvers,
+            descriptions: own.descriptions,
+            budgets: own.budgets,
+            log_files: own.log_files,
+            ..self.clone()
+        }
+    }
+
+    /// The kind of puzzle the corpora hold ([`Puzzle::NAME`]).
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
+
+    /// The names of the lineup's solvers, in its order.
+    pub fn solvers(&self) -> &[String] {
+        &self.solvers
+    }
+
+    /// Their one-line descriptions ([`SolverEntry::description`]: for a
+    /// loaded solver, where it was loaded from), in the same order.
+    pub fn descriptions(&self) -> &[String] {
+        &self.descriptions
+    }
+
+    /// One budget per solver of the lineup, in its order.
+    pub fn budgets(&self) -> &[Budget] {
+        &self.budgets
+    }
+
+    /// The budgets to change, one per solver (their number is the
+    /// lineup's).
+    pub fn budgets_mut(&mut self) -> &mut [Budget] {
+        &mut self.budgets
+    }
+
+    /// The standard-error log file of each solver in its own process
+    /// ([`SolverEntry::log_file`]'s name), in the same order; `None` for
+    /// the others. Empty is the same as all `None`.
+    pub fn log_files(&self) -> &[Option<String>] {
+        &self.log_files
+    }
+
+    /// Without the log files (a merge: the parts' logs stay in the parts).
+    pub(crate) fn without_log_files(mut self) -> Config {
+        self.log_files.clear();
+        self
     }
 }
 
@@ -176,5 +213,48 @@ impl<P: Puzzle> Lineup<P> {
     /// The solvers' names, in order.
     pub fn names(&self) -> Vec<&str> {
         self.solvers.iter().map(SolverEntry::name).collect()
+    }
+}
+
+/// A lineup and the configuration that describes it, made together: the
+/// configuration's kind, solver names, descriptions, log files and one
+/// budget per solver come from the lineup ([`Setup::new`]), so the two
+/// agree by construction; the rest (threads, mode, the budgets' values,
+/// ...) is the caller's, through [`Setup::config_mut`]. What
+/// [`super::run`], [`super::estimate`] and the session take.
+#[derive(Debug, Clone)]
+pub struct Setup<P: Puzzle> {
+    lineup: Lineup<P>,
+    config: Config,
+}
+
+impl<P: Puzzle> Setup<P> {
+    /// `lineup` with the defaults of [`Config::new`].
+    pub fn new(lineup: Lineup<P>) -> Self {
+        let config = Config::new(&lineup);
+        Setup { lineup, config }
+    }
+
+    /// `lineup` with the settings of `settings` (threads, mode, passes,
+    /// ...), each solver at its default budget.
+    pub fn with_settings(lineup: Lineup<P>, settings: &Config) -> Self {
+        let config = settings.for_lineup(&lineup);
+        Setup { lineup, config }
+    }
+
+    /// Who runs.
+    pub fn lineup(&self) -> &Lineup<P> {
+        &self.lineup
+    }
+
+    /// How, and the lineup's description.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The configuration to change: its settings and the budgets' values
+    /// ([`Config::budgets_mut`]); what describes the lineup stays.
+    pub fn config_mut(&mut self) -> &mut Config {
+        &mut self.config
     }
 }

@@ -12,7 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Config, Lineup};
+use super::{Lineup, Setup};
 use crate::corpus::{count_newlines, Corpus};
 use crate::puzzle::Puzzle;
 
@@ -58,18 +58,17 @@ impl std::fmt::Display for Estimate {
     }
 }
 
-/// Estimates the solving time of `corpora` under `config`, spending about
+/// Estimates the solving time of `corpora` under `setup`, spending about
 /// `allowance` on it: more to give every corpus and solver one sampled
 /// solve, up to ten times `allowance` (and the solve in progress, which its
 /// budget bounds); past that, the estimate is a lower bound. `None` when
 /// no corpus has a readable puzzle.
 pub fn estimate<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
+    setup: &Setup<P>,
     allowance: Duration,
 ) -> Option<Estimate> {
-    config.check_lineup(lineup).ok()?;
+    let (config, lineup) = (setup.config(), setup.lineup());
     let started = Instant::now();
     let samples: Vec<Vec<P>> = corpora.iter().map(|c| sample(c, lineup)).collect();
     let mut solvers: Vec<_> = lineup.solvers.iter().map(|s| s.make()).collect();
@@ -90,7 +89,7 @@ pub fn estimate<P: Puzzle>(
                     continue;
                 }
                 let t = Instant::now();
-                solver.solve(puzzle, config.limit, config.budgets[i], &mut solution);
+                solver.solve(puzzle, config.limit, config.budgets()[i], &mut solution);
                 let sum = &mut sums[c][i];
                 sum.0 += t.elapsed();
                 sum.1 += 1;

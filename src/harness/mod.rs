@@ -1,9 +1,9 @@
 //! The batch runner behind `dlxbench bench`.
 //!
-//! [`run`] takes opened [`Corpus`]es, a [`Config`] (mode, budgets, threads,
-//! passes) and a [`Lineup`] (the solvers, as [`SolverEntry`]s of any
-//! [`crate::solvers::SolverSet`], so callers can add their own, and the
-//! parse options), and returns a [`RunResult`] with per corpus x solver
+//! [`run`] takes opened [`Corpus`]es and a [`Setup`]: a [`Lineup`] (the
+//! solvers, as [`SolverEntry`]s of any [`crate::solvers::SolverSet`], so
+//! callers can add their own, and the parse options) and the [`Config`]
+//! made from it (mode, budgets, threads, passes), and returns a [`RunResult`] with per corpus x solver
 //! statistics, merged latency histograms and every discrepancy found.
 //!
 //! # How a run works
@@ -63,7 +63,7 @@ mod writer;
 use std::sync::atomic::AtomicUsize;
 use std::time::SystemTime;
 
-pub use config::{Config, Lineup, Mode};
+pub use config::{Config, Lineup, Mode, Setup};
 pub(crate) use discrepancy::sort_discrepancies;
 pub use discrepancy::{cross_check, Discrepancy, DiscrepancyKind};
 pub use estimate::{estimate, Estimate};
@@ -101,19 +101,21 @@ pub enum HarnessError {
     Config(String),
 }
 
-/// Runs every corpus through every solver of `lineup`, step by step:
-/// checks that `config` describes the lineup ([`Config::check_lineup`]),
-/// starts the workers and the writer thread of the per-puzzle records,
+/// Runs every corpus through every solver of `setup`'s lineup with its
+/// configuration, step by step: starts the workers and the writer thread of the per-puzzle records,
 /// measures the corpora one by one, each told to `progress` as it ends
 /// (until it asks to stop), and waits for the records to be written.
 pub fn run<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
+    setup: &Setup<P>,
     sink: Option<Box<dyn RecordSink>>,
     progress: Option<&dyn Progress>,
 ) -> Result<RunResult, HarnessError> {
-    config.check_lineup(lineup)?;
+    let (config, lineup) = (setup.config(), setup.lineup());
+    // A record names its solver in 16 bits.
+    if lineup.solvers.len() > usize::from(u16::MAX) {
+        return Err(HarnessError::Config("too many solvers".into()));
+    }
     let started = SystemTime::now();
     // Also calibrates the clock, before anything is timed.
     let clock_overhead_ns = crate::clock::overhead_ns();

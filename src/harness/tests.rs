@@ -54,13 +54,13 @@ impl Progress for StopAfter {
 #[test]
 fn each_corpus_is_reported_as_it_ends_and_a_stop_keeps_what_ran() {
     let lineup = lineup();
-    let config = Config::new(&lineup);
+    let setup = Setup::new(lineup);
     let progress = StopAfter {
         after: 1,
         finished: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
     };
-    let run = run(&corpora(), &config, &lineup, None, Some(&progress)).unwrap();
+    let run = run(&corpora(), &setup, None, Some(&progress)).unwrap();
     assert!(run.interrupted);
     assert_eq!(run.corpora.len(), 1);
     assert!(run.corpora[0].complete());
@@ -71,7 +71,7 @@ fn each_corpus_is_reported_as_it_ends_and_a_stop_keeps_what_ran() {
         finished: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
     };
-    let run = super::run(&corpora(), &config, &lineup, None, Some(&progress)).unwrap();
+    let run = super::run(&corpora(), &setup, None, Some(&progress)).unwrap();
     assert!(!run.interrupted);
     assert_eq!(progress.finished.load(Ordering::SeqCst), 3);
     assert!(run.corpora.iter().all(|c| c.complete() && c.workers >= 1));
@@ -92,9 +92,9 @@ impl RecordSink for Broken {
 #[test]
 fn a_failing_record_sink_loses_the_records_not_the_run() {
     let lineup = lineup();
-    let mut config = Config::new(&lineup);
-    config.threads = 2;
-    let run = run(&corpora(), &config, &lineup, Some(Box::new(Broken)), None).unwrap();
+    let mut setup = Setup::new(lineup);
+    setup.config_mut().threads = 2;
+    let run = run(&corpora(), &setup, Some(Box::new(Broken)), None).unwrap();
     assert_eq!(run.records_error.unwrap().to_string(), "disk full");
     assert_eq!(run.corpora.len(), 3);
     assert!(run.corpora.iter().all(|c| c.solvers[0].puzzles == 1000));
@@ -136,10 +136,10 @@ impl Progress for SeesDrop {
 fn a_failing_record_sink_is_dropped_at_its_first_error() {
     static DROPPED: AtomicBool = AtomicBool::new(false);
     let lineup = lineup();
-    let config = Config::new(&lineup);
+    let setup = Setup::new(lineup);
     let progress = SeesDrop(&DROPPED, std::sync::Mutex::new(Vec::new()));
     let sink = Box::new(FailsOnce(&DROPPED));
-    let run = run(&corpora(), &config, &lineup, Some(sink), Some(&progress)).unwrap();
+    let run = run(&corpora(), &setup, Some(sink), Some(&progress)).unwrap();
     assert_eq!(run.records_error.unwrap().to_string(), "disk full");
     assert_eq!(*progress.1.lock().unwrap(), [true, true, true]);
 }
@@ -179,22 +179,16 @@ fn estimate_samples_every_corpus_and_solver_and_scales_with_lines() {
             .select(&["dlx".into(), "singles".into()])
             .unwrap(),
     );
-    let config = Config::new(&lineup);
+    let setup = Setup::new(lineup);
     let corpora = corpora();
-    let e = estimate(
-        &corpora,
-        &config,
-        &lineup,
-        std::time::Duration::from_secs(60),
-    )
-    .unwrap();
+    let e = estimate(&corpora, &setup, std::time::Duration::from_secs(60)).unwrap();
     // The whole sample (64 puzzles a corpus) is solved by both solvers.
     assert!(e.complete);
     assert_eq!(e.solves, 3 * 64 * 2);
     assert!(e.wall > std::time::Duration::ZERO);
 
     // No time at all: one solve, the rest unsampled, a lower bound.
-    let rushed = estimate(&corpora, &config, &lineup, std::time::Duration::ZERO).unwrap();
+    let rushed = estimate(&corpora, &setup, std::time::Duration::ZERO).unwrap();
     assert_eq!(rushed.solves, 1);
     assert!(!rushed.complete);
     assert!(rushed.to_string().starts_with("at least"), "{rushed}");
@@ -203,10 +197,10 @@ fn estimate_samples_every_corpus_and_solver_and_scales_with_lines() {
 #[test]
 fn estimate_needs_a_readable_puzzle() {
     let lineup = lineup();
-    let config = Config::new(&lineup);
+    let setup = Setup::new(lineup);
     let junk = Corpus::from_vec("junk", b"# only a comment\nnot a puzzle\n".to_vec()).unwrap();
     assert_eq!(
-        estimate(&[junk], &config, &lineup, std::time::Duration::from_secs(1)),
+        estimate(&[junk], &setup, std::time::Duration::from_secs(1)),
         None
     );
 }
@@ -219,10 +213,10 @@ fn the_schedule_changes_timings_only_never_counts() {
             .unwrap(),
     );
     let counts = |block: usize, passes: u32| {
-        let mut config = Config::new(&lineup);
-        config.schedule = Schedule { block };
-        config.passes = passes;
-        let run = run(&corpora()[..1], &config, &lineup, None, None).unwrap();
+        let mut setup = Setup::new(lineup.clone());
+        setup.config_mut().schedule = Schedule { block };
+        setup.config_mut().passes = passes;
+        let run = run(&corpora()[..1], &setup, None, None).unwrap();
         assert!(run.discrepancies.is_empty());
         run.corpora[0]
             .solvers
@@ -252,7 +246,7 @@ fn the_schedule_changes_timings_only_never_counts() {
 #[test]
 fn estimate_samples_a_small_corpus_once_per_puzzle() {
     let lineup = lineup();
-    let config = Config::new(&lineup);
+    let setup = Setup::new(lineup);
     let text = crate::datasets::DEFAULT_CORPUS;
     let three: Vec<&[u8]> = text
         .split(|&b| b == b'\n')
@@ -260,13 +254,7 @@ fn estimate_samples_a_small_corpus_once_per_puzzle() {
         .take(3)
         .collect();
     let corpus = Corpus::from_vec("three", three.join(&b'\n')).unwrap();
-    let e = estimate(
-        &[corpus],
-        &config,
-        &lineup,
-        std::time::Duration::from_secs(60),
-    )
-    .unwrap();
+    let e = estimate(&[corpus], &setup, std::time::Duration::from_secs(60)).unwrap();
     assert_eq!(e.solves, 3);
 }
 
@@ -311,9 +299,9 @@ fn a_block_after_another_solvers_starts_with_one_untimed_solve_of_its_last_puzzl
         })
         .collect();
     let lineup = Lineup::new(entries);
-    let mut config = Config::new(&lineup);
-    config.threads = 1;
-    config.schedule = Schedule { block: 4 };
+    let mut setup = Setup::new(lineup.clone());
+    setup.config_mut().threads = 1;
+    setup.config_mut().schedule = Schedule { block: 4 };
     // 10 puzzles: one chunk, blocks of 4, 4 and 2.
     let text: Vec<u8> = crate::datasets::DEFAULT_CORPUS
         .split_inclusive(|&b| b == b'\n')
@@ -333,7 +321,7 @@ fn a_block_after_another_solvers_starts_with_one_untimed_solve_of_its_last_puzzl
         .collect();
     let corpus = Corpus::from_vec("ten", text).unwrap();
     assert_eq!(corpus.chunk_count(), 1);
-    let run = run(&[corpus], &config, &lineup, None, None).unwrap();
+    let run = run(&[corpus], &setup, None, None).unwrap();
     assert!(run.discrepancies.is_empty());
     assert!(run.corpora[0].solvers.iter().all(|s| s.timed() == 10));
 

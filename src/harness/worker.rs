@@ -222,7 +222,7 @@ impl<P: Puzzle> Worker<P> {
                 if !solver.accepts(grid) {
                     continue;
                 }
-                let out = solver.solve(grid, config.limit, config.budgets[i], &mut self.solution);
+                let out = solver.solve(grid, config.limit, config.budgets()[i], &mut self.solution);
                 self.last_solver = Some(i);
                 if out
                     .failure
@@ -460,7 +460,7 @@ impl<P: Puzzle> Worker<P> {
             let grid = prepare(seed, &self.grids[j], &mut self.image, offset);
             if solver.accepts(grid) {
                 // Untimed: its timed solve comes later in the block.
-                let budget = config.budgets[i];
+                let budget = config.budgets()[i];
                 let out = black_box(solver.solve(grid, config.limit, budget, &mut self.solution));
                 if out
                     .failure
@@ -503,7 +503,7 @@ impl<P: Puzzle> Worker<P> {
         self.last_solver = Some(i);
         let checks = Checks {
             limit: config.limit,
-            budget: config.budgets[i],
+            budget: config.budgets()[i],
             solutions: solver.returns_solutions(),
             applies_budget: solver.applies_budget(),
             pass,
@@ -553,7 +553,7 @@ impl<P: Puzzle> Worker<P> {
             // The solver reads the clock itself: around its search
             // alone, after the dynamic call.
             let (out, took) =
-                solver.solve_timed(grid, config.limit, config.budgets[i], &mut self.solution);
+                solver.solve_timed(grid, config.limit, config.budgets()[i], &mut self.solution);
             let detail = out.failure.and_then(|_| solver.take_detail());
             if let (Some(d), 0) = (detail, pass) {
                 details.push(((r.line, r.solver), d));

@@ -72,7 +72,7 @@ pub(super) fn merge_images(
             result.corpora[c].images.push(row);
         }
     }
-    let name = |s: u16| config.solvers[usize::from(s)].as_str();
+    let name = |s: u16| config.solvers()[usize::from(s)].as_str();
     let mut found = Vec::new();
     for c in &mut result.corpora {
         c.images
@@ -132,7 +132,7 @@ pub(super) fn image_row(
         .iter()
         .position(|c| Some(c.name.as_str()) == field(columns.corpus))?;
     let solver = config
-        .solvers
+        .solvers()
         .iter()
         .position(|s| Some(s.as_str()) == field(columns.solver))?;
     let image: u32 = field(columns.image)?.parse().ok()?;

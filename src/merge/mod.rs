@@ -175,7 +175,7 @@ pub fn merge(dirs: &[PathBuf], into: &Path, options: &Options) -> Result<Merge, 
     let mut config = first.result.config()?;
     config.threads = 0;
     // The parts' solver logs stay in the parts.
-    config.log_files.clear();
+    let config = config.without_log_files();
     let dirs: Vec<ResultDir> = parts.iter().map(|p| p.result.clone()).collect();
     let mut result = ResultDir::merged(&dirs, &config)?;
     let per_puzzle = first.per_puzzle();

@@ -98,7 +98,7 @@ pub(super) fn merge_rows(
         .map(|(i, c)| (c.name.as_str(), i))
         .collect();
     let solver_index: HashMap<&str, usize> = config
-        .solvers
+        .solvers()
         .iter()
         .enumerate()
         .map(|(i, s)| (s.as_str(), i))
@@ -119,7 +119,7 @@ pub(super) fn merge_rows(
     let mut paired: Vec<PairedTimes> = result
         .corpora
         .iter()
-        .map(|_| PairedTimes::new(config.solvers.len(), config.schedule.block))
+        .map(|_| PairedTimes::new(config.solvers().len(), config.schedule.block))
         .collect();
     let mut pair = |puzzle: Option<(usize, u64, usize)>, records: &[Record]| {
         if let Some((c, line, _)) = puzzle {
@@ -128,8 +128,8 @@ pub(super) fn merge_rows(
     };
     // The puzzle whose rows are being gathered: key, part, records.
     let mut current: Option<(usize, u64, usize)> = None;
-    let mut records: Vec<Record> = Vec::with_capacity(config.solvers.len());
-    let name = |s: u16| config.solvers[usize::from(s)].as_str();
+    let mut records: Vec<Record> = Vec::with_capacity(config.solvers().len());
+    let name = |s: u16| config.solvers()[usize::from(s)].as_str();
     // The cross-check of the puzzle whose rows were gathered, if any.
     let check = |puzzle: Option<(usize, u64, usize)>, records: &[Record]| match puzzle {
         Some((c, line, _)) => {
@@ -160,7 +160,7 @@ pub(super) fn merge_rows(
         records.push(record);
         // As the run writes it (a part from before the later columns gets
         // them, empty).
-        let solver = config.solvers[usize::from(record.solver)].as_str();
+        let solver = config.solvers()[usize::from(record.solver)].as_str();
         line_buf.clear();
         PuzzleRecord::of_record(&result.corpora[c].name, solver, &record).write_csv(&mut line_buf);
         out.write_all(&line_buf).map_err(io)?;
@@ -192,7 +192,7 @@ fn open_parts(
 ) -> Result<(Vec<Rows>, Heap), MergeError> {
     let mut readers: Vec<Rows> = parts
         .iter()
-        .map(|p| Rows::open(p, config.solvers.len(), result.corpora.len()))
+        .map(|p| Rows::open(p, config.solvers().len(), result.corpora.len()))
         .collect::<Result<_, _>>()?;
     let mut heap = BinaryHeap::new();
     for (i, r) in readers.iter_mut().enumerate() {
@@ -213,7 +213,7 @@ fn check_counts(
 ) -> Result<(), MergeError> {
     for (part, r) in parts.iter().zip(readers) {
         for (c, corpus) in result.corpora.iter().enumerate() {
-            for (s, solver) in config.solvers.iter().enumerate() {
+            for (s, solver) in config.solvers().iter().enumerate() {
                 let stats = part.stats(&corpus.name, solver)?;
                 // Skipped puzzles have rows, and are not among `puzzles`.
                 if r.counts[c][s] != stats.puzzles + stats.skipped {

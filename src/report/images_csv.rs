@@ -34,7 +34,7 @@ pub fn render(run: &RunResult, config: &Config) -> String {
         let corpus = field(&c.name);
         for r in &c.images {
             let solver = config
-                .solvers
+                .solvers()
                 .get(usize::from(r.solver))
                 .map_or(String::new(), |s| field(s));
             let nodes = r.nodes.map_or(String::new(), |n| n.to_string());

@@ -112,7 +112,7 @@ impl RunMeta {
             reference: r
                 .reference
                 .clone()
-                .unwrap_or_else(|| config.solvers[0].clone()),
+                .unwrap_or_else(|| config.solvers()[0].clone()),
             sha256: r
                 .corpora
                 .iter()
@@ -250,7 +250,7 @@ pub fn thousands(n: u64) -> String {
 /// Index of the reference solver in the config (the first if absent).
 pub(crate) fn reference_index(config: &Config, meta: &RunMeta) -> usize {
     config
-        .solvers
+        .solvers()
         .iter()
         .position(|s| *s == meta.reference)
         .unwrap_or(0)

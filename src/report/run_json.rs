@@ -115,7 +115,7 @@ pub fn run_info(run: &RunResult, config: &Config, meta: &RunMeta) -> RunInfo {
             shard: shard_entry(config, meta),
             merged_from: meta.merged.as_ref().map(|m| m.parts.clone()),
         },
-        kind: config.kind.to_string(),
+        kind: config.kind().to_string(),
         mode: Some(config.mode.as_str().to_string()),
         limit: (config.limit != u64::MAX).then_some(config.limit),
         passes: Some(config.passes),
@@ -194,17 +194,17 @@ fn corpus_info(c: &CorpusResult, stem: String, sha256: Option<String>) -> Corpus
 /// What `run.json` says of each solver of `config`.
 fn solver_infos(config: &Config, meta: &RunMeta) -> Vec<SolverInfo> {
     config
-        .solvers
+        .solvers()
         .iter()
-        .zip(&config.budgets)
-        .zip(&config.descriptions)
+        .zip(config.budgets())
+        .zip(config.descriptions())
         .enumerate()
         .map(|(i, ((s, b), description))| SolverInfo {
             name: s.clone(),
             description: description.clone(),
             budget_nodes: (b.max_nodes != u64::MAX).then_some(b.max_nodes),
             budget_time_s: b.max_time.map(|t| t.as_secs_f64()),
-            log_file: config.log_files.get(i).cloned().flatten(),
+            log_file: config.log_files().get(i).cloned().flatten(),
             log_dropped_bytes: meta
                 .logs
                 .get(i)

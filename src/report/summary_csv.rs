@@ -49,7 +49,7 @@ pub fn rows(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<SummaryRow>
                 .unwrap_or(Speed::Missing(NoRatio::NoData));
             // Empty, not 0, where nothing was timed.
             let timed = |v: f64| (s.timed() > 0).then_some(v);
-            let budget = config.budgets[i].max_nodes;
+            let budget = config.budgets()[i].max_nodes;
             let own = s.own_time_check(c.round_trip_floor_ns);
             rows.push(SummaryRow {
                 corpus: c.name.clone(),

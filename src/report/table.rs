@@ -161,7 +161,7 @@ fn process_note(
     floor: Option<&RoundTripFloor>,
 ) -> Option<String> {
     let (mut parts, mut any_trips) = (Vec::new(), false);
-    for (i, name) in config.solvers.iter().enumerate() {
+    for (i, name) in config.solvers().iter().enumerate() {
         let (mut own, mut trips, mut sum, mut timed) = (0u64, 0u64, 0u128, 0u64);
         for c in &run.corpora {
             if let Some(s) = c.solvers.get(i) {
@@ -171,7 +171,7 @@ fn process_note(
                 timed += s.histogram.len();
             }
         }
-        let is_process = config.log_files.get(i).is_some_and(Option::is_some);
+        let is_process = config.log_files().get(i).is_some_and(Option::is_some);
         if own + trips == 0 && !is_process {
             continue;
         }
@@ -294,9 +294,9 @@ fn own_time_verdicts(run: &RunResult, i: usize) -> String {
 pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
     let mut notes = Vec::new();
     let budgets: Vec<String> = config
-        .solvers
+        .solvers()
         .iter()
-        .zip(&config.budgets)
+        .zip(config.budgets())
         .filter(|(_, b)| !b.is_unlimited())
         .map(|(s, b)| format!("{s} {}", describe_budget(*b)))
         .collect();
@@ -373,8 +373,8 @@ fn settings(run: &RunResult, config: &Config) -> String {
             settings.push_str(&format!(", {} images per puzzle", config.images));
         }
     }
-    if config.kind != crate::kinds::PuzzleKind::default().name() {
-        settings.push_str(&format!(", {} puzzles", config.kind));
+    if config.kind() != crate::kinds::PuzzleKind::default().name() {
+        settings.push_str(&format!(", {} puzzles", config.kind()));
     }
     if let Some(shard) = config.shard {
         settings.push_str(&format!(", shard {shard}"));
@@ -747,7 +747,7 @@ pub fn images_notes(run: &RunResult, config: &Config) -> Vec<String> {
              puzzles with the widest node spread (line: fewest-most nodes):",
             c.name, config.images
         ));
-        for (i, name) in config.solvers.iter().enumerate() {
+        for (i, name) in config.solvers().iter().enumerate() {
             let s = SolverSpread::of(&c.images, i as u16, config.images);
             if s.puzzles + s.left_out == 0 {
                 continue;

@@ -487,35 +487,38 @@ impl ResultDir {
                 "a solver without a name",
             ));
         }
-        Ok(Config {
-            kind: kind.name(),
-            descriptions: r.solvers.iter().map(|s| s.description.clone()).collect(),
-            log_files: r.solvers.iter().map(|s| s.log_file.clone()).collect(),
-            budgets: r
-                .solvers
-                .iter()
-                .map(|s| Budget {
+        let solvers = r
+            .solvers
+            .iter()
+            .map(|s| {
+                let budget = Budget {
                     max_nodes: s.budget_nodes.unwrap_or(u64::MAX),
                     max_time: s.budget_time_s.map(Duration::from_secs_f64),
-                })
-                .collect(),
-            solvers: r.solvers.iter().map(|s| s.name.clone()).collect(),
-            threads: r.facts.threads.unwrap_or(0),
-            mode,
-            limit: r.limit.unwrap_or(u64::MAX),
-            warmup: r.warmup.unwrap_or(0),
-            passes: r.passes.unwrap_or(1),
-            shuffle: r.shuffle_seed,
-            permute: r.permute_seed,
-            images: r.images.unwrap_or(1),
-            round_trip_floor_ns: r.round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
-            schedule: harness::Schedule {
-                block: r
-                    .schedule_block
-                    .unwrap_or(harness::Schedule::default().block),
-            },
-            shard: None,
-        })
+                };
+                (
+                    s.name.clone(),
+                    s.description.clone(),
+                    budget,
+                    s.log_file.clone(),
+                )
+            })
+            .collect();
+        let mut config = Config::described(kind.name(), solvers);
+        config.threads = r.facts.threads.unwrap_or(0);
+        config.mode = mode;
+        config.limit = r.limit.unwrap_or(u64::MAX);
+        config.warmup = r.warmup.unwrap_or(0);
+        config.passes = r.passes.unwrap_or(1);
+        config.shuffle = r.shuffle_seed;
+        config.permute = r.permute_seed;
+        config.images = r.images.unwrap_or(1);
+        config.round_trip_floor_ns = r.round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64);
+        config.schedule = harness::Schedule {
+            block: r
+                .schedule_block
+                .unwrap_or(harness::Schedule::default().block),
+        };
+        Ok(config)
     }
 
     /// The statistics of `corpus` x `solver`, from `stats` ([`Self::stats`]).
@@ -630,8 +633,8 @@ impl ResultDir {
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             let sum = |f: fn(&super::CorpusInfo) -> u64| all.iter().map(|c| f(c)).sum::<u64>();
-            let mut solvers = Vec::with_capacity(config.solvers.len());
-            for s in &config.solvers {
+            let mut solvers = Vec::with_capacity(config.solvers().len());
+            for s in config.solvers() {
                 let mut merged = SolverStats::new(s.clone());
                 for (p, st) in parts.iter().zip(&stats) {
                     merged.merge(p.find(st, &c.name, s)?);
@@ -667,7 +670,7 @@ impl ResultDir {
                 // Not in histograms.json: `merge` adds them up from the
                 // parts' puzzles.csv, `run_result` reads the recorded
                 // speeds back from summary.csv.
-                paired: harness::PairedTimes::new(config.solvers.len(), config.schedule.block),
+                paired: harness::PairedTimes::new(config.solvers().len(), config.schedule.block),
                 recorded_speeds: None,
                 speed_cache: std::sync::OnceLock::new(),
                 // `images.csv` is not read back.

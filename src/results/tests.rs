@@ -166,8 +166,8 @@ fn a_round_trip_gives_the_values_written() {
     assert_eq!(b.histogram, s.histogram);
     // What the reader makes of it for the reports.
     let config = read.config().unwrap();
-    assert_eq!(config.solvers, ["dlx"]);
-    assert_eq!(config.budgets[0].max_nodes, u64::MAX);
+    assert_eq!(config.solvers(), ["dlx"]);
+    assert_eq!(config.budgets()[0].max_nodes, u64::MAX);
     assert_eq!(
         (config.limit, config.permute, config.schedule.block),
         (2, Some(7), 64)
@@ -398,7 +398,7 @@ fn the_committed_baseline_reads_and_writes_back_byte_for_byte() {
     assert_eq!(dir.run.schema_version, Some(super::SCHEMA_VERSION));
     assert_eq!(dir.checksums, Checksums::Verified);
     assert_eq!(dir.run.facts.threads, Some(2));
-    let solvers = dir.config().unwrap().solvers.len();
+    let solvers = dir.config().unwrap().solvers().len();
     assert_eq!(dir.stats().unwrap().len(), 3 * solvers);
 
     let text = std::fs::read_to_string(baseline().join(schema::RUN_JSON)).unwrap();
@@ -427,7 +427,7 @@ fn an_unversioned_run_reads_and_writes_back_byte_for_byte() {
     assert_eq!(dir.run.schema_version, None);
     assert_eq!(dir.run.facts.binary_sha256, None);
     assert_eq!(dir.run.facts.threads, Some(2));
-    assert_eq!(dir.config().unwrap().solvers.len(), 5);
+    assert_eq!(dir.config().unwrap().solvers().len(), 5);
     assert_eq!(dir.stats().unwrap().len(), 15);
 
     let text = std::fs::read_to_string(old_run().join(schema::RUN_JSON)).unwrap();

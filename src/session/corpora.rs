@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::corpus::{self, Corpus, CorpusError};
 use crate::datasets::{CATALOGUE, STANDARD_SET};
-use crate::harness::{self, Config, HarnessError, Lineup, RunResult};
+use crate::harness::{self, Config, HarnessError, Lineup, RunResult, Setup};
 use crate::puzzle::Puzzle;
 use crate::report;
 use crate::shard::Shard;
@@ -159,24 +159,19 @@ impl fmt::Display for Plan {
     }
 }
 
-/// Finds and parses the puzzles of `corpora` with `config`'s threads and
-/// `lineup`'s parse options, running no solver and writing nothing: the
-/// reader's throughput (`bench --parse-only`, [`Throughput`]).
+/// Finds and parses the puzzles of `corpora` with `setup`'s threads and
+/// parse options, running no solver and writing nothing: the reader's
+/// throughput (`bench --parse-only`, [`Throughput`]).
 pub fn parse_only<P: Puzzle>(
     corpora: &[Corpus],
-    config: &Config,
-    lineup: &Lineup<P>,
+    setup: &Setup<P>,
 ) -> Result<RunResult, HarnessError> {
-    let lineup = Lineup::<P> {
+    let no_solvers = Lineup::<P> {
         solvers: Vec::new(),
-        options: lineup.options,
+        options: setup.lineup().options,
     };
-    let mut config = config.clone();
-    config.solvers.clear();
-    config.descriptions.clear();
-    config.log_files.clear();
-    config.budgets.clear();
-    harness::run(corpora, &config, &lineup, None, None)
+    let setup = Setup::with_settings(no_solvers, setup.config());
+    harness::run(corpora, &setup, None, None)
 }
 
 /// The reader's throughput on each corpus of a [`parse_only`] run.

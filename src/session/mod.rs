@@ -31,7 +31,7 @@ use crate::dirlock::{DirLock, LockError};
 use crate::exit_note;
 use crate::export;
 use crate::harness::{
-    self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult,
+    self, Config, Estimate, HarnessError, Lineup, Progress, RecordSink, RunResult, Setup,
 };
 use crate::plot;
 use crate::puzzle::Puzzle;
@@ -80,15 +80,13 @@ pub enum Output {
     },
 }
 
-/// One benchmark session: a run of `lineup` over `corpora` with `config`,
-/// and where and what it writes. Build it, then [`Session::run`] it.
+/// One benchmark session: a run of `setup` (a lineup and its
+/// configuration) over `corpora`, and where and what it writes. Build it, then [`Session::run`] it.
 pub struct Session<'a, P: Puzzle> {
     /// The corpora, in run order (see [`open_corpora`]).
     pub corpora: &'a [Corpus],
-    /// The solvers and parse options.
-    pub lineup: &'a Lineup<P>,
-    /// The harness configuration.
-    pub config: &'a Config,
+    /// The solvers and parse options, and the harness configuration.
+    pub setup: &'a Setup<P>,
     /// The solver relative speeds are quoted against (a name in `lineup`).
     pub reference: String,
     /// The command line, argument by argument, for `run.json`.
@@ -297,7 +295,7 @@ impl<P: Puzzle> Session<'_, P> {
         #[cfg(unix)]
         {
             let program = self.echo_program.as_ref()?;
-            if !self.lineup.solvers.iter().any(|s| s.own_times()) {
+            if !self.setup.lineup().solvers.iter().any(|s| s.own_times()) {
                 return None;
             }
             let floor = echo::measure(program, echo::REQUESTS).ok()?;
@@ -329,10 +327,13 @@ impl<P: Puzzle> Session<'_, P> {
         let round_trip_floor = self.round_trip_floor();
         // The floor goes with the run: the check of solvers' own times
         // uses it.
-        let config = &Config {
-            round_trip_floor_ns: round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64),
-            ..self.config.clone()
+        let setup = &{
+            let mut setup = self.setup.clone();
+            setup.config_mut().round_trip_floor_ns =
+                round_trip_floor.as_ref().map_or(0.0, |f| f.p50_ns as f64);
+            setup
         };
+        let config = setup.config();
         let sink = self.sink(&out_dir)?;
         let place = Place {
             dir: &out_dir,
@@ -340,7 +341,7 @@ impl<P: Puzzle> Session<'_, P> {
         };
         let meta = self.meta(sha256, place, round_trip_floor);
         let first = start_files(place, config, &meta)?;
-        self.announce(config, observer);
+        self.announce(setup, observer);
         observer.run_starting();
         let writer = Writer {
             observer,
@@ -351,7 +352,7 @@ impl<P: Puzzle> Session<'_, P> {
             stop,
             written: Mutex::new(first),
         };
-        let run = harness::run(self.corpora, config, self.lineup, sink, Some(&writer))?;
+        let run = harness::run(self.corpora, setup, sink, Some(&writer))?;
         observer.run_done();
         let written = writer
             .written
@@ -400,7 +401,13 @@ impl<P: Puzzle> Session<'_, P> {
         prepare_out_dir(out_dir, force, observer)?;
         // Solvers in their own processes write their standard error here
         // (each started process appends; the file is new for this run).
-        for log in self.lineup.solvers.iter().filter_map(|s| s.log_file()) {
+        for log in self
+            .setup
+            .lineup()
+            .solvers
+            .iter()
+            .filter_map(|s| s.log_file())
+        {
             let path = log.place_in(out_dir);
             io_at(std::fs::File::create(&path), "cannot write", &path)?;
         }
@@ -412,7 +419,7 @@ impl<P: Puzzle> Session<'_, P> {
         if !self.per_puzzle {
             return Ok(None);
         }
-        let csv = PuzzlesCsv::create(out_dir, &self.lineup.names());
+        let csv = PuzzlesCsv::create(out_dir, &self.setup.lineup().names());
         Ok(Some(Box::new(io_at(csv, "cannot write in", out_dir)?)))
     }
 
@@ -453,7 +460,8 @@ impl<P: Puzzle> Session<'_, P> {
             }),
             round_trip_floor,
             logs: self
-                .lineup
+                .setup
+                .lineup()
                 .solvers
                 .iter()
                 .map(|s| s.log_file().cloned())
@@ -463,13 +471,14 @@ impl<P: Puzzle> Session<'_, P> {
 
     /// With [`Session::announce`], tells the observer the plan and, for a
     /// run long enough to wonder about, the estimate.
-    fn announce(&self, config: &Config, observer: &dyn Observer) {
+    fn announce(&self, setup: &Setup<P>, observer: &dyn Observer) {
         if !self.announce {
             return;
         }
-        observer.notice(&Notice::Plan(Plan::new(self.corpora, self.lineup, config)));
+        let plan = Plan::new(self.corpora, setup.lineup(), setup.config());
+        observer.notice(&Notice::Plan(plan));
         if corpora::total_lines(self.corpora) >= ESTIMATE_FROM_LINES {
-            let e = harness::estimate(self.corpora, config, self.lineup, ESTIMATE_ALLOWANCE);
+            let e = harness::estimate(self.corpora, setup, ESTIMATE_ALLOWANCE);
             if let Some(e) = e {
                 observer.notice(&Notice::Estimate(e));
             }
@@ -521,7 +530,7 @@ impl<P: Puzzle> Session<'_, P> {
                     _ => "bench",
                 };
                 let stamp = report::run_json::compact_timestamp(std::time::SystemTime::now());
-                let shard = self.config.shard.map_or(String::new(), |s| {
+                let shard = self.setup.config().shard.map_or(String::new(), |s| {
                     format!("-shard{}of{}", s.index(), s.count())
                 });
                 let dir = format!("{}{shard}-{stamp}", schema::file_part(name));

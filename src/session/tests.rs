@@ -27,22 +27,16 @@ fn lineup() -> Lineup<Grid> {
     )
 }
 
-fn config(lineup: &Lineup<Grid>) -> Config {
-    let mut config = Config::new(lineup);
-    config.threads = 1;
-    config
+fn setup(lineup: &Lineup<Grid>) -> Setup<Grid> {
+    let mut setup = Setup::new(lineup.clone());
+    setup.config_mut().threads = 1;
+    setup
 }
 
-fn session<'a>(
-    corpora: &'a [Corpus],
-    lineup: &'a Lineup<Grid>,
-    config: &'a Config,
-    output: Output,
-) -> Session<'a, Grid> {
+fn session<'a>(corpora: &'a [Corpus], setup: &'a Setup<Grid>, output: Output) -> Session<'a, Grid> {
     Session {
         corpora,
-        lineup,
-        config,
+        setup,
         reference: "dlx".into(),
         command_line: vec!["test".into()],
         output,
@@ -110,11 +104,10 @@ fn a_session_writes_its_files_and_tells_what_it_came_to() {
     let out = tmp.path().join("run");
     let corpora = [tiny("small", 20), tiny("other", 10)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let mut s = session(
         &corpora,
-        &lineup,
-        &config,
+        &setup,
         Output::Dir {
             path: out.clone(),
             force: false,
@@ -211,12 +204,12 @@ fn an_earlier_run_is_refused_or_replaced_with_force_and_leftovers_go() {
     let out = tmp.path().join("run");
     let corpora = [tiny("small", 5)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let dir = |force| Output::Dir {
         path: out.clone(),
         force,
     };
-    let mut first = session(&corpora, &lineup, &config, dir(false));
+    let mut first = session(&corpora, &setup, dir(false));
     first.plots = false;
     let earlier = first.run(&(), &AtomicBool::new(false)).unwrap().files.len();
     let before = std::fs::read(out.join(schema::RUN_JSON)).unwrap();
@@ -226,7 +219,7 @@ fn an_earlier_run_is_refused_or_replaced_with_force_and_leftovers_go() {
     std::fs::write(&stale, "half").unwrap();
     std::fs::write(out.join("notes.txt"), "mine").unwrap();
 
-    let refused = session(&corpora, &lineup, &config, dir(false))
+    let refused = session(&corpora, &setup, dir(false))
         .run(&(), &AtomicBool::new(false))
         .unwrap_err();
     let message = refused.to_string();
@@ -248,7 +241,7 @@ fn an_earlier_run_is_refused_or_replaced_with_force_and_leftovers_go() {
 
     std::fs::write(&stale, "half").unwrap();
     let observer = Recorder::default();
-    let mut forced = session(&corpora, &lineup, &config, dir(true));
+    let mut forced = session(&corpora, &setup, dir(true));
     forced.per_puzzle = false;
     forced.plots = false;
     forced.announce = false;
@@ -280,12 +273,11 @@ fn a_named_directory_says_corpus_shard_and_time() {
     let tmp = tempfile::tempdir().unwrap();
     let corpora = [tiny("my corpus", 3)];
     let lineup = lineup();
-    let mut config = config(&lineup);
-    config.shard = crate::shard::Shard::new(2, 3);
+    let mut setup = setup(&lineup);
+    setup.config_mut().shard = crate::shard::Shard::new(2, 3);
     let mut s = session(
         &corpora,
-        &lineup,
-        &config,
+        &setup,
         Output::Named {
             parent: tmp.path().to_path_buf(),
         },
@@ -308,14 +300,14 @@ fn a_baseline_is_saved_only_when_the_run_completes() {
     let tmp = tempfile::tempdir().unwrap();
     let corpora = [tiny("a", 5), tiny("b", 5)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let baseline = |name: &str| Output::Baseline {
         parent: tmp.path().to_path_buf(),
         name: name.into(),
     };
     let dest = tmp.path().join("base");
 
-    let mut s = session(&corpora, &lineup, &config, baseline("base"));
+    let mut s = session(&corpora, &setup, baseline("base"));
     s.plots = false;
     let saved = s.run(&(), &AtomicBool::new(false)).unwrap();
     assert!(matches!(saved.baseline, Some(Baseline::Saved)));
@@ -330,7 +322,7 @@ fn a_baseline_is_saved_only_when_the_run_completes() {
         stop_after: Some((1, &stop)),
         ..Recorder::default()
     };
-    let mut s = session(&corpora, &lineup, &config, baseline("base"));
+    let mut s = session(&corpora, &setup, baseline("base"));
     s.plots = false;
     let stopped = s.run(&observer, &stop).unwrap();
     assert!(stopped.stopped() && !stopped.complete());
@@ -354,7 +346,7 @@ fn a_baseline_is_saved_only_when_the_run_completes() {
     let entries: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
     assert_eq!(entries.len(), 1, "{entries:?}");
 
-    let bad = session(&corpora, &lineup, &config, baseline(".hidden"))
+    let bad = session(&corpora, &setup, baseline(".hidden"))
         .run(&(), &AtomicBool::new(false))
         .unwrap_err();
     assert!(matches!(bad, SessionError::BaselineName(_)), "{bad}");
@@ -365,11 +357,10 @@ fn a_stop_before_the_start_keeps_nothing_but_writes_the_files() {
     let tmp = tempfile::tempdir().unwrap();
     let corpora = [tiny("a", 5)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let mut s = session(
         &corpora,
-        &lineup,
-        &config,
+        &setup,
         Output::Dir {
             path: tmp.path().join("run"),
             force: false,
@@ -390,11 +381,10 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
         Corpus::from_vec("noise", b"hello\nworld\n".to_vec()).unwrap(),
     ];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let mut s = session(
         &corpora,
-        &lineup,
-        &config,
+        &setup,
         Output::Dir {
             path: tmp.path().join("run"),
             force: false,
@@ -437,12 +427,12 @@ fn a_locked_directory_is_refused_before_anything_in_it_is_touched() {
     let held = DirLock::acquire(&out).unwrap();
     let corpora = [tiny("a", 3)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let dir = Output::Dir {
         path: out.clone(),
         force: true,
     };
-    let refused = session(&corpora, &lineup, &config, dir.clone())
+    let refused = session(&corpora, &setup, dir.clone())
         .run(&(), &AtomicBool::new(false))
         .unwrap_err();
     assert!(
@@ -460,7 +450,7 @@ fn a_locked_directory_is_refused_before_anything_in_it_is_touched() {
         parent: tmp.path().to_path_buf(),
         name: "base".into(),
     };
-    let refused = session(&corpora, &lineup, &config, baseline.clone())
+    let refused = session(&corpora, &setup, baseline.clone())
         .run(&(), &AtomicBool::new(false))
         .unwrap_err();
     assert!(matches!(refused, SessionError::Locked(_)), "{refused}");
@@ -469,12 +459,12 @@ fn a_locked_directory_is_refused_before_anything_in_it_is_touched() {
     // Released: both run, and leave no lock file behind.
     drop((held, held_base));
     std::fs::remove_dir(&dest).unwrap();
-    let mut s = session(&corpora, &lineup, &config, dir);
+    let mut s = session(&corpora, &setup, dir);
     s.plots = false;
     assert!(s.run(&(), &AtomicBool::new(false)).unwrap().complete());
     assert!(!live.exists(), "a leftover once no one holds the directory");
     assert!(!out.join(crate::dirlock::LOCK_FILE).exists());
-    let mut s = session(&corpora, &lineup, &config, baseline);
+    let mut s = session(&corpora, &setup, baseline);
     s.plots = false;
     let saved = s.run(&(), &AtomicBool::new(false)).unwrap();
     assert!(matches!(saved.baseline, Some(Baseline::Saved)));
@@ -487,11 +477,10 @@ fn a_new_baseline_not_saved_leaves_no_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let corpora = [tiny("a", 3)];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let mut s = session(
         &corpora,
-        &lineup,
-        &config,
+        &setup,
         Output::Baseline {
             parent: tmp.path().to_path_buf(),
             name: "base".into(),
@@ -518,12 +507,12 @@ fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
         Corpus::from_vec("few", few.into_bytes()).unwrap(),
     ];
     let lineup = lineup();
-    let config = config(&lineup);
+    let setup = setup(&lineup);
     let out = Output::Dir {
         path: tmp.path().join("run"),
         force: false,
     };
-    let outcome = session(&corpora, &lineup, &config, out)
+    let outcome = session(&corpora, &setup, out)
         .run(&(), &AtomicBool::new(false))
         .unwrap();
     // Not only with --strict: the input policy.

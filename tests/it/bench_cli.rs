@@ -12,7 +12,7 @@ use common::{
     read_json, write_file,
 };
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup, Mode};
+use dlxbench::harness::{self, DiscrepancyKind, Lineup, Mode, Setup};
 use dlxbench::rng::SplitMix;
 use dlxbench::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet, Status};
 use dlxbench::sudoku::{BoxShape, Grid};
@@ -622,11 +622,11 @@ fn a_wrong_solver_is_caught_and_fails_the_run() {
     assert!(expected_bad > 0);
     let corpus = Corpus::from_vec("fixture", text.into_bytes()).unwrap();
     let lineup = Lineup::new(set.select(&["dlx".into(), "wrong".into()]).unwrap());
-    let mut config = Config::new(&lineup);
-    config.threads = 2;
-    config.mode = Mode::Unique;
-    config.warmup = 30; // warm-up findings must not be listed twice
-    let result = harness::run(&[corpus], &config, &lineup, None, None).unwrap();
+    let mut setup = Setup::new(lineup);
+    setup.config_mut().threads = 2;
+    setup.config_mut().mode = Mode::Unique;
+    setup.config_mut().warmup = 30; // warm-up findings must not be listed twice
+    let result = harness::run(&[corpus], &setup, None, None).unwrap();
     assert_eq!(
         result.discrepancies.len(),
         expected_bad,

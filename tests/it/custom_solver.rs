@@ -7,7 +7,7 @@
 mod example;
 
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::harness::{self, Lineup, Setup};
 use dlxbench::report::{self, RunMeta};
 
 #[test]
@@ -28,9 +28,9 @@ fn a_solver_added_at_run_time_runs_through_bench() {
     let text = std::fs::read("datasets/generated/gen_6x6_100.txt").unwrap();
     let corpus = Corpus::from_vec("gen_6x6_100", text).unwrap();
     let lineup = Lineup::new(set.select(&["dlx".into(), "backtrack".into()]).unwrap());
-    let mut config = Config::new(&lineup);
-    config.threads = 2;
-    let result = harness::run(&[corpus], &config, &lineup, None, None).unwrap();
+    let mut setup = Setup::new(lineup);
+    setup.config_mut().threads = 2;
+    let result = harness::run(&[corpus], &setup, None, None).unwrap();
     assert!(
         result.discrepancies.is_empty(),
         "{:?}",
@@ -56,7 +56,7 @@ fn a_solver_added_at_run_time_runs_through_bench() {
         round_trip_floor: None,
         logs: Vec::new(),
     };
-    report::write_all(&result, &config, &meta, dir.path()).unwrap();
+    report::write_all(&result, setup.config(), &meta, dir.path()).unwrap();
     let summary = std::fs::read_to_string(dir.path().join("summary.csv")).unwrap();
     let row = summary
         .lines()
@@ -66,6 +66,6 @@ fn a_solver_added_at_run_time_runs_through_bench() {
         row.starts_with("gen_6x6_100,backtrack,100,100,0,0,0,0,0,"),
         "{row}"
     );
-    let table = report::table::render_text(&result, &config, &meta);
+    let table = report::table::render_text(&result, setup.config(), &meta);
     assert!(table.contains("backtrack"), "{table}");
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use common::{repo_path, shared_library};
 use dlxbench::corpus::Corpus;
-use dlxbench::harness::{self, Config, DiscrepancyKind, Lineup};
+use dlxbench::harness::{self, DiscrepancyKind, Lineup, Setup};
 use dlxbench::solvers::foreign::{self, ForeignError, LibrarySpec};
 use dlxbench::solvers::{Budget, SolverSet, SolverSetError};
 use dlxbench::sudoku::{BoxShape, Grid};
@@ -26,8 +26,8 @@ fn spec(text: &str) -> LibrarySpec {
 
 fn run(entries: Vec<dlxbench::solvers::SolverEntry<Grid>>, corpus: &Corpus) -> harness::RunResult {
     let lineup = Lineup::new(entries);
-    let config = Config::new(&lineup);
-    harness::run(std::slice::from_ref(corpus), &config, &lineup, None, None).unwrap()
+    let setup = Setup::new(lineup);
+    harness::run(std::slice::from_ref(corpus), &setup, None, None).unwrap()
 }
 
 fn generated() -> Corpus {

@@ -15,7 +15,7 @@ use common::{
 use dlxbench::corpus::Corpus;
 use dlxbench::hanidoku::generate::{is_minimal_unique, solved_board, Generator};
 use dlxbench::hanidoku::{self, solvers, Board, Puzzles, Verdict};
-use dlxbench::harness::{self, Config, Lineup};
+use dlxbench::harness::{self, Lineup, Setup};
 use dlxbench::solvers::{Budget, Solver, SolverSet};
 
 fn committed_corpus() -> PathBuf {
@@ -322,11 +322,14 @@ fn harness_cross_checks_hanidoku_solvers() {
     let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').take(9).collect();
     let corpus = Corpus::from_vec("h", lines.join(&b'\n')).unwrap();
     let lineup = Lineup::new(SolverSet::<Board>::builtin().entries().to_vec());
-    let mut config = Config::new(&lineup);
-    assert_eq!(config.kind, "hanidoku");
-    config.threads = 2;
+    let mut setup = Setup::new(lineup);
+    // The configuration is made from the lineup: its kind and names.
+    assert_eq!(setup.config().kind(), "hanidoku");
+    let names: Vec<&str> = setup.lineup().names();
+    assert_eq!(setup.config().solvers(), names);
+    setup.config_mut().threads = 2;
     let corpora = std::slice::from_ref(&corpus);
-    let result = harness::run(corpora, &config, &lineup, None, None).unwrap();
+    let result = harness::run(corpora, &setup, None, None).unwrap();
     assert!(
         result.discrepancies.is_empty(),
         "{:?}",
@@ -338,19 +341,10 @@ fn harness_cross_checks_hanidoku_solvers() {
     for s in &c.solvers {
         assert_eq!((s.puzzles, s.solved, s.multiple), (8, 8, 0), "{}", s.name);
     }
-    // A Sudoku solver cannot join a Hanidoku lineup (the types differ);
-    // a configuration made for another lineup is refused.
-    config.budgets.push(Budget::UNLIMITED);
-    let e = harness::run(corpora, &config, &lineup, None, None).unwrap_err();
-    assert!(e.to_string().contains("one budget per solver"), "{e}");
-    config.budgets.pop();
-    config.kind = "sudoku";
-    let e = harness::run(corpora, &config, &lineup, None, None).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("the configuration is for sudoku, the solvers solve hanidoku"),
-        "{e}"
-    );
+    // A Sudoku solver cannot join a Hanidoku lineup (the types differ),
+    // and a configuration cannot describe another lineup (a `Setup` makes
+    // it from its own): its budgets are one per solver, to change only.
+    assert_eq!(setup.config_mut().budgets_mut().len(), 3);
 }
 
 #[test]
