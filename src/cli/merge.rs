@@ -171,42 +171,54 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if !args.quiet {
-        let shards = merged.meta.merged.as_ref().map_or(String::new(), |m| {
-            format!(
-                ", shard{} {} of {}",
-                if m.indices.len() == 1 { "" } else { "s" },
-                ranges(&m.indices),
-                m.shard_count
-            )
-        });
-        // A closed standard output ends the command quietly (main maps
-        // the broken pipe to exit 0), where `print!` would abort.
-        let mut stdout = std::io::stdout().lock();
-        write!(
-            stdout,
-            "{}",
-            escape_lines(&report::table::render_text(
-                &merged.result,
-                &merged.config,
-                &merged.meta
-            ))
-        )?;
-        writeln!(
-            stdout,
-            "Merged {} part{}{shards}: {} puzzle rows in {:.2} s\nResults: {} ({} files)",
-            args.parts.len(),
-            if args.parts.len() == 1 { "" } else { "s" },
-            report::thousands(merged.rows),
-            took.as_secs_f64(),
-            dlxbench::terminal::escape_controls(&out.display().to_string()),
-            merged.written.len()
-        )?;
+        print_summary(args.parts.len(), &merged, took, &out)?;
     }
     if merged.result.discrepancies.is_empty() && failed == 0 {
         Ok(ExitCode::from(super::EXIT_OK))
     } else {
         Ok(ExitCode::from(super::EXIT_FAILURE))
     }
+}
+
+/// The merged run's table on standard output, and what was merged of
+/// `parts` parts, in `took`, into `out`.
+fn print_summary(
+    parts: usize,
+    merged: &merge::Merge,
+    took: std::time::Duration,
+    out: &Path,
+) -> anyhow::Result<()> {
+    let shards = merged.meta.merged.as_ref().map_or(String::new(), |m| {
+        format!(
+            ", shard{} {} of {}",
+            if m.indices.len() == 1 { "" } else { "s" },
+            ranges(&m.indices),
+            m.shard_count
+        )
+    });
+    // A closed standard output ends the command quietly (main maps
+    // the broken pipe to exit 0), where `print!` would abort.
+    let mut stdout = std::io::stdout().lock();
+    write!(
+        stdout,
+        "{}",
+        escape_lines(&report::table::render_text(
+            &merged.result,
+            &merged.config,
+            &merged.meta
+        ))
+    )?;
+    writeln!(
+        stdout,
+        "Merged {} part{}{shards}: {} puzzle rows in {:.2} s\nResults: {} ({} files)",
+        parts,
+        if parts == 1 { "" } else { "s" },
+        report::thousands(merged.rows),
+        took.as_secs_f64(),
+        dlxbench::terminal::escape_controls(&out.display().to_string()),
+        merged.written.len()
+    )?;
+    Ok(())
 }
 
 /// `1-4, 6` for `[1, 2, 3, 4, 6]`.

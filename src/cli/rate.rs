@@ -169,6 +169,40 @@ impl Batch {
     }
 }
 
+/// The closing lines on standard error: the puzzles of input `name` rated
+/// per class, the unreadable ones, the time and threads, and the spread of
+/// the unique puzzles' guesses and nodes.
+fn tell_summary(
+    name: &str,
+    classes: &[u64; 5],
+    spread: &Spread,
+    unreadable: u64,
+    seconds: f64,
+    threads: usize,
+) {
+    let rated: u64 = classes.iter().sum();
+    let class_counts: Vec<String> = Difficulty::ALL
+        .iter()
+        .map(|d| format!("{} {d}", classes[*d as usize]))
+        .collect();
+    errln!(
+        "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {} unreadable, \
+         in {seconds:.2} s on {} threads",
+        puzzles(rated as usize),
+        class_counts.join(", "),
+        classes[4],
+        unreadable,
+        threads
+    );
+    if !spread.guesses.is_empty() {
+        errln!(
+            "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
+            Spread::line(&spread.guesses),
+            Spread::line(&spread.nodes)
+        );
+    }
+}
+
 /// Runs `dlxbench rate`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.threads == Some(0) {
@@ -243,28 +277,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let (Err(e), Some(path)) = (&result, &args.out) {
         bail!("cannot write {}: {e}", path.display());
     }
-    let rated: u64 = classes.iter().sum();
     let seconds = started.elapsed().as_secs_f64();
-    let class_counts: Vec<String> = Difficulty::ALL
-        .iter()
-        .map(|d| format!("{} {d}", classes[*d as usize]))
-        .collect();
-    errln!(
-        "dlxbench: {name}: {} rated ({}, {} not unique or undecided), {} unreadable, \
-         in {seconds:.2} s on {} threads",
-        puzzles(rated as usize),
-        class_counts.join(", "),
-        classes[4],
+    tell_summary(
+        &name,
+        &classes,
+        &spread,
         counts.unreadable,
-        rater.threads()
+        seconds,
+        rater.threads(),
     );
-    if !spread.guesses.is_empty() {
-        errln!(
-            "  unique puzzles: singles guesses {}\n                  dlx nodes       {}",
-            Spread::line(&spread.guesses),
-            Spread::line(&spread.nodes)
-        );
-    }
     if let Some(e) = refusal {
         return Err(e);
     }
