@@ -349,7 +349,11 @@ fn dc_and_dlx_explore_the_same_tree_on_the_hanidoku_corpus() {
             let a = dlx.solve(&p, 2, Budget::UNLIMITED, &mut solution);
             let b = dc.solve(&p, 2, Budget::UNLIMITED, &mut solution);
             assert_eq!(a.solutions, 1, "line {line}");
-            assert_eq!(counts_of(&a), counts_of(&b), "line {line} ({choice:?}): dlx vs dc");
+            assert_eq!(
+                counts_of(&a),
+                counts_of(&b),
+                "line {line} ({choice:?}): dlx vs dc"
+            );
             compared += 1;
         }
         assert_eq!(compared, c.puzzles);

@@ -530,7 +530,8 @@ fn placement_agrees<E: crate::exact_cover::Engine + Send>(
             assert_eq!(a, b, "{at}");
         } else if matches!(
             choice,
-            crate::exact_cover::ColumnChoice::LowestIndex | crate::exact_cover::ColumnChoice::Forced
+            crate::exact_cover::ColumnChoice::LowestIndex
+                | crate::exact_cover::ColumnChoice::Forced
         ) && a.solutions < 2
         {
             assert_eq!(tree(&a), tree(&b), "{at}");
@@ -600,7 +601,11 @@ fn same_tree_under(choice: crate::exact_cover::ColumnChoice) {
             assert_eq!(a.solutions, b.solutions, "{puzzle}");
             if a.solutions < limit {
                 let counts = |o: &Outcome| (o.nodes, o.updates, o.guesses);
-                assert_eq!(counts(&a), counts(&b), "{puzzle} (limit {limit}, {choice:?})");
+                assert_eq!(
+                    counts(&a),
+                    counts(&b),
+                    "{puzzle} (limit {limit}, {choice:?})"
+                );
                 ended += 1;
             }
             if b.solutions > 0 {
