@@ -433,10 +433,12 @@ const SLOW_DOWN: u32 = 47;
 
 /// On the project's own history, with cargo's builds of `libdlxbench.so`
 /// (minutes each): `dc`'s counts changed at 5f6c0f1 ("dc: Dlx's
-/// tie-break at a branch point"), which re-pinned `results/baseline/`.
-/// Bisects the 12 first-parent commits from 5f6c0f1~6 to 5f6c0f1~-6 in a
-/// clone. Run: `cargo test --test it -- --ignored bisect::real_history`
-/// (`BISECT_CACHE=DIR` keeps the builds between runs).
+/// tie-break at a branch point", which re-pinned `results/baseline/` for
+/// it). Bisects, in a clone, the 9 first-parent commits from 3d7d95d (the
+/// commit that pinned `dc`'s counts in the baseline before it) to the
+/// sixth commit after 5f6c0f1. Run: `cargo test --test it -- --ignored
+/// bisect::real_history` (`BISECT_CACHE=DIR` keeps the builds between
+/// runs).
 #[test]
 #[ignore = "builds about 5 historic commits of the project with cargo: many minutes"]
 fn real_history_names_the_commit_that_changed_dc() {
@@ -454,7 +456,7 @@ fn real_history_names_the_commit_that_changed_dc() {
         ],
     );
     let change = "5f6c0f1";
-    let good = git(&clone, &["rev-parse", &format!("{change}~6")]);
+    let good = git(&clone, &["rev-parse", "3d7d95d"]);
     let chain = git(
         &clone,
         &[
