@@ -387,9 +387,9 @@ fn a_planted_slow_down_is_found_by_time() {
     let (repo, cache) = (dir.path().join("repo"), dir.path().join("cache"));
     std::fs::create_dir(&repo).unwrap();
     let corpus = common::gen_9x9_corpus(dir.path(), "corpus.txt", 1000);
-    // Flags 47: 47 sixteenths of a busy-loop iteration per node, about +5%
-    // on dlx in the test build (160 measured 1.17, under load; the report
-    // prints the B/A measured).
+    // Flags 47: 47 sixteenths of a busy-loop iteration per node, +4% to +6%
+    // on dlx in the test build (docs/benchmarks.md; the report prints the
+    // B/A measured).
     let (shas, build) = time_repository(&repo, lib, 6, 4, SLOW_DOWN);
     let output = dlxbench()
         .args([
