@@ -41,16 +41,25 @@ fn main() {
 
 /// `git` run in the package's directory; its output when it succeeds.
 fn git(args: &[&str]) -> Option<String> {
+    // The package's directory as cargo gives it to this run, not as it was
+    // when the script was compiled (`env!`): a target directory shared by
+    // two checkouts, or a moved checkout, reuses the compiled script, which
+    // would otherwise read the other checkout's revision.
     // Optional locks off: reading must not rewrite the index.
     let out = Command::new("git")
         .arg("--no-optional-locks")
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(manifest_dir())
         .stderr(std::process::Stdio::null())
         .output()
         .ok()?;
     let text = String::from_utf8(out.stdout).ok()?.trim_end().to_string();
     out.status.success().then_some(text)
+}
+
+/// The package's directory (the `CARGO_MANIFEST_DIR` cargo sets for the run).
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"))
 }
 
 /// The path of git's file `name` (`HEAD`, `refs/heads/main`,
@@ -72,7 +81,8 @@ fn watch(path: &Path) {
 /// moves (a checkout, a commit) or those files change.
 fn git_revision() -> Option<String> {
     let top = PathBuf::from(git(&["rev-parse", "--show-toplevel"])?);
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest_dir = manifest_dir();
+    let manifest = manifest_dir.as_path();
     if top.canonicalize().ok()? != manifest.canonicalize().ok()? {
         return None;
     }

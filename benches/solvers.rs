@@ -24,7 +24,9 @@
 //! Knuth's undo rather than by relinking the lists
 //! (`sudoku::solvers::dlx::Placement`). `dlx-lowest` and `dc-lowest` are
 //! `dlx` and `dc` under the lowest-index column choice, in which both
-//! engines explore the same tree: the two data structures alone.
+//! engines explore the same tree: the two data structures alone;
+//! `dlx-forced` and `dc-forced` the same under the forced-column choice
+//! (`ColumnChoice::Forced`, `dc`'s own), again one tree for both.
 //!
 //! ```text
 //! cargo bench --bench solvers                              # small corpora
@@ -243,9 +245,11 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
             bench_solver(&mut group, "dlx-undo", Box::new(undo), &puzzles, budget);
         }
         if info.name == "dc" {
-            // Both engines in the same search tree (the lowest-index
-            // choice): their data structures alone.
-            let same: [(&str, Box<dyn Solver<Grid>>); 2] = [
+            // Both engines in the same search tree: under the lowest-index
+            // choice (their data structures alone, in a slow tree) and
+            // under the forced-column choice (the same, in the fast tree
+            // that `dc` ships with).
+            let same: [(&str, Box<dyn Solver<Grid>>); 4] = [
                 (
                     "dlx-lowest",
                     Box::new(CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex)),
@@ -253,6 +257,14 @@ fn bench_corpus(c: &mut Criterion, name: &str, file: &str, limit: usize, lineup:
                 (
                     "dc-lowest",
                     Box::new(CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex)),
+                ),
+                (
+                    "dlx-forced",
+                    Box::new(CoverSolver::<Dlx>::with_choice(ColumnChoice::Forced)),
+                ),
+                (
+                    "dc-forced",
+                    Box::new(CoverSolver::<Dc>::with_choice(ColumnChoice::Forced)),
                 ),
             ];
             for (label, solver) in same {

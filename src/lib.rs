@@ -64,6 +64,7 @@
 
 pub mod ab;
 pub mod atomic;
+pub mod bisect;
 pub mod budget;
 pub mod clobber;
 pub mod clock;

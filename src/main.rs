@@ -42,6 +42,8 @@ enum Command {
     Versus(cli::versus::Args),
     /// The history of runs over commits: add runs, show the figures and steps, a dashboard.
     History(cli::history::Args),
+    /// The first commit where a solver's counts or time changed: builds and probes O(log n) commits.
+    Bisect(cli::bisect::Args),
     /// Draw the pictures and report.html of result directories, from their files.
     Plot(cli::plot::Args),
     /// Solve puzzles and print their solutions.
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Ab(args) => cli::ab::run(args),
         Command::Versus(args) => cli::versus::run(args),
         Command::History(args) => cli::history::run(args),
+        Command::Bisect(args) => cli::bisect::run(args),
         Command::Plot(args) => cli::plot::run(args),
         Command::Solve(args) => cli::solve::run(args),
         Command::Check(args) => cli::check::run(args),

@@ -48,8 +48,10 @@ pub struct Args {
     engine: EngineKind,
     /// The column choice: `mrv` (the engine's own, the default), `first`
     /// (as --first-column), `lowest` (fewest rows, ties to the lowest
-    /// column: the same tree in both engines) or `knuth` (the tie-break of
-    /// Knuth's DLX1 or SSXC, to compare counts with his programs).
+    /// column: the same tree in both engines), `forced` (fewest rows with
+    /// the stack of forced columns and dlx's tie-break: the same tree in
+    /// both engines) or `knuth` (the tie-break of Knuth's DLX1 or SSXC, to
+    /// compare counts with his programs).
     #[arg(long, value_name = "CHOICE", value_parser = parse_choice)]
     choice: Option<ColumnChoice>,
     /// Only print the summary line, not the solutions.
@@ -101,8 +103,9 @@ fn parse_choice(s: &str) -> Result<ColumnChoice, String> {
         "first" => Ok(ColumnChoice::First),
         "lowest" => Ok(ColumnChoice::LowestIndex),
         "knuth" => Ok(ColumnChoice::Knuth),
+        "forced" => Ok(ColumnChoice::Forced),
         _ => Err(format!(
-            "unknown choice {s:?} (known: mrv, first, lowest, knuth)"
+            "unknown choice {s:?} (known: mrv, first, lowest, forced, knuth)"
         )),
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod ab;
 pub mod bench;
+pub mod bisect;
 pub mod check;
 pub mod compare;
 pub mod convert;

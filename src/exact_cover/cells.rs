@@ -60,11 +60,16 @@
 //! item is skipped as soon as it is seen), a third of the time on the
 //! 17-clue puzzles, which need little search.
 //!
-//! The default choice ([`ColumnChoice::MinimumRemaining`]) is the fewest
-//! rows, stopping at an item with none, and at a branch point `Dlx`'s
-//! tie-break: among the first 16 tied items in index order, the
-//! one whose furthest-reaching row reaches furthest (`Dc::widest`).
-//! Ties to the lowest index alone (the tree of
+//! The default choice ([`ColumnChoice::MinimumRemaining`]) is
+//! [`ColumnChoice::Forced`], the one `Dlx` makes alike: `Dlx`'s stack of
+//! forced items (each removal that leaves an item one row or none pushes
+//! it, without a branch), read back to where the level above began, and
+//! at a branch point `Dlx`'s tie-break: among the first 16 tied items in
+//! index order, the one whose furthest-reaching row reaches furthest
+//! (`Dc::widest`). Before it, the default read the dense array of sizes
+//! at every node (the fewest rows, the lowest index among them, the same
+//! tie-break), two passes where the stack reads a few entries (figures in
+//! `docs/benchmarks.md`). Ties to the lowest index alone (the tree of
 //! [`ColumnChoice::LowestIndex`]) made twelve times `Dlx`'s nodes on 25x25
 //! puzzles with many solutions. Stopping at the first item with one row
 //! instead, as this engine did at first, reads fewer items but takes a
@@ -111,10 +116,10 @@ use super::{Problem, ProblemError};
 const NONE: u32 = u32::MAX;
 
 /// `Dc::run`'s column choices (see [`ColumnChoice`]).
-const TUNED: u8 = 0;
 const FIRST: u8 = 1;
 const LOWEST: u8 = 2;
 const KNUTH: u8 = 3;
+const FORCED: u8 = 4;
 
 /// The largest problem the arena takes: cell and slot indices are `u32`.
 const MAX_CELLS: usize = (1 << 31) - 1;
@@ -201,6 +206,32 @@ struct Cell {
     loc: u32,
 }
 
+/// The forced-item stack of a search ([`ColumnChoice::Forced`]): the
+/// items whose sets a removal left with one cell or none, pushed without
+/// a branch. `on` is a constant of the search (the other choices do not
+/// read the stack), so that the pushes compile away when it is false.
+struct Forced {
+    buf: *mut u32,
+    len: usize,
+    on: bool,
+    /// The buffer's length, to check pushes in debug builds.
+    #[cfg(debug_assertions)]
+    cap: usize,
+}
+
+impl Forced {
+    /// No stack: what a selection outside a search covers with.
+    fn off() -> Self {
+        Forced {
+            buf: std::ptr::null_mut(),
+            len: 0,
+            on: false,
+            #[cfg(debug_assertions)]
+            cap: 0,
+        }
+    }
+}
+
 /// How many tied items the default choice weighs at a branch point (as
 /// `Dlx`'s does: the rest are not worth their reads).
 const TIE_LIMIT: u32 = 16;
@@ -270,7 +301,7 @@ fn first_place(avx2: bool, sizes: &[u32], places: &[u32], m: u32) -> u32 {
     first_place_plain(sizes, places, m)
 }
 
-/// The index of the first entry of `sizes` equal to `m`, or `sizes.len()`:
+/// The index of the first entry of `sizes` at most `m`, or `sizes.len()`:
 /// one branch for each 16 entries (a mask the compiler vectorises), not
 /// one for each entry.
 #[inline(always)]
@@ -279,7 +310,7 @@ fn first_index_plain(sizes: &[u32], m: u32) -> usize {
     for chunk in sizes.chunks(16) {
         let mut mask = 0u32;
         for (i, &s) in chunk.iter().enumerate() {
-            mask |= u32::from(s == m) << i;
+            mask |= u32::from(s <= m) << i;
         }
         if mask != 0 {
             return base + mask.trailing_zeros() as usize;
@@ -296,7 +327,7 @@ unsafe fn first_index_avx2(sizes: &[u32], m: u32) -> usize {
     first_index_plain(sizes, m)
 }
 
-/// The index of the first entry of `sizes` equal to `m`, with AVX2 when
+/// The index of the first entry of `sizes` at most `m`, with AVX2 when
 /// `avx2`.
 #[inline(always)]
 fn first_index(avx2: bool, sizes: &[u32], m: u32) -> usize {
@@ -426,6 +457,13 @@ pub struct Dc {
     pending: usize,
     /// Scratch for reporting a solution's rows to the visitor.
     solution: Vec<usize>,
+    /// The forced-item stack's buffer ([`Forced`]): room for an entry per
+    /// cell, as a search path removes a cell at most once, and one more
+    /// for the branch-free write past the top.
+    forced: Vec<u32>,
+    /// Per search level, the forced stack's height before its item was
+    /// covered and after.
+    level_mark: Vec<(u32, u32)>,
 }
 
 /// Two arenas are equal when the same rows are available in every open
@@ -529,13 +567,21 @@ impl Dc {
     /// Takes cell `z` out of its item's set: swaps it with the set's last
     /// cell and shrinks the set. (Its mems are counted by the caller.)
     #[inline(always)]
-    fn remove(&mut self, z: u32) {
+    fn remove(&mut self, z: u32, forced: &mut Forced) {
         // (C): `z` is a cell; (I): its item is an item.
         let Cell { item: k, loc: p } = at!(self.cells, z);
         // `z` is in its item's set, so the set is not empty, and the item
         // is open (a covered item's rows are all hidden): no flag.
         let s = at!(self.size, k) - 1;
         *at_mut!(self.size, k) = s;
+        if forced.on {
+            #[cfg(debug_assertions)]
+            assert!(forced.len < forced.cap);
+            // SAFETY: a search path removes each cell at most once, and
+            // the buffer has room for an entry per cell and one more.
+            unsafe { *forced.buf.add(forced.len) = k };
+            forced.len += usize::from((s <= 1) & (k < self.primary));
+        }
         let start = at!(self.start, k);
         // (S): `p` and `s` are places in the set; (C) for `y`.
         let y = at!(self.set, start + s);
@@ -548,7 +594,7 @@ impl Dc {
     /// Takes the other cells of `x`'s row out of their items' sets, left
     /// to right cyclically from `x`; returns how many.
     #[inline(always)]
-    fn hide<const W: u32>(&mut self, x: u32, mems: &mut u64) -> u64 {
+    fn hide<const W: u32>(&mut self, x: u32, mems: &mut u64, forced: &mut Forced) -> u64 {
         let (start, len) = self.span::<W>(x);
         // SSXC0 walks the row cyclically and meets its spacer once; each
         // removal costs 8: z's item and place (one word), the size read
@@ -556,7 +602,7 @@ impl Dc {
         // written.
         *mems += 1 + 8 * u64::from(len - 1);
         for i in 1..len {
-            self.remove(right(x, i, start, len));
+            self.remove(right(x, i, start, len), forced);
         }
         u64::from(len - 1)
     }
@@ -579,7 +625,7 @@ impl Dc {
     /// Hides every row of item `i`'s set and takes `i` out of the active
     /// items; returns the updates.
     #[inline(always)]
-    fn cover<const W: u32>(&mut self, i: u32, mems: &mut u64) -> u64 {
+    fn cover<const W: u32>(&mut self, i: u32, mems: &mut u64, forced: &mut Forced) -> u64 {
         // (I); `i` is open, its size not flagged.
         let (start, n) = (at!(self.start, i), at!(self.size, i));
         // The place in the active list and the size; one per row read.
@@ -590,7 +636,7 @@ impl Dc {
         for t in start..start + n {
             // (S): a slot of the set; (C) for its cell.
             let x = at!(self.set, t);
-            removed += self.hide::<W>(x, mems);
+            removed += self.hide::<W>(x, mems, forced);
         }
         if i < self.primary {
             // (A): `i` is primary and active, so `n_active >= 1`.
@@ -630,7 +676,7 @@ impl Dc {
     /// Covers the items of `x`'s row other than `x`'s own, left to right
     /// cyclically from `x`; returns the updates.
     #[inline(always)]
-    fn commit<const W: u32>(&mut self, x: u32, mems: &mut u64) -> u64 {
+    fn commit<const W: u32>(&mut self, x: u32, mems: &mut u64, forced: &mut Forced) -> u64 {
         let (start, len) = self.span::<W>(x);
         // The spacer, and each cell's item.
         *mems += u64::from(len);
@@ -638,7 +684,7 @@ impl Dc {
         for i in 1..len {
             // (C): a cell of the row; (I): its item.
             let k = at!(self.cells, right(x, i, start, len)).item;
-            removed += self.cover::<W>(k, mems);
+            removed += self.cover::<W>(k, mems, forced);
         }
         removed
     }
@@ -670,15 +716,21 @@ impl Dc {
     /// read the whole list otherwise: the same item and the same mems.
     /// Both passes are branch-free loops the compiler vectorises.
     ///
-    /// `TUNED` is `LOWEST` up to the tie-break at a branch point (`m > 1`),
-    /// which is `Dlx`'s: among the first [`TIE_LIMIT`] items with `m` rows
-    /// in item order, the one with the row that reaches furthest
-    /// ([`Dc::reach`]); its reads are counted as mems too.
+    /// `FORCED` ([`ColumnChoice::Forced`], and the default) is `Dlx`'s:
+    /// see [`Dc::choose_forced`].
     #[inline(always)]
-    fn choose<const CHOICE: u8, const W: u32>(&self, mems: &mut u64) -> u32 {
+    fn choose<const CHOICE: u8, const W: u32>(
+        &self,
+        mems: &mut u64,
+        forced: &Forced,
+        from: usize,
+    ) -> u32 {
         let n = self.n_active as usize;
         if n == 0 {
             return NONE;
+        }
+        if CHOICE == FORCED {
+            return self.choose_forced::<W>(mems, forced, from);
         }
         if CHOICE == FIRST {
             *mems += n as u64;
@@ -689,10 +741,6 @@ impl Dc {
         let positions = &self.active_pos[..primary];
         let m = least(self.avx2, sizes);
         // `n > 0`: some item is open, so `m` is a size (no flag).
-        if CHOICE == TUNED && m > 1 {
-            *mems += 2 * n as u64;
-            return self.widest::<W>(m, mems);
-        }
         if CHOICE != KNUTH && m > 0 {
             *mems += 2 * n as u64;
             // (A): `m` is the size of some primary item, so the index is
@@ -703,6 +751,38 @@ impl Dc {
         *mems += 2 * if m == 0 { first as u64 + 1 } else { n as u64 };
         // (A): `first` is the place of an active item.
         at!(self.active, first)
+    }
+
+    /// [`ColumnChoice::Forced`], as `Dlx` makes it: of the items the level
+    /// above made short (the forced stack from `from`), the open one of
+    /// the fewest rows, then the lowest index; else the first open item of
+    /// one row or none; else [`Dc::widest`]. Two mems for each entry read
+    /// (the item and its size), two for each item a pass reads.
+    #[inline(always)]
+    fn choose_forced<const W: u32>(&self, mems: &mut u64, forced: &Forced, from: usize) -> u32 {
+        // Size and item in one key: the least is the choice, and a covered
+        // item's size is at least `COVERED`.
+        let mut best = u64::MAX;
+        for k in from..forced.len {
+            // SAFETY: `from..forced.len` are entries the search pushed.
+            let i = unsafe { *forced.buf.add(k) };
+            // (I): an entry is a primary item.
+            best = best.min(u64::from(at!(self.size, i)) << 32 | u64::from(i));
+        }
+        *mems += 2 * (forced.len - from) as u64;
+        if best >> 32 < 2 {
+            return best as u32;
+        }
+        let sizes = &self.size[..self.primary as usize];
+        *mems += 2 * u64::from(self.n_active);
+        let short = first_index(self.avx2, sizes, 1);
+        if short < sizes.len() {
+            return short as u32;
+        }
+        // No item is short, so the least size is a branch point's.
+        let m = least(self.avx2, sizes);
+        *mems += 2 * u64::from(self.n_active);
+        self.widest::<W>(m, mems)
     }
 
     /// Among the first [`TIE_LIMIT`] open primary items with `m` rows, in
@@ -853,9 +933,22 @@ impl Dc {
         // The level just tried found a solution: SSXC0 backs up from it
         // without rereading its choice.
         let mut solved = false;
+        let mut forced = Forced {
+            buf: self.forced.as_mut_ptr(),
+            len: 0,
+            on: CHOICE == FORCED,
+            #[cfg(debug_assertions)]
+            cap: self.forced.len(),
+        };
         loop {
             let (i, t, len) = if descend {
-                let i = self.choose::<CHOICE, W>(&mut mems);
+                // Where the level above began on the forced stack (nothing
+                // to read back at the root); (L).
+                let from = match level.checked_sub(1) {
+                    Some(above) => at!(self.level_mark, above).0 as usize,
+                    None => forced.len,
+                };
+                let i = self.choose::<CHOICE, W>(&mut mems, &forced, from);
                 if i == NONE {
                     stats.solutions += 1;
                     let stop = self.report(level, visit).is_break();
@@ -873,9 +966,11 @@ impl Dc {
                     continue;
                 }
                 stats.guesses += u64::from(len > 1);
-                updates += self.cover::<W>(i, &mut mems);
+                let before = forced.len as u32;
+                updates += self.cover::<W>(i, &mut mems, &mut forced);
                 // (L): at most `primary` levels.
                 *at_mut!(self.level_item, level) = i;
+                *at_mut!(self.level_mark, level) = (before, forced.len as u32);
                 // SSXC0 takes the first row without a size check.
                 (i, 0, len)
             } else {
@@ -902,6 +997,7 @@ impl Dc {
                     mems += 2;
                 }
                 self.uncommit::<W>(x, &mut mems);
+                forced.len = at!(self.level_mark, level).1 as usize;
                 // Checking for another row reads the size.
                 mems += 1;
                 (i, t + 1, at!(self.size, i) & !COVERED)
@@ -910,6 +1006,7 @@ impl Dc {
             // means exhausted.
             if t >= len {
                 self.uncover::<W>(i, &mut mems);
+                forced.len = at!(self.level_mark, level).0 as usize;
                 descend = false;
                 continue;
             }
@@ -929,7 +1026,7 @@ impl Dc {
             *at_mut!(self.level_pos, level) = t;
             let x = at!(self.set, at!(self.start, i) + t);
             mems += 2;
-            updates += self.commit::<W>(x, &mut mems);
+            updates += self.commit::<W>(x, &mut mems, &mut forced);
             level += 1;
             descend = true;
         }
@@ -1043,6 +1140,8 @@ impl Engine for Dc {
             alternatives: vec![false; primary + 1],
             pending: 0,
             solution: Vec::with_capacity(primary + 1),
+            forced: vec![0; n_cells + 1],
+            level_mark: vec![(0, 0); primary + 1],
         };
         dc.select_all(&[]);
         Ok(dc)
@@ -1072,6 +1171,8 @@ impl Engine for Dc {
             + bytes(&self.level_pos)
             + bytes(&self.alternatives)
             + bytes(&self.solution)
+            + bytes(&self.forced)
+            + bytes(&self.level_mark)
     }
 
     /// Preselects row `row`: its items are covered before any search, as
@@ -1096,7 +1197,7 @@ impl Engine for Dc {
         for z in cells {
             let k = self.cells[z as usize].item;
             self.taken[k as usize] = true;
-            self.select_updates += self.cover::<0>(k, &mut mems);
+            self.select_updates += self.cover::<0>(k, &mut mems, &mut Forced::off());
         }
         self.selected.push(row as u32);
         // The covers permuted the sets: the next search starts from the
@@ -1217,10 +1318,12 @@ impl Engine for Dc {
     {
         self.dirty = true;
         dc_width!(self.width, W => match options.choice {
-            ColumnChoice::MinimumRemaining => self.run::<TUNED, DEFER, W, F>(options, visit),
+            // The forced stack is this engine's fastest choice too.
+            ColumnChoice::MinimumRemaining => self.run::<FORCED, DEFER, W, F>(options, visit),
             ColumnChoice::First => self.run::<FIRST, DEFER, W, F>(options, visit),
             ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W, F>(options, visit),
             ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W, F>(options, visit),
+            ColumnChoice::Forced => self.run::<FORCED, DEFER, W, F>(options, visit),
         })
     }
 }

@@ -134,6 +134,8 @@ const MAX_UNIFORM_WIDTH: usize = 8;
 const TUNED: u8 = 0;
 const FIRST: u8 = 1;
 const LOWEST: u8 = 2;
+/// [`ColumnChoice::Forced`]: the choice `Dc` makes too.
+const FORCED: u8 = 3;
 
 /// How many of the newest forced-stack entries the column choice reads.
 const LOOKBACK: usize = 8;
@@ -495,14 +497,21 @@ impl Links {
     /// solution by the scan, rather than by keeping a count of the open
     /// columns, spares every cover and uncover a read-modify-write of that
     /// count, one chained to the next: 2% fewer instructions.)
+    ///
+    /// `from` is the forced stack's height when the level above began
+    /// (its column not yet covered), what [`ColumnChoice::Forced`] reads
+    /// back to.
     #[inline(always)]
-    unsafe fn choose<const CHOICE: u8, const W: usize>(self, forced: &Forced) -> u32 {
+    unsafe fn choose<const CHOICE: u8, const W: usize>(self, forced: &Forced, from: usize) -> u32 {
         if CHOICE == FIRST {
             let mut c = 1;
             while c <= self.primary && *self.len(c) & COVERED != 0 {
                 c += 1;
             }
             return if c <= self.primary { c } else { 0 };
+        }
+        if CHOICE == FORCED {
+            return self.choose_forced::<W>(forced, from);
         }
         if CHOICE == LOWEST {
             // The first of the shortest in column order, stopping at an
@@ -542,6 +551,34 @@ impl Links {
         if best_len < 2 {
             return best;
         }
+        self.choose_by_scan::<W>()
+    }
+
+    /// [`ColumnChoice::Forced`]: of the columns the level above made short
+    /// (the forced stack's entries from `from`), the open one of the least
+    /// length, then of the lowest index; else [`Links::choose_by_scan`].
+    /// The entries are a set that both engines make alike, whatever order
+    /// they remove rows in, so the choice is theirs alike.
+    #[inline(always)]
+    unsafe fn choose_forced<const W: usize>(self, forced: &Forced, from: usize) -> u32 {
+        // Length and column in one key: the least is the choice, and a
+        // covered column's length is at least `COVERED`.
+        let mut best = u64::MAX;
+        for k in from..forced.len {
+            let c = *forced.buf.add(k);
+            best = best.min(u64::from(*self.len(c)) << 32 | u64::from(c));
+        }
+        if best >> 32 < 2 {
+            return best as u32;
+        }
+        self.choose_by_scan::<W>()
+    }
+
+    /// The rest of the tuned choice: the first open column of at most one
+    /// row, else a branch point's tie-break (see the module docs), or 0
+    /// for a solution.
+    #[inline(always)]
+    unsafe fn choose_by_scan<const W: usize>(self) -> u32 {
         let best_len = match self.scanner.min(self.lens, self.primary) {
             // Every primary column covered: a solution.
             Ok(len) if len >= SECONDARY => return 0,
@@ -758,7 +795,13 @@ impl Dlx {
         unsafe {
             loop {
                 let p = if descend {
-                    let c = links.choose::<CHOICE, W>(&forced);
+                    // Where the level above began on the forced stack
+                    // (nothing to read back at the root).
+                    let from = match level.checked_sub(1) {
+                        Some(above) => self.marks.get_unchecked(above).0 as usize,
+                        None => forced.len,
+                    };
+                    let c = links.choose::<CHOICE, W>(&forced, from);
                     if c == 0 {
                         stats.solutions += 1;
                         let stop = self.report(level, visit).is_break();
@@ -1143,6 +1186,7 @@ impl Engine for Dlx {
         with_width!(self.width, W => match options.choice {
             ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER, F>(options, visit),
             ColumnChoice::First => self.run::<FIRST, W, DEFER, F>(options, visit),
+            ColumnChoice::Forced => self.run::<FORCED, W, DEFER, F>(options, visit),
             // DLX1's list of active columns is in column order.
             ColumnChoice::LowestIndex | ColumnChoice::Knuth => {
                 self.run::<LOWEST, W, DEFER, F>(options, visit)

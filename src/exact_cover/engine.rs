@@ -28,15 +28,25 @@ pub enum ColumnChoice {
     /// The engine's own minimum-remaining-values choice (Knuth's "S
     /// heuristic"): an open primary column with the fewest rows, ties
     /// broken as the engine finds fastest. [`Dlx`](super::Dlx): forced
-    /// columns first and a weighted tie-break (its module docs);
-    /// [`Dc`](super::Dc): the lowest index among the fewest, except at a
-    /// branch point (two rows or more), where it breaks ties as `Dlx`
-    /// does, by the row that reaches furthest (see its module docs for
-    /// the alternatives measured).
+    /// columns first, the newest of them, and a weighted tie-break (its
+    /// module docs); [`Dc`](super::Dc): [`ColumnChoice::Forced`] (see its
+    /// module docs for the alternatives measured).
     #[default]
     MinimumRemaining,
     /// The first open primary column in column order, for comparison.
     First,
+    /// Minimum remaining values with the forced-column stack, made the
+    /// same in every engine, so that they make the same tree (node for
+    /// node): of the columns that the level above made short (one row
+    /// or none), the open one with the fewest rows, then the lowest index;
+    /// else the lowest-index open column of at most one row; else, at a
+    /// branch point, [`Dlx`](super::Dlx)'s tie-break (the first 16 tied
+    /// columns in index order weighed by the row that reaches furthest).
+    /// The columns a level makes short are a set, whatever order an
+    /// engine removes rows in; which of them is newest is not, so
+    /// [`ColumnChoice::MinimumRemaining`] of `Dlx`, which takes the
+    /// newest, makes a tree of its own.
+    Forced,
     /// Minimum remaining values, ties broken by the lowest column index:
     /// a choice that depends on the state alone, so that every engine
     /// makes the same tree (used to check engines against each other node

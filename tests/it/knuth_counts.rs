@@ -5,7 +5,9 @@
 //! (none of his code is in this repository; docs/engine.md says how the
 //! figures were made and how his counts relate to ours). The instances are
 //! ours: the committed examples (`examples/inputs/*.txt`, which his programs
-//! read once the `#` comment lines are removed) and Sudoku puzzles written
+//! read once the `#` comment lines are removed), the larger ones the examples
+//! emit (`cargo run --release --example queens -- 12 --emit`, `langford -- 12
+//! --emit`; [`emitted`] below) and Sudoku puzzles written
 //! out in the layout of his SUDOKU-DLX generator by [`sudoku_dlx`] below.
 //!
 //! With the item choice of his programs ([`ColumnChoice::Knuth`]) the
@@ -14,6 +16,7 @@
 //! updates he counts for items (SSXC0: one per primary item taken out of the
 //! active list; DLX1: one per item unlinked), which the engines do not count.
 
+use dlxbench::exact_cover::puzzles::{self, CoverPuzzle};
 use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx, Engine, Problem, SearchOptions, SearchStats};
 
 /// One instance and Knuth's figures for it.
@@ -32,6 +35,12 @@ struct Case {
 fn example(file: &str) -> String {
     let path = format!("{}/examples/inputs/{file}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// What an example's `--emit` writes, less its `#` comment lines (the
+/// text his programs read).
+fn emitted(puzzle: CoverPuzzle) -> String {
+    puzzle.to_named_text("")
 }
 
 /// A 9x9 Sudoku (81 characters, `.` or `0` blank) as exact cover in the
@@ -99,6 +108,13 @@ fn cases() -> Vec<Case> {
             dlx1: (1_199, 21_375, 4_701),
         },
         Case {
+            name: "queens 12 (queens -- 12 --emit)",
+            text: emitted(puzzles::queens(12).unwrap()),
+            solutions: 14_200,
+            ssxc0: (290_527, 4_790_093, 67_514_105, 503_849),
+            dlx1: (327_813, 6_285_452, 1_297_049),
+        },
+        Case {
             name: "langford7.txt",
             text: example("langford7.txt"),
             solutions: 26,
@@ -111,6 +127,13 @@ fn cases() -> Vec<Case> {
             solutions: 300,
             ssxc0: (2_887, 37_594, 528_222, 7_782),
             dlx1: (2_789, 37_241, 8_065),
+        },
+        Case {
+            name: "Langford 12 (langford -- 12 --emit)",
+            text: emitted(puzzles::langford(12, true).unwrap()),
+            solutions: 108_144,
+            ssxc0: (1_558_459, 21_189_386, 301_885_506, 4_219_948),
+            dlx1: (1_564_533, 21_839_525, 4_585_453),
         },
         Case {
             name: "pentominoes_3x20.txt",

@@ -68,6 +68,9 @@ const LAYERS: &[(&str, u32)] = &[
     // Pictures and dashboard exports of runs, comparisons and A/Bs.
     ("plot", 12),
     ("export", 12),
+    // Bisect over commits: each commit's library built in a worktree,
+    // probed by counts or by a paired A/B.
+    ("bisect", 12),
     // A bench session: the output directory, result files, pictures,
     // exports and baselines around a harness run.
     ("session", 13),

@@ -12,6 +12,7 @@ mod ab_layout;
 mod batch;
 mod bench_cli;
 mod bench_live;
+mod bisect;
 mod cli;
 mod clobber_cli;
 mod cluster;

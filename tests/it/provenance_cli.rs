@@ -241,3 +241,27 @@ fn a_second_build_compiles_nothing_with_loose_or_packed_refs() {
     assert!(!loose.build(), "compiled twice after git pack-refs");
     assert_eq!(loose.revision(), loose.git(&["rev-parse", "HEAD"]));
 }
+
+/// Two checkouts building into one target directory (a shared
+/// `CARGO_TARGET_DIR`, `bisect`'s worktrees, a moved checkout): cargo
+/// reuses the compiled build script, which must still read the revision of
+/// the checkout being built, not of the one it was compiled in.
+#[test]
+fn checkouts_sharing_a_target_directory_each_record_their_own_revision() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = probe(dir.path(), "first");
+    let mut second = probe(dir.path(), "second");
+    // Another commit, so that the two revisions differ.
+    std::fs::write(second.checkout.join("README.md"), "second\n").unwrap();
+    second.git(&["commit", "-q", "-am", "second"]);
+    second.target = first.target.clone();
+    for p in [&first, &second, &first] {
+        p.build();
+        assert_eq!(
+            p.revision(),
+            p.git(&["rev-parse", "HEAD"]),
+            "{}",
+            p.checkout.display()
+        );
+    }
+}

@@ -256,18 +256,23 @@ fn counts_of(o: &dlxbench::solvers::Outcome) -> Counts {
     (o.solutions, o.nodes, o.updates, o.guesses)
 }
 
-/// `dlx` and `dc` under the lowest-index column choice, puzzle by puzzle
-/// (every `stride`-th) on corpus `name`: the same solution count always,
+/// `dlx` and `dc` under `choice` (one under which both make the same
+/// tree), puzzle by puzzle (every `stride`-th) on corpus `name`: the same solution count always,
 /// and the same tree (nodes, updates, guesses) wherever the search ran to
 /// its end (fewer solutions than the limit of 2, within the node budget).
 /// Returns how many puzzles were compared node for node.
-fn same_tree(name: &str, stride: usize, nodes: u64) -> usize {
-    use dlxbench::exact_cover::{ColumnChoice, Dc, Dlx};
+fn same_tree(
+    name: &str,
+    stride: usize,
+    nodes: u64,
+    choice: dlxbench::exact_cover::ColumnChoice,
+) -> usize {
+    use dlxbench::exact_cover::{Dc, Dlx};
     use dlxbench::solvers::Solver;
     use dlxbench::sudoku::solvers::engine::CoverSolver;
     let (_, bytes) = corpus(name);
-    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
-    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
+    let mut dlx = CoverSolver::<Dlx>::with_choice(choice);
+    let mut dc = CoverSolver::<Dc>::with_choice(choice);
     let mut puzzle = Grid::empty(dlxbench::sudoku::BoxShape::NINE);
     let mut solution = puzzle.clone();
     let budget = Budget::nodes(nodes);
@@ -280,7 +285,7 @@ fn same_tree(name: &str, stride: usize, nodes: u64) -> usize {
             .unwrap_or_else(|e| panic!("{name}: puzzle {}: {e}", i + 1));
         let a = dlx.solve(&puzzle, 2, budget, &mut solution);
         let b = dc.solve(&puzzle, 2, budget, &mut solution);
-        let at = format!("{name}: puzzle {}", i + 1);
+        let at = format!("{name} ({choice:?}): puzzle {}", i + 1);
         // A search that ran to its end: the other must have made the same
         // tree. Where both stopped early (two solutions found, or the
         // budget), the order they tried rows in decides where.
@@ -299,6 +304,7 @@ fn same_tree(name: &str, stride: usize, nodes: u64) -> usize {
 #[test]
 #[ignore = "needs fetched corpora: dlxbench datasets fetch"]
 fn dc_and_dlx_explore_the_same_tree_on_the_corpora() {
+    use dlxbench::exact_cover::ColumnChoice;
     // (corpus, stride, node budget): every puzzle where it takes seconds
     // at most, a sample of the long lists.
     let plan = [
@@ -313,12 +319,13 @@ fn dc_and_dlx_explore_the_same_tree_on_the_corpora() {
         ("acs_general_25x25_2100", 32, 100_000),
         ("samples_36x36_2", 1, 100_000),
     ];
-    for (name, stride, nodes) in plan {
+    let choices = [ColumnChoice::LowestIndex, ColumnChoice::Forced];
+    for ((name, stride, nodes), choice) in plan.into_iter().flat_map(|p| choices.map(|c| (p, c))) {
         let started = std::time::Instant::now();
-        let compared = same_tree(name, stride, nodes);
+        let compared = same_tree(name, stride, nodes, choice);
         assert!(compared > 0, "{name}: no puzzle ran to its end");
         eprintln!(
-            "{name}: {compared} puzzles node for node ({:.1} s)",
+            "{name} ({choice:?}): {compared} puzzles node for node ({:.1} s)",
             started.elapsed().as_secs_f64()
         );
     }
@@ -332,19 +339,25 @@ fn dc_and_dlx_explore_the_same_tree_on_the_hanidoku_corpus() {
     use dlxbench::hanidoku::{Board, Puzzles};
     use dlxbench::solvers::Solver;
     let (c, bytes) = corpus("hanidoku_172");
-    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
-    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
-    let mut solution = Board::EMPTY;
-    let mut compared = 0;
-    for r in Puzzles::new(&bytes) {
-        let (line, p) = r.unwrap_or_else(|e| panic!("{e}"));
-        let a = dlx.solve(&p, 2, Budget::UNLIMITED, &mut solution);
-        let b = dc.solve(&p, 2, Budget::UNLIMITED, &mut solution);
-        assert_eq!(a.solutions, 1, "line {line}");
-        assert_eq!(counts_of(&a), counts_of(&b), "line {line}: dlx vs dc");
-        compared += 1;
+    for choice in [ColumnChoice::LowestIndex, ColumnChoice::Forced] {
+        let mut dlx = CoverSolver::<Dlx>::with_choice(choice);
+        let mut dc = CoverSolver::<Dc>::with_choice(choice);
+        let mut solution = Board::EMPTY;
+        let mut compared = 0;
+        for r in Puzzles::new(&bytes) {
+            let (line, p) = r.unwrap_or_else(|e| panic!("{e}"));
+            let a = dlx.solve(&p, 2, Budget::UNLIMITED, &mut solution);
+            let b = dc.solve(&p, 2, Budget::UNLIMITED, &mut solution);
+            assert_eq!(a.solutions, 1, "line {line}");
+            assert_eq!(
+                counts_of(&a),
+                counts_of(&b),
+                "line {line} ({choice:?}): dlx vs dc"
+            );
+            compared += 1;
+        }
+        assert_eq!(compared, c.puzzles);
     }
-    assert_eq!(compared, c.puzzles);
 }
 
 /// The bound docs/bench.md gives for a no-argument `bench` with every

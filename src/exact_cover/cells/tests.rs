@@ -1,6 +1,7 @@
 //! The dancing-cells engine on its own and against Dancing Links: the
 //! same solutions everywhere, and node for node (and update for update)
-//! under [`ColumnChoice::LowestIndex`] wherever the search runs to its end.
+//! under [`ColumnChoice::LowestIndex`] and [`ColumnChoice::Forced`]
+//! wherever the search runs to its end.
 
 use std::ops::ControlFlow;
 
@@ -12,12 +13,21 @@ use crate::exact_cover::{ColumnChoice, Dc, Dlx, Engine, Problem, SearchOptions, 
 
 const KNUTH_6X7: &str = "0010110\n1001001\n0110010\n1001000\n0100001\n0001101\n";
 
-const CHOICES: [ColumnChoice; 4] = [
+const CHOICES: [ColumnChoice; 5] = [
     ColumnChoice::MinimumRemaining,
     ColumnChoice::First,
     ColumnChoice::LowestIndex,
     ColumnChoice::Knuth,
+    ColumnChoice::Forced,
 ];
+
+/// The choices under which both engines make the same tree.
+fn same_tree(choice: ColumnChoice) -> bool {
+    matches!(
+        choice,
+        ColumnChoice::LowestIndex | ColumnChoice::First | ColumnChoice::Forced
+    )
+}
 
 /// Every solution (rows sorted, solutions sorted) and the statistics.
 fn solutions<E: Engine>(e: &mut E, options: SearchOptions) -> (SearchStats, Vec<Vec<usize>>) {
@@ -44,7 +54,8 @@ fn tree(s: &SearchStats) -> (u64, u64, u64, u64, bool) {
 }
 
 /// Checks `dc` against `dlx` on `p` with preselected `rows` under every
-/// choice: the same solutions; under `LowestIndex` the same tree. Returns
+/// choice: the same solutions; under `LowestIndex`, `First` and `Forced`
+/// the same tree. Returns
 /// the `LowestIndex` statistics of `dc`.
 fn agree(p: &Problem, rows: &[usize]) -> SearchStats {
     let mut dlx = Dlx::new(p);
@@ -67,7 +78,7 @@ fn agree(p: &Problem, rows: &[usize]) -> SearchStats {
         assert_eq!(found_a, found_b, "{choice:?} {p:?} {rows:?}");
         assert_eq!(a.solutions, b.solutions);
         assert!(b.mems.is_some() && a.mems.is_none());
-        if matches!(choice, ColumnChoice::LowestIndex | ColumnChoice::First) {
+        if same_tree(choice) {
             assert_eq!(tree(&a), tree(&b), "{choice:?} {p:?} {rows:?}");
         }
         if choice == ColumnChoice::LowestIndex {
@@ -78,7 +89,7 @@ fn agree(p: &Problem, rows: &[usize]) -> SearchStats {
         dc.select_rows(rows);
         let (c, found_c) = solutions(&mut dc, options);
         assert_eq!(found_c, found_b);
-        if choice == ColumnChoice::LowestIndex {
+        if same_tree(choice) {
             assert_eq!(tree(&c), tree(&b));
         }
     }
@@ -131,14 +142,16 @@ fn the_pentomino_boards_agree_node_for_node() {
         let p = puzzles::pentominoes(&board, true).unwrap();
         let mut dlx = Dlx::new(&p.problem);
         let mut dc = Dc::new(&p.problem);
-        let options = SearchOptions {
-            choice: ColumnChoice::LowestIndex,
-            ..SearchOptions::default()
-        };
-        let a = dlx.count(options);
-        let b = dc.count(options);
-        assert_eq!(a.solutions, expected);
-        assert_eq!(tree(&a), tree(&b));
+        for choice in [ColumnChoice::LowestIndex, ColumnChoice::Forced] {
+            let options = SearchOptions {
+                choice,
+                ..SearchOptions::default()
+            };
+            let a = dlx.count(options);
+            let b = dc.count(options);
+            assert_eq!(a.solutions, expected);
+            assert_eq!(tree(&a), tree(&b), "{choice:?}");
+        }
         let tuned = dc.count(SearchOptions::default());
         assert_eq!(tuned.solutions, expected);
     }

@@ -485,6 +485,8 @@ fn placement_by_undo_agrees_with_relinking() {
     // order and the search runs to its end.
     placement_agrees::<Dc>(ColumnChoice::MinimumRemaining, false);
     placement_agrees::<Dc>(ColumnChoice::LowestIndex, false);
+    placement_agrees::<Dc>(ColumnChoice::Forced, false);
+    placement_agrees::<Dlx>(ColumnChoice::Forced, true);
 }
 
 /// The puzzles of the placement and engine tests: a hard 9x9, the same
@@ -526,7 +528,12 @@ fn placement_agrees<E: crate::exact_cover::Engine + Send>(
         // Clashing clues included (both skip the row that clashes).
         if exact {
             assert_eq!(a, b, "{at}");
-        } else if choice == crate::exact_cover::ColumnChoice::LowestIndex && a.solutions < 2 {
+        } else if matches!(
+            choice,
+            crate::exact_cover::ColumnChoice::LowestIndex
+                | crate::exact_cover::ColumnChoice::Forced
+        ) && a.solutions < 2
+        {
             assert_eq!(tree(&a), tree(&b), "{at}");
         } else {
             assert_eq!(a.solutions, b.solutions, "{at}");
@@ -562,16 +569,22 @@ fn placement_agrees<E: crate::exact_cover::Engine + Send>(
     }
 }
 
-/// Under the lowest-index choice `dlx` and `dc` make the same tree: the
-/// same nodes, updates and guesses wherever the search runs to its end
-/// (fewer solutions than the limit), and the same count of solutions
-/// (all of them, under no limit) everywhere.
+/// Under the lowest-index choice and the forced-stack one `dlx` and `dc`
+/// make the same tree: the same nodes, updates and guesses wherever the
+/// search runs to its end (fewer solutions than the limit), and the same
+/// count of solutions (all of them, under no limit) everywhere.
 #[test]
-fn dc_and_dlx_make_the_same_tree_under_the_lowest_index_choice() {
+fn dc_and_dlx_make_the_same_tree_under_the_shared_choices() {
+    use crate::exact_cover::ColumnChoice;
+    same_tree_under(ColumnChoice::LowestIndex);
+    same_tree_under(ColumnChoice::Forced);
+}
+
+fn same_tree_under(choice: crate::exact_cover::ColumnChoice) {
     use super::engine::CoverSolver;
-    use crate::exact_cover::{ColumnChoice, Dc, Dlx};
-    let mut dlx = CoverSolver::<Dlx>::with_choice(ColumnChoice::LowestIndex);
-    let mut dc = CoverSolver::<Dc>::with_choice(ColumnChoice::LowestIndex);
+    use crate::exact_cover::{Dc, Dlx};
+    let mut dlx = CoverSolver::<Dlx>::with_choice(choice);
+    let mut dc = CoverSolver::<Dc>::with_choice(choice);
     let (mut s1, mut s2) = (Grid::empty(BoxShape::NINE), Grid::empty(BoxShape::NINE));
     let mut rng = SplitMix::new(0xdc);
     let mut puzzles = mixed_puzzles(0xdc);
@@ -588,7 +601,11 @@ fn dc_and_dlx_make_the_same_tree_under_the_lowest_index_choice() {
             assert_eq!(a.solutions, b.solutions, "{puzzle}");
             if a.solutions < limit {
                 let counts = |o: &Outcome| (o.nodes, o.updates, o.guesses);
-                assert_eq!(counts(&a), counts(&b), "{puzzle} (limit {limit})");
+                assert_eq!(
+                    counts(&a),
+                    counts(&b),
+                    "{puzzle} (limit {limit}, {choice:?})"
+                );
                 ended += 1;
             }
             if b.solutions > 0 {
