@@ -10,7 +10,7 @@ use super::{BisectError, Direction, Options, Verdict};
 use crate::ab::{self, Stop};
 use crate::compare::bootstrap::Interval;
 use crate::corpus::Corpus;
-use crate::harness::{self, Config, Lineup, Record, RecordSink};
+use crate::harness::{self, Lineup, Record, RecordSink, Setup};
 use crate::puzzle::Puzzle;
 use crate::solvers::foreign::{self, LibrarySpec};
 use crate::solvers::host::{self, HostCommand};
@@ -228,11 +228,10 @@ pub fn counts(
     solver: SolverEntry<Grid>,
     options: &Options,
 ) -> Result<Counts, BisectError> {
-    let lineup = Lineup::new(vec![solver]);
-    let config = config(&lineup, options);
+    let setup = setup(Lineup::new(vec![solver]), options);
     let batches = Arc::new(Mutex::new(Vec::new()));
     let sink = Box::new(Collector(Arc::clone(&batches)));
-    harness::run(corpora, &config, &lineup, Some(sink), None)?;
+    harness::run(corpora, &setup, Some(sink), None)?;
     let names: Vec<String> = corpora.iter().map(|c| c.name().to_string()).collect();
     let mut counts = Counts {
         corpora: names.clone(),
@@ -262,9 +261,8 @@ pub fn time(
     probe: SolverEntry<Grid>,
     options: &Options,
 ) -> Result<TimeChange, BisectError> {
-    let lineup = Lineup::new(vec![good, probe]);
-    let config = config(&lineup, options);
-    let result = ab::run(corpora, &config, &lineup, &options.ab, None, &mut |_| {})?;
+    let setup = setup(Lineup::new(vec![good, probe]), options);
+    let result = ab::run(corpora, &setup, &options.ab, None, &mut |_| {})?;
     Ok(TimeChange {
         interval: result.overall.interval,
         judged_at: result.judged_at,
@@ -279,9 +277,10 @@ pub fn time(
 
 /// The harness's settings for `lineup`: the mode and threads of
 /// `options`, each solver's default budget.
-fn config(lineup: &Lineup<Grid>, options: &Options) -> Config {
-    let mut config = Config::new(lineup);
+fn setup(lineup: Lineup<Grid>, options: &Options) -> Setup<Grid> {
+    let mut setup = Setup::new(lineup);
+    let config = setup.config_mut();
     config.threads = options.threads;
     (config.mode, config.limit) = (options.mode, options.limit);
-    config
+    setup
 }
