@@ -60,6 +60,13 @@
 //! item is skipped as soon as it is seen), a third of the time on the
 //! 17-clue puzzles, which need little search.
 //!
+//! Under the forced choice (below), the scans are explicit AVX2 (the
+//! compiler's vectorisation of them built a mask entry by entry), a
+//! removal pushes short items without checking that they are primary (the
+//! reader skips the others), and a row of a power-of-two width wraps with
+//! a mask: 415 million instructions in this module on the first 300 of
+//! top1465 became 318 (cachegrind of `bench -j1`).
+//!
 //! The default choice ([`ColumnChoice::MinimumRemaining`]) is
 //! [`ColumnChoice::Forced`], the one `Dlx` makes alike: `Dlx`'s stack of
 //! forced items (each removal that leaves an item one row or none pushes
@@ -208,7 +215,7 @@ struct Cell {
 
 /// The forced-item stack of a search ([`ColumnChoice::Forced`]): the
 /// items whose sets a removal left with one cell or none, pushed without
-/// a branch. `on` is a constant of the search (the other choices do not
+/// a branch (secondary items too, which the reader skips). `on` is a constant of the search (the other choices do not
 /// read the stack), so that the pushes compile away when it is false.
 struct Forced {
     buf: *mut u32,
@@ -320,11 +327,109 @@ fn first_index_plain(sizes: &[u32], m: u32) -> usize {
     sizes.len()
 }
 
-/// [`first_index_plain`] compiled for AVX2.
+/// [`first_index_plain`] in AVX2: `s <= m` is `min(s, m) == s`
+/// (`vpminud`, `vpcmpeqd`), 32 entries a branch. The compiler's
+/// vectorisation of the plain loop built the mask entry by entry: this
+/// executes about a fifth of its instructions (cachegrind on top1465).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn first_index_avx2(sizes: &[u32], m: u32) -> usize {
-    first_index_plain(sizes, m)
+    use std::arch::x86_64::{
+        __m256i, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_min_epu32,
+        _mm256_movemask_ps, _mm256_or_si256, _mm256_set1_epi32, _mm256_testz_si256,
+    };
+    let n = sizes.len();
+    let p = sizes.as_ptr();
+    let mv = _mm256_set1_epi32(m as i32);
+    // The lanes of the 8 entries from `j` that are at most `m`; `j + 8 <= n`.
+    let at_most = |j: usize| {
+        // SAFETY: `j + 8 <= n`: eight entries of `sizes`, read unaligned.
+        let v = unsafe { _mm256_loadu_si256(p.add(j).cast::<__m256i>()) };
+        _mm256_cmpeq_epi32(_mm256_min_epu32(v, mv), v)
+    };
+    let bits = |e: __m256i| _mm256_movemask_ps(_mm256_castsi256_ps(e)) as u32;
+    let mut j = 0;
+    while j + 32 <= n {
+        let (a, b, c, d) = (at_most(j), at_most(j + 8), at_most(j + 16), at_most(j + 24));
+        let any = _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d));
+        if _mm256_testz_si256(any, any) == 0 {
+            let mask = bits(a) | bits(b) << 8 | bits(c) << 16 | bits(d) << 24;
+            return j + mask.trailing_zeros() as usize;
+        }
+        j += 32;
+    }
+    while j + 8 <= n {
+        let mask = bits(at_most(j));
+        if mask != 0 {
+            return j + mask.trailing_zeros() as usize;
+        }
+        j += 8;
+    }
+    j + first_index_plain(&sizes[j..], m)
+}
+
+/// The first `out.len()` indices of `sizes` whose entry is `m`, in order,
+/// into `out`; returns how many.
+#[inline(always)]
+fn ties_plain(sizes: &[u32], m: u32, out: &mut [u32]) -> usize {
+    let mut found = 0;
+    for (i, &s) in sizes.iter().enumerate() {
+        if found == out.len() {
+            break;
+        }
+        if s == m {
+            out[found] = i as u32;
+            found += 1;
+        }
+    }
+    found
+}
+
+/// [`ties_plain`] in AVX2: eight entries a compare, a branch only for each
+/// match.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn ties_avx2(sizes: &[u32], m: u32, out: &mut [u32]) -> usize {
+    use std::arch::x86_64::{
+        __m256i, _mm256_castsi256_ps, _mm256_cmpeq_epi32, _mm256_loadu_si256, _mm256_movemask_ps,
+        _mm256_set1_epi32,
+    };
+    let n = sizes.len();
+    let p = sizes.as_ptr();
+    let mv = _mm256_set1_epi32(m as i32);
+    let mut found = 0;
+    let mut j = 0;
+    while j + 8 <= n {
+        // SAFETY: `j + 8 <= n`: eight entries of `sizes`, read unaligned.
+        let v = unsafe { _mm256_loadu_si256(p.add(j).cast::<__m256i>()) };
+        let mut mask = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, mv))) as u32;
+        while mask != 0 {
+            if found == out.len() {
+                return found;
+            }
+            out[found] = (j + mask.trailing_zeros() as usize) as u32;
+            found += 1;
+            mask &= mask - 1;
+        }
+        j += 8;
+    }
+    let rest = ties_plain(&sizes[j..], m, &mut out[found..]);
+    for t in &mut out[found..found + rest] {
+        *t += j as u32;
+    }
+    found + rest
+}
+
+/// [`ties_plain`], with AVX2 when `avx2`.
+#[inline(always)]
+fn ties(avx2: bool, sizes: &[u32], m: u32, out: &mut [u32]) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if avx2 {
+        // SAFETY: as in `least`.
+        return unsafe { ties_avx2(sizes, m, out) };
+    }
+    let _ = avx2;
+    ties_plain(sizes, m, out)
 }
 
 /// The index of the first entry of `sizes` at most `m`, with AVX2 when
@@ -349,9 +454,15 @@ fn detect_avx2() -> bool {
 }
 
 /// The cell `i` places right of cell `x` in its row, cyclically (the row
-/// is the `len` cells from `start`, and `0 < i < len`).
+/// is the `len` cells from `start`, and `0 < i < len`). `W` is the rows'
+/// common width or 0, as in [`Dc::span`]: when it is a power of two (4 for
+/// Sudoku), a row's first cell is a multiple of it and the wrap is a mask.
 #[inline(always)]
-fn right(x: u32, i: u32, start: u32, len: u32) -> u32 {
+fn right<const W: u32>(x: u32, i: u32, start: u32, len: u32) -> u32 {
+    if W.is_power_of_two() {
+        // (R): `start` is `x` rounded down to a multiple of `W == len`.
+        return start | ((x + i) & (W - 1));
+    }
     let z = x + i;
     if z >= start + len {
         z - len
@@ -580,7 +691,9 @@ impl Dc {
             // SAFETY: a search path removes each cell at most once, and
             // the buffer has room for an entry per cell and one more.
             unsafe { *forced.buf.add(forced.len) = k };
-            forced.len += usize::from((s <= 1) & (k < self.primary));
+            // Secondary items are pushed too, and skipped by the reader
+            // (`Dc::choose_forced`): one compare fewer per removal.
+            forced.len += usize::from(s <= 1);
         }
         let start = at!(self.start, k);
         // (S): `p` and `s` are places in the set; (C) for `y`.
@@ -602,7 +715,7 @@ impl Dc {
         // written.
         *mems += 1 + 8 * u64::from(len - 1);
         for i in 1..len {
-            self.remove(right(x, i, start, len), forced);
+            self.remove(right::<W>(x, i, start, len), forced);
         }
         u64::from(len - 1)
     }
@@ -615,7 +728,7 @@ impl Dc {
         // written.
         *mems += 1 + 3 * u64::from(len - 1);
         for i in (1..len).rev() {
-            let z = right(x, i, start, len);
+            let z = right::<W>(x, i, start, len);
             // (C) and (I).
             let k = at!(self.cells, z).item;
             *at_mut!(self.size, k) += 1;
@@ -683,7 +796,7 @@ impl Dc {
         let mut removed = 0;
         for i in 1..len {
             // (C): a cell of the row; (I): its item.
-            let k = at!(self.cells, right(x, i, start, len)).item;
+            let k = at!(self.cells, right::<W>(x, i, start, len)).item;
             removed += self.cover::<W>(k, mems, forced);
         }
         removed
@@ -696,7 +809,7 @@ impl Dc {
         *mems += u64::from(len);
         for i in (1..len).rev() {
             // (C) and (I).
-            let k = at!(self.cells, right(x, i, start, len)).item;
+            let k = at!(self.cells, right::<W>(x, i, start, len)).item;
             self.uncover::<W>(k, mems);
         }
     }
@@ -763,13 +876,19 @@ impl Dc {
         // Size and item in one key: the least is the choice, and a covered
         // item's size is at least `COVERED`.
         let mut best = u64::MAX;
+        let mut read = 0u64;
         for k in from..forced.len {
             // SAFETY: `from..forced.len` are entries the search pushed.
             let i = unsafe { *forced.buf.add(k) };
-            // (I): an entry is a primary item.
-            best = best.min(u64::from(at!(self.size, i)) << 32 | u64::from(i));
+            // A secondary entry is not on `Dlx`'s stack: neither read nor
+            // counted.
+            let primary = i < self.primary;
+            read += u64::from(primary);
+            // (I): an entry is an item.
+            let key = u64::from(at!(self.size, i)) << 32 | u64::from(i);
+            best = best.min(if primary { key } else { u64::MAX });
         }
-        *mems += 2 * (forced.len - from) as u64;
+        *mems += 2 * read;
         if best >> 32 < 2 {
             return best as u32;
         }
@@ -791,21 +910,15 @@ impl Dc {
     /// the size of some open primary item.
     #[inline(always)]
     fn widest<const W: u32>(&self, m: u32, mems: &mut u64) -> u32 {
+        let mut tied = [0u32; TIE_LIMIT as usize];
+        let n = ties(self.avx2, &self.size[..self.primary as usize], m, &mut tied);
         let mut best = NONE;
         let mut best_reach = 0;
-        let mut left = TIE_LIMIT;
-        for (i, &s) in self.size[..self.primary as usize].iter().enumerate() {
-            if s != m {
-                continue;
-            }
-            let reach = self.reach::<W>(i as u32, mems);
+        for &i in &tied[..n] {
+            let reach = self.reach::<W>(i, mems);
             if best == NONE || reach > best_reach {
-                best = i as u32;
+                best = i;
                 best_reach = reach;
-            }
-            left -= 1;
-            if left == 0 {
-                break;
             }
         }
         best
@@ -829,7 +942,7 @@ impl Dc {
             let mut row = 0u32;
             for j in 1..len {
                 // (C) and (I).
-                let k = at!(self.cells, right(x, j, first, len)).item;
+                let k = at!(self.cells, right::<W>(x, j, first, len)).item;
                 row += at!(self.size, k) & !COVERED;
             }
             reach = reach.max(row);

@@ -381,12 +381,14 @@ fn the_choice_passes_agree_with_and_without_avx2() {
             .wrapping_add(1_442_695_040_888_963_407);
         (state >> 33) as u32
     };
-    for len in [1usize, 3, 7, 8, 9, 31, 64, 65, 324] {
-        for _ in 0..100 {
+    for len in [1usize, 3, 7, 8, 9, 31, 32, 33, 40, 64, 65, 324] {
+        for round in 0..100 {
+            // Odd rounds have no short item, so the scans run to the end.
+            let floor = if round % 2 == 1 { 2 } else { 0 };
             let sizes: Vec<u32> = (0..len)
                 .map(|_| match next() % 4 {
                     0 => super::COVERED | (next() % 5),
-                    _ => next() % 6,
+                    _ => floor + next() % 6,
                 })
                 .collect();
             let places: Vec<u32> = (0..len).map(|_| next() % 400).collect();
@@ -397,6 +399,23 @@ fn the_choice_passes_agree_with_and_without_avx2() {
                     super::first_place(avx2, &sizes, &places, m),
                     super::first_place_plain(&sizes, &places, m)
                 );
+                for bound in [0, 1, m, 3] {
+                    let first = sizes.iter().position(|&s| s <= bound);
+                    assert_eq!(
+                        super::first_index(avx2, &sizes, bound),
+                        first.unwrap_or(len),
+                        "first entry at most {bound} of {sizes:?}"
+                    );
+                }
+                for room in [1usize, 3, 16] {
+                    let want: Vec<u32> = (0..len as u32)
+                        .filter(|&i| sizes[i as usize] == m)
+                        .take(room)
+                        .collect();
+                    let mut out = vec![0; room];
+                    let n = super::ties(avx2, &sizes, m, &mut out);
+                    assert_eq!(out[..n], want[..], "ties of {m} in {sizes:?}");
+                }
             }
         }
     }
