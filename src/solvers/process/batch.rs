@@ -918,20 +918,23 @@ mod tests {
             guesses.extend(block.done.iter().map(|d| d.unwrap().0.guesses));
         }
         let failed: Vec<usize> = (0..40).filter(|&k| failures[k].is_some()).collect();
-        // Seen after the last answer or before the next block (a stray),
-        // or, when it arrived after that look, read as the next block's
-        // first answer (not a response).
-        let expected = [
-            (19, Failure::Stray),
-            (20, Failure::Stray),
-            (20, Failure::Response),
-        ];
-        assert!(
-            failed.len() == 1 && expected.contains(&(failed[0], failures[failed[0]].unwrap())),
-            "{failures:?}"
-        );
+        // Seen after the last answer (a stray: puzzle 19), or, when it
+        // arrived after that look, before or as the next block's first
+        // answer (a stray or not a response: puzzle 20). A stray at 19
+        // restarts the solver before the second block, and the fresh
+        // process writes its own debug line after its 20th answer, the
+        // second block's last (39): a stray again, unless it came after
+        // the block ended. Restarted at 20, it answers 19 puzzles only.
+        let stray = |k: usize| failures[k] == Some(Failure::Stray);
+        let ok = match failed.as_slice() {
+            [19] => stray(19),
+            [19, 39] => stray(19) && stray(39),
+            [20] => stray(20) || failures[20] == Some(Failure::Response),
+            _ => false,
+        };
+        assert!(ok, "{failures:?}");
         // Every other answer is its own puzzle's.
-        for k in (0..40).filter(|&k| k != failed[0]) {
+        for k in (0..40).filter(|&k| !failed.contains(&k)) {
             assert_eq!(guesses[k], tags(20)[k % 20], "puzzle {k}");
         }
     }
