@@ -539,3 +539,163 @@ fn failure_notes_read_back_from_their_text() {
     assert_eq!(FailureNote::from_note("py x", "line 12: py x maybe"), None);
     assert_eq!(FailureNote::from_note("py x", "line x: py x crashed"), None);
 }
+
+/// What a solver that takes blocks saw of each call, per worker thread:
+/// the block's key and puzzles, and the upcoming block's.
+type Calls = std::sync::Mutex<
+    std::collections::HashMap<
+        std::thread::ThreadId,
+        Vec<(Option<u64>, Vec<Grid>, Option<(u64, Vec<Grid>)>)>,
+    >,
+>;
+
+/// The built-in `dlx`, taking its puzzles in blocks ([`Solver::solves_blocks`])
+/// as a solver in its own process does, and logging what each call showed.
+struct Peeking {
+    inner: Box<dyn crate::solvers::Solver<Grid>>,
+    calls: &'static Calls,
+}
+
+impl crate::solvers::Solver<Grid> for Peeking {
+    fn solve(
+        &mut self,
+        puzzle: &Grid,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) -> crate::solvers::Outcome {
+        self.inner.solve(puzzle, limit, budget, solution)
+    }
+
+    fn solves_blocks(&self) -> bool {
+        true
+    }
+
+    fn solve_block(
+        &mut self,
+        block: &mut dyn crate::solvers::Block<Grid>,
+        limit: u64,
+        budget: Budget,
+        solution: &mut Grid,
+    ) {
+        let puzzles = (0..block.len())
+            .filter_map(|i| block.puzzle(i).cloned())
+            .collect();
+        let upcoming = block.upcoming().map(|u| {
+            let puzzles = (0..u.len()).filter_map(|i| u.puzzle(i).cloned()).collect();
+            (u.key(), puzzles)
+        });
+        let key = block.key();
+        self.calls
+            .lock()
+            .unwrap()
+            .entry(std::thread::current().id())
+            .or_default()
+            .push((key, puzzles, upcoming));
+        crate::solvers::solve_each(&mut *self.inner, block, limit, budget, solution);
+    }
+}
+
+fn peeking(calls: &'static Calls) -> Lineup<Grid> {
+    let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
+    Lineup::new(vec![crate::solvers::SolverEntry::new(
+        "peek",
+        "dlx in blocks",
+        move || {
+            Box::new(Peeking {
+                inner: dlx.make(),
+                calls,
+            })
+        },
+    )])
+}
+
+/// Counts the records it is sent.
+struct Counting(&'static AtomicUsize);
+
+impl RecordSink for Counting {
+    fn write_batch(&mut self, _: &str, records: &[Record]) -> std::io::Result<()> {
+        self.0.fetch_add(records.len(), Ordering::SeqCst);
+        Ok(())
+    }
+    fn finish(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// With one solver in its own process, each chunk's call shows the next
+/// call's block, which is exactly the block that comes next on that
+/// worker; the last call shows none. Every puzzle is solved once.
+#[test]
+fn a_lone_solver_taking_blocks_is_shown_each_next_block_before_it_comes() {
+    static CALLS: std::sync::OnceLock<Calls> = std::sync::OnceLock::new();
+    let calls = CALLS.get_or_init(Default::default);
+    let mut setup = Setup::new(peeking(calls));
+    setup.config_mut().threads = 2;
+    static RECORDS: AtomicUsize = AtomicUsize::new(0);
+    let corpora = &corpora()[..1];
+    let run = run(corpora, &setup, Some(Box::new(Counting(&RECORDS))), None).unwrap();
+    let stats = &run.corpora[0].solvers[0];
+    assert_eq!((stats.puzzles, stats.solved), (1000, 1000));
+    assert_eq!(RECORDS.load(Ordering::SeqCst), 1000);
+    let calls = calls.lock().unwrap();
+    let mut seen = 0;
+    for calls in calls.values() {
+        for pair in calls.windows(2) {
+            let shown = pair[0].2.as_ref().expect("the next call's block shown");
+            assert_eq!(Some(shown.0), pair[1].0, "the key of the block that came");
+            assert_eq!(shown.1, pair[1].1, "its puzzles");
+        }
+        let last = calls.last().unwrap();
+        assert!(last.2.is_none(), "nothing after the last");
+        seen += calls.iter().map(|c| c.1.len()).sum::<usize>();
+    }
+    assert_eq!(seen, 1000);
+}
+
+/// A stop with a chunk read ahead and not run: the run ends (the writer's
+/// order has no gap to wait on), and the chunk is neither counted nor
+/// done.
+#[test]
+fn a_stop_leaves_the_chunk_read_ahead_uncounted_and_the_run_ends() {
+    static CALLS: std::sync::OnceLock<Calls> = std::sync::OnceLock::new();
+    let calls = CALLS.get_or_init(Default::default);
+    let mut setup = Setup::new(peeking(calls));
+    setup.config_mut().threads = 2;
+    static RECORDS: AtomicUsize = AtomicUsize::new(0);
+    /// Asks to stop at the first chunk done.
+    struct StopAtOnce(AtomicBool);
+    impl Progress for StopAtOnce {
+        fn start_corpus(&self, _: usize, _: usize, _: &str, _: u64) {}
+        fn advance(&self, _: u64) {
+            self.0.store(true, Ordering::SeqCst);
+        }
+        fn stop_requested(&self) -> bool {
+            self.0.load(Ordering::SeqCst)
+        }
+    }
+    let progress = StopAtOnce(AtomicBool::new(false));
+    let run = run(
+        &corpora()[..1],
+        &setup,
+        Some(Box::new(Counting(&RECORDS))),
+        Some(&progress),
+    )
+    .unwrap();
+    assert!(run.interrupted);
+    let corpus = &run.corpora[0];
+    let solved: usize = calls
+        .lock()
+        .unwrap()
+        .values()
+        .flatten()
+        .map(|c| c.1.len())
+        .sum();
+    assert!(solved < 1000, "stopped early");
+    assert_eq!(
+        corpus.solvers[0].puzzles, solved as u64,
+        "what ran, no more"
+    );
+    assert_eq!(RECORDS.load(Ordering::SeqCst), solved);
+    assert_eq!(corpus.puzzles, solved as u64);
+}

@@ -16,7 +16,7 @@ use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Status, Timing};
+use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Status, Timing, Upcoming};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -68,6 +68,43 @@ struct Parsed {
     offset: u64,
 }
 
+/// A chunk read ahead ([`Worker::reads_ahead`]): where it is in the run,
+/// its lines, puzzles and malformed lines as the worker's own, with which
+/// they are swapped, and whether the run's one solver accepts each puzzle.
+struct ReadAhead<P> {
+    /// Its position in the run order and its index; `None`: none read.
+    chunk: Option<(usize, usize)>,
+    lines: Vec<LineRef>,
+    parsed: Vec<Parsed>,
+    grids: Vec<P>,
+    malformed: u64,
+    examples: Vec<Malformed>,
+    accepted: Vec<bool>,
+    /// A puzzle's symmetry image (with `permute`).
+    image: P,
+}
+
+/// Takes the next chunk of the run order: its position and its index;
+/// `None` when none is left. The writer's window is waited for when the
+/// chunk is about to run, not here: a worker waiting here for the window
+/// with a chunk read ahead and not run could hold back the chunk the
+/// window waits for.
+fn claim<P: Puzzle>(job: &Job<'_, P>) -> Option<(usize, usize)> {
+    let seq = job.next.fetch_add(1, Ordering::Relaxed);
+    (seq < job.firsts.len() - 1).then(|| (seq, job.order.map_or(seq, |o| o[seq])))
+}
+
+/// Whether the run is asked to stop.
+fn stop_requested<P: Puzzle>(job: &Job<'_, P>) -> bool {
+    job.progress.is_some_and(|p| p.stop_requested())
+}
+
+/// The [`Block::key`] of a chunk's blocks: the corpus and the chunk's
+/// position in the run order.
+fn chunk_key(corpus: usize, seq: usize) -> u64 {
+    ((corpus as u64) << 32) | seq as u64
+}
+
 /// State owned by one worker thread for the whole run, for puzzles of
 /// type `P`.
 pub(super) struct Worker<P: Puzzle> {
@@ -86,6 +123,14 @@ pub(super) struct Worker<P: Puzzle> {
     /// Per puzzle of the block being handed to a solver whole, whether it
     /// accepts it (reused).
     accepted: Vec<bool>,
+    /// The [`Block::key`] of the chunk being run.
+    chunk_key: u64,
+    /// The malformed lines of the chunk read last, and the first few of
+    /// them: counted when the chunk runs ([`Self::count_chunk`]).
+    chunk_malformed: u64,
+    chunk_examples: Vec<Malformed>,
+    /// The next chunk, read while this one is solved ([`Self::reads_ahead`]).
+    ahead: ReadAhead<P>,
     /// Reused when records are not sent anywhere.
     records: Vec<Record>,
     stats: Vec<SolverStats>,
@@ -119,6 +164,19 @@ impl<P: Puzzle> Worker<P> {
             parsed: Vec::new(),
             grids: Vec::new(),
             accepted: Vec::new(),
+            chunk_key: 0,
+            chunk_malformed: 0,
+            chunk_examples: Vec::new(),
+            ahead: ReadAhead {
+                chunk: None,
+                lines: Vec::new(),
+                parsed: Vec::new(),
+                grids: Vec::new(),
+                malformed: 0,
+                examples: Vec::new(),
+                accepted: Vec::new(),
+                image: P::blank(),
+            },
             records: Vec::new(),
             stats: lineup
                 .solvers
@@ -152,22 +210,33 @@ impl<P: Puzzle> Worker<P> {
         self.parse_ns = 0;
         self.scan_ns = 0;
         self.warm_up(job);
-        let chunks = job.firsts.len() - 1;
+        let reads_ahead = self.reads_ahead(job);
         let (mut ran, mut lines_done) = (0u64, 0u64);
         loop {
             // A stop request is read once per chunk: chunks hold hundreds
             // of puzzles, so this costs nothing per solve.
-            if job.progress.is_some_and(|p| p.stop_requested()) {
+            if stop_requested(job) {
                 break;
             }
-            let seq = job.next.fetch_add(1, Ordering::Relaxed);
-            if seq >= chunks {
-                break;
+            let (seq, k) = match self.ahead.chunk.take() {
+                Some(read) => {
+                    self.swap_ahead();
+                    read
+                }
+                None => match claim(job) {
+                    Some((seq, k)) => {
+                        self.read_chunk(job, k);
+                        (seq, k)
+                    }
+                    None => break,
+                },
+            };
+            if reads_ahead && !stop_requested(job) {
+                self.read_ahead(job);
             }
             if let Some(ordered) = job.sender {
                 ordered.wait_for_window(seq);
             }
-            let k = job.order.map_or(seq, |o| o[seq]);
             let cut_short = self.run_chunk(job, seq, k);
             let lines = job.firsts[k + 1] - job.firsts[k];
             ran += 1;
@@ -181,6 +250,11 @@ impl<P: Puzzle> Worker<P> {
             if let Some(p) = job.progress {
                 p.advance(lines);
             }
+        }
+        // A chunk read ahead and not run (a stop): not counted, not done,
+        // and sent empty, so that the writer's order has no gap to wait on.
+        if let (Some((seq, _)), Some(ordered)) = (self.ahead.chunk.take(), job.sender) {
+            send(ordered.tx, job.index, seq, Vec::new());
         }
         Output {
             puzzles: self.puzzles,
@@ -261,7 +335,8 @@ impl<P: Puzzle> Worker<P> {
     /// [`crate::solvers::Failure::Interrupted`]).
     fn run_chunk(&mut self, job: &Job<'_, P>, seq: usize, k: usize) -> bool {
         let config = job.config;
-        self.read_chunk(job, k);
+        self.count_chunk();
+        self.chunk_key = chunk_key(job.index, seq);
 
         let solver_count = self.solvers.len();
         let mut records = match job.sender {
@@ -338,9 +413,12 @@ impl<P: Puzzle> Worker<P> {
 
     /// Reads chunk `k` (its lines of the shard, shuffled with
     /// [`Config::shuffle`]) and parses its puzzles into `self.parsed` and
-    /// `self.grids`, counting the malformed lines; the scan and the parse
-    /// timed once each for the whole chunk.
+    /// `self.grids`, its malformed lines into `self.chunk_malformed` and
+    /// `self.chunk_examples`; the scan and the parse timed once each for
+    /// the whole chunk.
     fn read_chunk(&mut self, job: &Job<'_, P>, k: usize) {
+        self.chunk_malformed = 0;
+        self.chunk_examples.clear();
         let config = job.config;
         let corpus = job.corpus;
         let bytes = corpus.bytes();
@@ -377,9 +455,9 @@ impl<P: Puzzle> Worker<P> {
                     offset: line.start as u64,
                 }),
                 Err(e) => {
-                    self.malformed += 1;
-                    if self.malformed_examples.len() < MALFORMED_EXAMPLES {
-                        self.malformed_examples.push(Malformed {
+                    self.chunk_malformed += 1;
+                    if self.chunk_examples.len() < MALFORMED_EXAMPLES {
+                        self.chunk_examples.push(Malformed {
                             line: line.number,
                             message: e.at_line(line.number as usize).to_string(),
                             text: excerpt(text),
@@ -389,8 +467,65 @@ impl<P: Puzzle> Worker<P> {
             }
         }
         self.parse_ns += t.elapsed().as_nanos() as u64;
-        self.puzzles += self.parsed.len() as u64;
         corpus.release(corpus.chunk(k));
+    }
+
+    /// Counts the chunk read last, which is about to run: its puzzles and
+    /// its malformed lines.
+    fn count_chunk(&mut self) {
+        self.puzzles += self.parsed.len() as u64;
+        self.malformed += self.chunk_malformed;
+        let room = MALFORMED_EXAMPLES.saturating_sub(self.malformed_examples.len());
+        let take = room.min(self.chunk_examples.len());
+        self.malformed_examples
+            .extend(self.chunk_examples.drain(..take));
+    }
+
+    /// Whether this corpus's chunks are read one ahead, for
+    /// [`Block::upcoming`]: when a chunk's solves are one call of one
+    /// solver in its own process (the run's only solver, one pass, one
+    /// image, blocks joined), whose process can then be handed the next
+    /// chunk's first requests before it answers this one's last.
+    fn reads_ahead(&self, job: &Job<'_, P>) -> bool {
+        let config = job.config;
+        let images = match config.permute {
+            Some(_) => config.images.max(1),
+            None => 1,
+        };
+        self.solvers.len() == 1
+            && self.solvers[0].solves_blocks()
+            && config.passes.max(1) == 1
+            && images == 1
+            && config.schedule.block > 1
+    }
+
+    /// Claims and reads the next chunk into [`Self::ahead`], with which
+    /// solver 0 accepts each puzzle.
+    fn read_ahead(&mut self, job: &Job<'_, P>) {
+        let Some((seq, k)) = claim(job) else {
+            return;
+        };
+        self.swap_ahead();
+        self.read_chunk(job, k);
+        self.swap_ahead();
+        let seed = job.config.permute.map(|s| images::image_seed(s, 0));
+        let ahead = &mut self.ahead;
+        ahead.accepted.clear();
+        for (grid, p) in ahead.grids.iter().zip(&ahead.parsed) {
+            let grid = prepare(seed, grid, &mut ahead.image, p.offset);
+            ahead.accepted.push(self.solvers[0].accepts(grid));
+        }
+        ahead.chunk = Some((seq, k));
+    }
+
+    /// Swaps the chunk read ahead with the current one.
+    fn swap_ahead(&mut self) {
+        let ahead = &mut self.ahead;
+        std::mem::swap(&mut self.lines, &mut ahead.lines);
+        std::mem::swap(&mut self.parsed, &mut ahead.parsed);
+        std::mem::swap(&mut self.grids, &mut ahead.grids);
+        std::mem::swap(&mut self.chunk_malformed, &mut ahead.malformed);
+        std::mem::swap(&mut self.chunk_examples, &mut ahead.examples);
     }
 
     /// Solves a chunk's puzzles on every symmetry image (one without
@@ -524,7 +659,19 @@ impl<P: Puzzle> Worker<P> {
                     r.ns = 0;
                 }
             }
+            // The next chunk's call, when it was read ahead for this one's.
+            let upcoming = self.ahead.chunk.map(|(seq, _)| UpcomingView {
+                key: chunk_key(job.index, seq),
+                seed,
+                grids: &self.ahead.grids,
+                parsed: &self.ahead.parsed,
+                accepted: &self.ahead.accepted,
+                image: &mut self.ahead.image,
+                imaged: None,
+            });
             let mut block = BlockView {
+                key: self.chunk_key,
+                upcoming,
                 seed,
                 grids: &self.grids,
                 parsed: &self.parsed,
@@ -713,6 +860,10 @@ fn record<P: Puzzle>(
 /// [`crate::solvers::Solver::solve_block`]: the step's puzzles (their
 /// images, with `permute`), and their records.
 struct BlockView<'a, P: Puzzle> {
+    /// Its [`Block::key`].
+    key: u64,
+    /// The next chunk's call ([`Block::upcoming`]).
+    upcoming: Option<UpcomingView<'a, P>>,
     /// The image's seed (none: the puzzles as they are).
     seed: Option<u64>,
     grids: &'a [P],
@@ -798,6 +949,55 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
             self.details.push(((r.line, r.solver), d));
         }
         record(r, outcome, took, &self.checks, solution, grid);
+    }
+
+    fn key(&self) -> Option<u64> {
+        Some(self.key)
+    }
+
+    fn upcoming(&mut self) -> Option<&mut dyn Upcoming<P>> {
+        self.upcoming.as_mut().map(|u| u as &mut dyn Upcoming<P>)
+    }
+}
+
+/// The next chunk's call, read ahead ([`Block::upcoming`]): its puzzles,
+/// as its [`BlockView`] will give them.
+struct UpcomingView<'a, P: Puzzle> {
+    key: u64,
+    seed: Option<u64>,
+    grids: &'a [P],
+    parsed: &'a [Parsed],
+    accepted: &'a [bool],
+    image: &'a mut P,
+    imaged: Option<usize>,
+}
+
+impl<P: Puzzle> Upcoming<P> for UpcomingView<'_, P> {
+    fn key(&self) -> u64 {
+        self.key
+    }
+
+    fn len(&self) -> usize {
+        self.accepted.len()
+    }
+
+    fn puzzle(&mut self, index: usize) -> Option<&P> {
+        if !self.accepted[index] {
+            return None;
+        }
+        let imaged = BlockView::grid(
+            self.seed,
+            self.grids,
+            self.parsed,
+            self.image,
+            &mut self.imaged,
+            index,
+        );
+        Some(if imaged {
+            &*self.image
+        } else {
+            &self.grids[index]
+        })
     }
 }
 

@@ -661,6 +661,43 @@ pub trait Block<P> {
         solution: &P,
         detail: Option<String>,
     );
+
+    /// A name for this block, unique in the run, when the harness may have
+    /// shown it before as [`Block::upcoming`]: a solver that wrote
+    /// requests ahead for an upcoming block finds out with it whether this
+    /// is that block. `None` (the default): no block was announced.
+    fn key(&self) -> Option<u64> {
+        None
+    }
+
+    /// The block the solver will be handed next, when the harness knows it
+    /// already (the next chunk's, with one solver in its own process in
+    /// the run): a solver in its own process may write its first requests
+    /// while the last of this block are answered, so that its process does
+    /// not idle between the two. `None` by default.
+    fn upcoming(&mut self) -> Option<&mut dyn Upcoming<P>> {
+        None
+    }
+}
+
+/// The puzzles of the block a solver will be handed next
+/// ([`Block::upcoming`]): read-only, for writing requests ahead; their
+/// outcomes are told to that block when it comes.
+pub trait Upcoming<P> {
+    /// The [`Block::key`] the block will have.
+    fn key(&self) -> u64;
+
+    /// Puzzles in it.
+    fn len(&self) -> usize;
+
+    /// True when it has no puzzles.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The puzzle at `index`, or `None` when the solver is not to solve it,
+    /// as [`Block::puzzle`] will say.
+    fn puzzle(&mut self, index: usize) -> Option<&P>;
 }
 
 /// [`Solver::solve_block`] one puzzle at a time: [`Solver::solve_timed`]

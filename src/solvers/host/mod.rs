@@ -360,6 +360,14 @@ impl<P> super::Block<P> for HostTimed<'_, P> {
         self.0
             .done(index, &host_timed(*outcome), took, solution, detail);
     }
+
+    fn key(&self) -> Option<u64> {
+        self.0.key()
+    }
+
+    fn upcoming(&mut self) -> Option<&mut dyn super::Upcoming<P>> {
+        self.0.upcoming()
+    }
 }
 
 /// Why [`HostCommand::check`] failed.

@@ -65,13 +65,22 @@
 //! while the harness wakes, reads, records and writes (about 200 µs a
 //! batch on the 2-core machine of the benchmarks, a quarter of a block of
 //! `dlx`'s 12 µs solves). Two batches of at most [`MAX_BATCH_BYTES`] fit
-//! in the pipe, so the write still never waits. The batch ahead belongs to
-//! the same block (a call), never to the next; a failure takes it with the
-//! process (its puzzles go to the fresh one), and a line after a batch's
-//! last answer is a stray only when nothing was written ahead. A solver in
-//! its own process is handed its blocks in a row as one
+//! in the pipe, so the write still never waits. A failure takes the batch
+//! ahead with the process (its puzzles go to the fresh one), and a line
+//! after a batch's last answer is a stray only when nothing was written
+//! ahead. A solver in its own process is handed its blocks in a row as one
 //! ([`crate::harness::join_runs`]): with one solver in the run, a chunk's
-//! pass is one call, written ahead batch after batch.
+//! pass is one call, written ahead batch after batch. Across calls: when
+//! the harness shows the next call's block ([`Block::upcoming`]: the next
+//! chunk's, with one solver in the run), its first batch is written while
+//! the last of this one is answered, so the process does not idle while
+//! the worker records a chunk and reads the next (about 190 µs a chunk,
+//! a sixth of a `-j1` run of tdoku's 4 µs solves on the 17-clue list).
+//! The next call must be that block ([`Block::key`]); a call for any
+//! other block, a single request, or a new corpus first retires the
+//! process, whose answers nobody will read (a fresh one starts). A
+//! process due for replacement gets nothing ahead, and one with a batch
+//! ahead is replaced at a later block.
 //!
 //! Per-process effects. A solver process keeps one memory layout (the
 //! kernel's address randomisation draws it once, at `exec`) and its place
@@ -94,7 +103,7 @@ use std::time::Duration;
 use super::child::{Child, ReadError};
 use super::{failed, max_response_bytes, write_request, ProcessSolver};
 use crate::puzzle::Puzzle;
-use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Timing};
+use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Timing, Upcoming};
 
 #[cfg(doc)]
 use super::ProcessOptions;
@@ -172,6 +181,9 @@ pub(super) struct Ahead {
     /// The block index after its last.
     next: usize,
     written: Option<crate::clock::Instant>,
+    /// The [`Block::key`] of the block it belongs to, when that is the next
+    /// call's ([`Block::upcoming`]); `None`: the block being solved.
+    key: Option<u64>,
 }
 
 /// A process being replaced: its input closed, left to exit on its own,
@@ -212,6 +224,11 @@ impl<P: Puzzle> ProcessSolver<P> {
     ) {
         let n = block.len();
         let mut i = 0;
+        if self.ahead.written.is_some() && self.ahead.key != block.key() {
+            // Written ahead for a block that did not come.
+            self.drop_ahead();
+        }
+        self.ahead.key = None;
         if self.child.is_none() && !self.stopped && !self.stop_requested() {
             // Started here, so that a solver that takes batches gets its
             // first one at once.
@@ -259,27 +276,57 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// it: the next block starts a fresh one, warmed up first
     /// ([`Solver::wants_warm_up`]).
     fn renew_if_due(&mut self, block_len: usize) {
+        let due = self.renewal_due(block_len);
+        self.blocks = self.blocks.saturating_add(Self::blocks_of(block_len));
+        // A process with a batch ahead keeps it: replaced at a later block.
+        if due && self.ahead.written.is_none() {
+            self.retire();
+        }
+    }
+
+    /// Whether the running process is to be replaced after a call of
+    /// `block_len` puzzles ([`Self::renew_if_due`]).
+    fn renewal_due(&self, block_len: usize) -> bool {
         let Some(every) = self.shared.options.renew_after else {
-            return;
+            return false;
         };
         if self.child.is_none() {
-            return;
+            return false;
         }
-        // Counted in blocks of the schedule's default size: a call may
-        // cover several ([`crate::harness::join_runs`]).
-        let blocks = u32::try_from(block_len.div_ceil(MAX_BATCH)).unwrap_or(u32::MAX);
-        self.blocks = self.blocks.saturating_add(blocks.max(1));
+        let blocks = self.blocks.saturating_add(Self::blocks_of(block_len));
         let factor = self.shared.options.renew_cost_factor;
         let paid_for = self
             .life
             .is_none_or(|(started, start_up)| started.elapsed() >= start_up.saturating_mul(factor));
-        if self.blocks >= every.max(1) && paid_for {
-            if let Some(child) = self.child.take() {
-                self.retiring.retire(child);
-                self.last_response.clear();
-                self.renewed = true;
-            }
+        blocks >= every.max(1) && paid_for
+    }
+
+    /// A call of `block_len` puzzles in blocks of the schedule's default
+    /// size: a call may cover several ([`crate::harness::join_runs`]).
+    fn blocks_of(block_len: usize) -> u32 {
+        u32::try_from(block_len.div_ceil(MAX_BATCH))
+            .unwrap_or(u32::MAX)
+            .max(1)
+    }
+
+    /// Retires the running process (its input closed, left to exit): the
+    /// next request starts a fresh one, warmed up first.
+    fn retire(&mut self) {
+        if let Some(child) = self.child.take() {
+            self.retiring.retire(child);
+            self.last_response.clear();
+            self.renewed = true;
         }
+    }
+
+    /// Forgets the batch written ahead for a block that did not come
+    /// ([`Block::upcoming`]): its answers would be read as another
+    /// block's, so the process that has it is retired.
+    pub(super) fn drop_ahead(&mut self) {
+        if self.ahead.written.take().is_some() {
+            self.retire();
+        }
+        self.ahead.key = None;
     }
 
     /// Writes the requests of the puzzles from `from` on (up to the batch's
@@ -302,8 +349,14 @@ impl<P: Puzzle> ProcessSolver<P> {
                 Err(resume) => return resume,
             },
         };
-        if self.shared.options.pipeline && next < block.len() && !self.stop_requested() {
-            self.write_ahead(block, next, limit, budget, solution);
+        if self.shared.options.pipeline && !self.stop_requested() {
+            if next < block.len() {
+                self.write_ahead(block, next, limit, budget, solution);
+            } else if !self.renewal_due(block.len()) {
+                if let Some(upcoming) = block.upcoming() {
+                    self.write_upcoming(upcoming, limit, budget);
+                }
+            }
         }
         match self.read_batch(block, limit, budget, solution, written) {
             Some(resume) => {
@@ -423,6 +476,39 @@ impl<P: Puzzle> ProcessSolver<P> {
             },
         };
         (self.ahead.from, self.ahead.next) = (from, next);
+        std::mem::swap(&mut self.request, &mut self.ahead.request);
+        std::mem::swap(&mut self.pending, &mut self.ahead.pending);
+    }
+
+    /// [`Self::write_ahead`] for the first batch of the next call's block
+    /// ([`Block::upcoming`]). Its requests end before the first puzzle
+    /// without one (that block declines it when it comes).
+    fn write_upcoming(&mut self, upcoming: &mut dyn Upcoming<P>, limit: u64, budget: Budget) {
+        std::mem::swap(&mut self.request, &mut self.ahead.request);
+        std::mem::swap(&mut self.pending, &mut self.ahead.pending);
+        self.request.clear();
+        self.pending.clear();
+        let (n, most) = (upcoming.len(), self.shared.options.batch);
+        let mut i = 0;
+        while i < n && self.pending.len() < most && self.request.len() < MAX_BATCH_BYTES {
+            if let Some(puzzle) = upcoming.puzzle(i) {
+                let start = self.request.len();
+                if !write_request(&mut self.request, puzzle, limit) {
+                    break;
+                }
+                self.pending.push((i, start, self.request.len() - 1));
+            }
+            i += 1;
+        }
+        self.ahead.written = match self.pending.is_empty() {
+            true => None,
+            false => match self.write_batch(budget) {
+                (written, Ok(())) => Some(written),
+                (_, Err(_)) => None,
+            },
+        };
+        (self.ahead.from, self.ahead.next) = (0, i);
+        self.ahead.key = self.ahead.written.map(|_| upcoming.key());
         std::mem::swap(&mut self.request, &mut self.ahead.request);
         std::mem::swap(&mut self.pending, &mut self.ahead.pending);
     }
@@ -586,7 +672,7 @@ mod tests {
 
     use super::super::{entry, CommandSpec, ProcessOptions};
     use crate::puzzle::Puzzle;
-    use crate::solvers::{Block, Budget, Failure, Outcome, Solver};
+    use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Upcoming};
     use crate::sudoku::{self, Grid, ParseOptions};
 
     /// Puzzles whose first cell is `1`..`9` (the rest blank): a script
@@ -602,10 +688,30 @@ mod tests {
             .collect()
     }
 
-    /// A block that records what each puzzle got.
+    /// A block that records what each puzzle got; with a key, and the
+    /// block that comes after it when it shows it ([`Block::upcoming`]).
     struct Recorded {
         puzzles: Vec<Grid>,
         done: Vec<Option<(Outcome, Duration)>>,
+        key: Option<u64>,
+        next: Option<Next>,
+    }
+
+    /// The puzzles of the next block, and its key.
+    struct Next(u64, Vec<Grid>);
+
+    impl Upcoming<Grid> for Next {
+        fn key(&self) -> u64 {
+            self.0
+        }
+
+        fn len(&self) -> usize {
+            self.1.len()
+        }
+
+        fn puzzle(&mut self, index: usize) -> Option<&Grid> {
+            Some(&self.1[index])
+        }
     }
 
     impl Recorded {
@@ -613,6 +719,17 @@ mod tests {
             Recorded {
                 puzzles: puzzles(n),
                 done: vec![None; n],
+                key: None,
+                next: None,
+            }
+        }
+
+        /// Block `key` of `n` puzzles, showing the next, `next`, of as many.
+        fn keyed(n: usize, key: u64, next: Option<u64>) -> Self {
+            Recorded {
+                key: Some(key),
+                next: next.map(|k| Next(k, puzzles(n))),
+                ..Recorded::new(n)
             }
         }
 
@@ -649,6 +766,14 @@ mod tests {
         ) {
             assert!(self.done[index].is_none(), "puzzle {index} reported twice");
             self.done[index] = Some((*outcome, took));
+        }
+
+        fn key(&self) -> Option<u64> {
+            self.key
+        }
+
+        fn upcoming(&mut self) -> Option<&mut dyn Upcoming<Grid>> {
+            self.next.as_mut().map(|n| n as &mut dyn Upcoming<Grid>)
         }
     }
 
@@ -900,6 +1025,81 @@ mod tests {
     }
 
     #[test]
+    fn the_next_blocks_first_batch_is_in_the_pipe_before_this_ones_last_is_answered() {
+        // As above, over two blocks of 20: the first block's last batch is
+        // answered only once the second block's first request is in.
+        let script = "echo dlxbench-protocol 1 +batch; read a; n=1; \
+             while [ -n \"$a\" ]; do read b; read c; read d; n=$((n+3)); next=; \
+             if [ $n -lt 40 ]; then read next; n=$((n+1)); fi; \
+             for r in \"$a\" \"$b\" \"$c\" \"$d\"; do set -- $r; \
+             echo \"0 - guesses=${3:0:1} ns=1000\"; done; a=$next; done";
+        let budget = Budget::UNLIMITED.with_time(Duration::from_millis(500));
+        let two_blocks = |shown: bool| {
+            let mut s = bash(script, written_ahead());
+            let mut first = Recorded::keyed(20, 1, shown.then_some(2));
+            s.solve_block(&mut first, 2, budget, &mut Grid::blank());
+            let mut second = Recorded::keyed(20, 2, None);
+            s.solve_block(&mut second, 2, budget, &mut Grid::blank());
+            (first, second)
+        };
+        let t = Instant::now();
+        let (first, second) = two_blocks(true);
+        for block in [&first, &second] {
+            assert_eq!(block.failures(), vec![None; 20]);
+            assert_eq!(block.guesses(), tags(20));
+        }
+        assert!(
+            t.elapsed() < Duration::from_millis(400),
+            "{:?}",
+            t.elapsed()
+        );
+        // Not shown the second block, the first one's last batch waits
+        // for its deadline.
+        let (first, _) = two_blocks(false);
+        assert_eq!(first.failures()[16], Some(Failure::Deadline));
+    }
+
+    #[test]
+    fn a_batch_written_ahead_for_a_block_that_does_not_come_is_never_read_as_anothers() {
+        // Each process logs its requests; block 1 shows block 2, whose
+        // first batch goes to the process, but block 3 comes (a stop, a
+        // new corpus), then a single request, then block 4 after a
+        // block 3 that showed it.
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("requests");
+        let script = tagging(
+            "dlxbench-protocol 1 +batch",
+            &format!("echo $$ >> {};", log.display()),
+        );
+        let mut s = bash(&script, written_ahead());
+        let mut first = Recorded::keyed(8, 1, Some(2));
+        s.solve_block(&mut first, 2, SECOND, &mut Grid::blank());
+        let mut third = Recorded::keyed(8, 3, Some(4));
+        s.solve_block(&mut third, 2, SECOND, &mut Grid::blank());
+        let mut one = Grid::blank();
+        let lone = puzzles(6)[5].clone();
+        let outcome = s.solve(&lone, 2, SECOND, &mut one);
+        let mut fifth = Recorded::keyed(8, 5, Some(6));
+        s.solve_block(&mut fifth, 2, SECOND, &mut Grid::blank());
+        s.start_corpus();
+        let mut sixth = Recorded::keyed(8, 6, None);
+        s.solve_block(&mut sixth, 2, SECOND, &mut Grid::blank());
+        for block in [&first, &third, &fifth, &sixth] {
+            assert_eq!(block.failures(), vec![None; 8]);
+            assert_eq!(block.guesses(), tags(8), "every answer its own puzzle's");
+        }
+        assert_eq!((outcome.failure, outcome.guesses), (None, 6));
+        drop(s);
+        // Four processes: the first three each retired with a batch ahead
+        // nobody read.
+        let text = std::fs::read_to_string(&log).unwrap();
+        let mut pids: Vec<&str> = text.lines().collect();
+        pids.sort_unstable();
+        pids.dedup();
+        assert_eq!(pids.len(), 4, "{text}");
+    }
+
+    #[test]
     fn a_line_after_the_blocks_last_answer_is_a_stray_with_batches_written_ahead() {
         // The 20th answer followed by a debug line: between batches it
         // would be read as the next batch's answer. After the block's last
@@ -1021,11 +1221,14 @@ mod tests {
             ProcessOptions {
                 renew_after: Some(2),
                 renew_cost_factor: 0,
+                pipeline: true,
                 ..ProcessOptions::default()
             },
         );
-        for _ in 0..5 {
-            let mut block = Recorded::new(4);
+        for k in 0..5 {
+            // Each block shown by the one before: a process due for
+            // replacement gets nothing ahead.
+            let mut block = Recorded::keyed(4, k, (k < 4).then_some(k + 1));
             if s.wants_warm_up() {
                 // As the harness does: an untimed solve of the last puzzle.
                 let last = block.puzzles[3].clone();

@@ -289,9 +289,10 @@ pub struct ProcessOptions {
     /// process). False by default: a solver's own times are checked against
     /// each answer's round trip, which a late read would blur.
     pub sleep_through_batches: bool,
-    /// Write a block's next batch before reading this one's answers (see
-    /// [`batch`]), so that the solver finds the next requests waiting when
-    /// it answers a batch's last: two batches in the pipe at most. For
+    /// Write a block's next batch before reading this one's answers, and
+    /// the next block's first when the harness shows it (see [`batch`]),
+    /// so that the solver finds the next requests waiting when it answers
+    /// a batch's last: two batches in the pipe at most. For
     /// solvers whose answers' times are not checked against round trips
     /// (the isolated host, as [`Self::sleep_through_batches`]); false by
     /// default.
@@ -813,6 +814,8 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
         budget: Budget,
         solution: &mut P,
     ) -> (Outcome, Duration) {
+        // A batch written ahead for a block (none in a call of its own).
+        self.drop_ahead();
         if self.stop_requested() {
             return self.fail(Failure::Interrupted);
         }
@@ -877,6 +880,7 @@ impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
     }
 
     fn start_corpus(&mut self) {
+        self.drop_ahead();
         self.stopped = false;
         self.failures = 0;
     }
