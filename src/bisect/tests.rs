@@ -143,7 +143,14 @@ fn time_is_changed_same_or_unknown_by_the_interval_and_the_threshold() {
 /// `git ARGS` in `dir`, which must succeed.
 fn git_in(dir: &std::path::Path, args: &[&str]) {
     let out = std::process::Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")

@@ -409,7 +409,14 @@ fn a_killed_writer_leaves_no_half_run() {
 /// `git ARGS` in `dir` (which must succeed), its output trimmed.
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = StdCommand::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
         .args(args)
         .current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
@@ -426,8 +433,23 @@ fn git(dir: &Path, args: &[&str]) -> String {
 fn script_repository(dir: &Path) -> Vec<String> {
     git(dir, &["init", "-q"]);
     git(dir, &["checkout", "-q", "-b", "main"]);
-    let files = ["src/lib.rs", "docs/a.md", "src/lib.rs", "tests/t.rs", "datasets/generated/g.txt", "Cargo.lock"];
-    for f in ["src/lib.rs", "build.rs", "Cargo.toml", "Cargo.lock", "docs/a.md", "tests/t.rs", "datasets/generated/g.txt"] {
+    let files = [
+        "src/lib.rs",
+        "docs/a.md",
+        "src/lib.rs",
+        "tests/t.rs",
+        "datasets/generated/g.txt",
+        "Cargo.lock",
+    ];
+    for f in [
+        "src/lib.rs",
+        "build.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+        "docs/a.md",
+        "tests/t.rs",
+        "datasets/generated/g.txt",
+    ] {
         common::write_file(dir, f, "0\n");
     }
     git(dir, &["add", "."]);
@@ -569,7 +591,12 @@ fn the_script_builds_benches_and_adds_each_commit() {
     assert_eq!(runs.len(), 2, "{runs:?}");
     for (run, commit) in runs.iter().zip(&commits) {
         let facts = common::read_json(&run.join("run.json"));
-        assert_eq!(facts["git_revision"].as_str(), Some(commit.as_str()), "{}", run.display());
+        assert_eq!(
+            facts["git_revision"].as_str(),
+            Some(commit.as_str()),
+            "{}",
+            run.display()
+        );
     }
     let show = stdout_of(
         dlxbench()
@@ -580,7 +607,10 @@ fn the_script_builds_benches_and_adds_each_commit() {
     assert_eq!(json.series.len(), 2, "dlx and dc on one corpus");
     for series in &json.series {
         let revisions: Vec<&str> = series.points.iter().map(|p| p.revision.as_str()).collect();
-        assert_eq!(revisions, commits.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(
+            revisions,
+            commits.iter().map(String::as_str).collect::<Vec<_>>()
+        );
     }
     assert!(work.join("dashboard.html").is_file() && work.join("history.md").is_file());
 }
