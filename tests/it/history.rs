@@ -568,7 +568,7 @@ fn the_script_builds_benches_and_adds_each_commit() {
     assert!(out.status.success(), "{}", stderr_text(&out));
     let work = dir.path().join("work");
     let out = StdCommand::new(common::repo_path("results/history-over-commits"))
-        .args(["--last", "2", "--repo"])
+        .args(["--last", "2", "--rounds", "1", "--repo"])
         .arg(&clone)
         .arg("--work")
         .arg(&work)
