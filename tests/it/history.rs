@@ -450,13 +450,14 @@ fn script_repository(dir: &Path) -> Vec<String> {
         "tests/t.rs",
         "datasets/generated/g.txt",
     ] {
+        std::fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
         common::write_file(dir, f, "0\n");
     }
     git(dir, &["add", "."]);
     git(dir, &["commit", "-q", "-m", "first"]);
     let mut commits = vec![git(dir, &["rev-parse", "HEAD"])];
     for (k, f) in files.iter().enumerate() {
-        std::fs::write(dir.join(f), format!("{k}\n")).unwrap();
+        std::fs::write(dir.join(f), format!("{}\n", k + 1)).unwrap();
         git(dir, &["commit", "-q", "-am", &format!("change {f}")]);
         commits.push(git(dir, &["rev-parse", "HEAD"]));
     }
