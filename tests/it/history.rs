@@ -553,7 +553,9 @@ fn the_scripts_commands_in_the_docs_run() {
 
 /// The script over this repository's last two commits, in a clone: each
 /// commit built (minutes: the dependencies once, then the crate per
-/// commit), benched and added; each run records its own commit.
+/// commit), benched and added; each run records its own commit. Not in
+/// `.ci/run` (it builds); `HISTORY_WORK=DIR` keeps its builds for the next
+/// run.
 #[test]
 #[ignore = "builds two commits with cargo (about 15 minutes from nothing)"]
 fn the_script_builds_benches_and_adds_each_commit() {
@@ -567,7 +569,9 @@ fn the_script_builds_benches_and_adds_each_commit() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr_text(&out));
-    let work = dir.path().join("work");
+    // HISTORY_WORK: a --work folder kept between runs (its builds reused).
+    let work =
+        std::env::var_os("HISTORY_WORK").map_or_else(|| dir.path().join("work"), PathBuf::from);
     let out = StdCommand::new(common::repo_path("results/history-over-commits"))
         .args(["--last", "2", "--rounds", "1", "--repo"])
         .arg(&clone)
