@@ -8,6 +8,13 @@
 //! every commit; worktrees live under `worktrees/` while a build runs. A
 //! build that fails is not cached (its log is kept beside the libraries,
 //! `<sha>.log`): the next run tries again.
+//!
+//! Two bisects may share a cache at once: a build holds the lock of its
+//! recipe's folder ([`DirLock`] on `libs/<recipe>/`) from the check of the
+//! cache to the library's copy into it, so the other waits. Without it, one
+//! bisect could copy the library the other's build of another commit had
+//! just written into the shared target directory, under its own commit's
+//! name, and both would use one worktree path when they build one commit.
 
 use std::fmt;
 use std::fs;
@@ -19,6 +26,10 @@ use sha2::{Digest, Sha256};
 
 use super::git::{Commit, Repo};
 use super::BisectError;
+use crate::dirlock::{DirLock, LockError};
+
+/// How often a build waiting for another's lock of the cache tries again.
+const LOCK_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How cargo builds each commit's `libdlxbench.so`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -100,6 +111,23 @@ impl fmt::Display for Recipe {
     }
 }
 
+/// The lock of the cache's folder `dir`, waited for while another
+/// process (another bisect on the same cache) holds it.
+fn lock_waiting(dir: &Path) -> Result<DirLock, BisectError> {
+    loop {
+        match DirLock::acquire(dir) {
+            Ok(lock) => return Ok(lock),
+            Err(LockError::Held { .. }) => std::thread::sleep(LOCK_POLL),
+            Err(LockError::Io { path, source }) => {
+                return Err(BisectError::Io {
+                    what: format!("cannot lock {}", path.display()),
+                    source,
+                })
+            }
+        }
+    }
+}
+
 /// What building a commit gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Built {
@@ -161,6 +189,11 @@ impl Builder {
             source: e,
         };
         fs::create_dir_all(&dir).map_err(|e| io("cannot create", &dir, e))?;
+        let _lock = lock_waiting(&dir)?;
+        // Another bisect may have built it while this one waited.
+        if path.is_file() {
+            return Ok(Built::Library { path, cached: true });
+        }
         let tree = self.cache.join("worktrees").join(&commit.sha);
         self.repo.add_worktree(&tree, commit)?;
         let log = dir.join(format!("{}.log", commit.sha));

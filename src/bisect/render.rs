@@ -1,11 +1,16 @@
 //! A bisect's report as text: a line per probe, and the commit found with
-//! its evidence.
+//! its evidence; and as JSON ([`json`]).
 
 use std::fmt::Write;
 
 use super::probe::{Difference, PuzzleCounts, Totals};
-use super::{Direction, Evidence, Found, Measure, Options, Probe, Report, TimeChange, Verdict};
+use super::{
+    Commit, Direction, Evidence, Found, Measure, Options, Probe, Report, TimeChange, Verdict,
+};
 use crate::report::thousands;
+use crate::results::output::bisect::{
+    BisectJson, CommitJson, CountsJson, ProbeJson, TimeJson, TotalsJson, BISECT_FORMAT,
+};
 
 /// What is compared, in words: `dlxbench_dlx's counts (status, solutions
 /// and guesses of every puzzle)` or `dlxbench_dlx's time (paired ab runs,
@@ -225,4 +230,77 @@ pub fn text(report: &Report) -> String {
         report.probes.iter().filter(|p| p.cached).count()
     );
     out
+}
+
+/// The report as its JSON document (`bisect --json`).
+pub fn json(report: &Report, options: &Options) -> BisectJson {
+    let commit = |c: &Commit| CommitJson {
+        sha: c.sha.clone(),
+        short: c.short.clone(),
+        subject: c.subject.clone(),
+    };
+    let bad = report.chain.last().unwrap_or(&report.good);
+    BisectJson {
+        format: BISECT_FORMAT.to_string(),
+        what: what(options),
+        measure: match options.measure {
+            Measure::Counts => "counts",
+            Measure::Time => "time",
+        }
+        .to_string(),
+        symbol: options.symbol.clone(),
+        flags: options.flags,
+        good: commit(&report.good),
+        bad: commit(bad),
+        commits: report.chain.len() as u64,
+        exact: matches!(report.found, Found::First(_)),
+        found: report.found_commits().into_iter().map(commit).collect(),
+        probes: report
+            .probes
+            .iter()
+            .map(|p| probe_json(p, commit(&p.commit)))
+            .collect(),
+    }
+}
+
+/// One probe as JSON.
+fn probe_json(p: &Probe, commit: CommitJson) -> ProbeJson {
+    let totals = |t: &Totals| TotalsJson {
+        puzzles: t.puzzles,
+        solutions: t.solutions,
+        guesses: t.guesses,
+    };
+    let (mut build_log, mut counts, mut time) = (None, None, None);
+    match &p.evidence {
+        Evidence::BuildFailed { log, .. } => build_log = Some(log.display().to_string()),
+        Evidence::Counts(c) => {
+            counts = Some(CountsJson {
+                differ: c.differ,
+                before: totals(&c.before),
+                after: totals(&c.after),
+            })
+        }
+        Evidence::Time(t) => {
+            time = Some(TimeJson {
+                ratio: t.interval.map(|i| i.estimate),
+                low: t.interval.map(|i| i.low),
+                high: t.interval.map(|i| i.high),
+                judged_at: t.judged_at,
+                passes: t.passes,
+                puzzles: t.puzzles as u64,
+                stop: t.stop.as_str().to_string(),
+                outcome_changed: t.outcome_changed,
+                problems: t.problems,
+            })
+        }
+    }
+    ProbeJson {
+        commit,
+        verdict: p.verdict().as_str().to_string(),
+        cached: p.cached,
+        evidence: evidence(&p.evidence),
+        build_log,
+        counts,
+        time,
+    }
 }

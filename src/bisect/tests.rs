@@ -139,3 +139,84 @@ fn time_is_changed_same_or_unknown_by_the_interval_and_the_threshold() {
     problems.problems = 1;
     assert_eq!(problems.verdict(), Verdict::Unknown);
 }
+
+/// `git ARGS` in `dir`, which must succeed.
+fn git_in(dir: &std::path::Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+#[test]
+fn two_bisects_building_into_one_cache_at_once_each_keep_their_own_commits_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo_dir = dir.path().join("repo");
+    std::fs::create_dir(&repo_dir).unwrap();
+    git_in(&repo_dir, &["init", "-q"]);
+    let mut commits = Vec::new();
+    for k in 0..4 {
+        std::fs::write(repo_dir.join("lib.txt"), format!("commit {k}\n")).unwrap();
+        git_in(&repo_dir, &["add", "lib.txt"]);
+        git_in(&repo_dir, &["commit", "-q", "-m", &format!("c{k}")]);
+        let repo = Repo::open(&repo_dir).unwrap();
+        commits.push(repo.commit("HEAD").unwrap());
+    }
+    // As cargo's builds share one target directory: the build writes its
+    // output there, then the library is copied from it (a second build
+    // running meanwhile would overwrite it).
+    let shared = dir.path().join("target");
+    std::fs::create_dir(&shared).unwrap();
+    let recipe = Recipe::Command(format!(
+        "cp lib.txt '{0}/lib' && sleep 0.2 && cp '{0}/lib' \"$DLXBENCH_BISECT_OUT\"",
+        shared.display()
+    ));
+    let cache = dir.path().join("cache");
+    // Two bisects at once (each its own Builder), each building every
+    // commit: two builds of each commit, and of different commits, at once.
+    let results: Vec<Vec<Built>> = std::thread::scope(|s| {
+        let runs: Vec<_> = [false, true]
+            .into_iter()
+            .map(|reversed| {
+                let builder = Builder::new(Repo::open(&repo_dir).unwrap(), &cache, recipe.clone());
+                let mut order = commits.clone();
+                if reversed {
+                    order.reverse();
+                }
+                s.spawn(move || {
+                    let mut built: Vec<Built> =
+                        order.iter().map(|c| builder.build(c).unwrap()).collect();
+                    if reversed {
+                        built.reverse();
+                    }
+                    built
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    for (k, commit) in commits.iter().enumerate() {
+        let mut fresh = 0;
+        for built in &results {
+            let Built::Library { path, cached } = &built[k] else {
+                panic!("{:?}", built[k]);
+            };
+            fresh += usize::from(!cached);
+            let text = std::fs::read_to_string(path).unwrap();
+            assert_eq!(text, format!("commit {k}\n"), "{}", commit.short);
+        }
+        // One built it; the other, having waited, found it in the cache.
+        assert_eq!(fresh, 1, "commit {k}");
+    }
+}

@@ -106,6 +106,10 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long, short = 'q')]
     pub quiet: bool,
+    /// Also write the outcome as JSON (the commit found, every probe and its evidence;
+    /// format dlxbench-bisect/1, docs/file-formats.md). Not with --probe
+    #[arg(long, value_name = "FILE", conflicts_with = "probe")]
+    pub json: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
@@ -206,6 +210,10 @@ fn bisect(args: Args) -> anyhow::Result<ExitCode> {
         &bad,
         &mut on_event,
     )?;
+    if let Some(path) = &args.json {
+        let json = bisect::render::json(&report, &options);
+        super::io::write_file(path, &super::io::json_text(&json)?)?;
+    }
     let text = bisect::render::text(&report);
     write!(
         std::io::stdout().lock(),

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as StdCommand;
 
 use common::{binary, dlxbench, repo_path, stderr_text};
+use dlxbench::results::output::BisectJson;
 
 /// Runs `git ARGS` in `dir`; its standard output.
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -166,7 +167,14 @@ fn counts_name_the_commit_that_changed_them_and_skip_commits_that_do_not_build()
     assert!(stdout.contains("skipped"), "{stdout}");
     // Every build that worked is now cached: a second run builds only
     // the commit that does not build (a failure is tried again).
-    let again = bisect_c(&repo, &cache, &corpus, &[&shas[0], &shas[16]]);
+    let json_path = dir.path().join("bisect.json");
+    let json_arg = json_path.to_str().unwrap();
+    let again = bisect_c(
+        &repo,
+        &cache,
+        &corpus,
+        &[&shas[0], &shas[16], "--json", json_arg],
+    );
     let stderr = stderr_text(&again);
     assert!(again.status.success(), "{stderr}");
     let built: Vec<&str> = stderr
@@ -182,6 +190,40 @@ fn counts_name_the_commit_that_changed_them_and_skip_commits_that_do_not_build()
         String::from_utf8_lossy(&again.stdout).lines().next(),
         stdout.lines().next()
     );
+    // --json: the same outcome for machines.
+    let json: BisectJson = common::typed(&std::fs::read_to_string(&json_path).unwrap());
+    assert_eq!(json.format, "dlxbench-bisect/1");
+    assert_eq!(
+        (json.measure.as_str(), json.symbol.as_str()),
+        ("counts", "example_solve")
+    );
+    assert_eq!((&json.good.sha, &json.bad.sha), (&shas[0], &shas[16]));
+    assert_eq!(json.commits, 16);
+    assert!(json.exact);
+    let found: Vec<&str> = json.found.iter().map(|c| c.sha.as_str()).collect();
+    assert_eq!(found, [shas[11].as_str()]);
+    assert_eq!(json.probes[0].commit.sha, shas[16], "the bad commit first");
+    for p in &json.probes {
+        let at = shas.iter().position(|s| *s == p.commit.sha).unwrap();
+        let want = match at {
+            8 | 13 => "unknown",
+            11.. => "changed",
+            _ => "same",
+        };
+        assert_eq!(p.verdict, want, "commit {at}");
+        assert_eq!(p.build_log.is_some(), want == "unknown", "commit {at}");
+        assert!(p.time.is_none());
+        if let Some(c) = &p.counts {
+            assert_eq!(c.differ == 0, want == "same", "commit {at}");
+            assert_eq!(c.before.puzzles, 300);
+        }
+        assert_eq!(
+            p.cached,
+            want != "unknown",
+            "commit {at}: all but the broken cached"
+        );
+    }
+    assert!(json.probes.iter().any(|p| p.build_log.is_some()));
 }
 
 #[test]

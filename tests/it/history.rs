@@ -402,3 +402,220 @@ fn a_killed_writer_leaves_no_half_run() {
     }
     panic!("the writer was never killed mid-transaction ({mid_way} times in 30)");
 }
+
+// `results/history-over-commits`: the history over a repository's past
+// commits (docs/history.md).
+
+/// `git ARGS` in `dir` (which must succeed), its output trimmed.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = StdCommand::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", stderr_text(&out));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A repository on `main` whose commits change, in turn: the sources, the
+/// docs, the sources, the tests, the embedded corpora, the lock file; a
+/// merged branch changes the docs; tag `v1.2` is the second commit. Its
+/// commits, oldest first (the branch's own not among them).
+fn script_repository(dir: &Path) -> Vec<String> {
+    git(dir, &["init", "-q"]);
+    git(dir, &["checkout", "-q", "-b", "main"]);
+    let files = [
+        "src/lib.rs",
+        "docs/a.md",
+        "src/lib.rs",
+        "tests/t.rs",
+        "datasets/generated/g.txt",
+        "Cargo.lock",
+    ];
+    for f in [
+        "src/lib.rs",
+        "build.rs",
+        "Cargo.toml",
+        "Cargo.lock",
+        "docs/a.md",
+        "tests/t.rs",
+        "datasets/generated/g.txt",
+    ] {
+        std::fs::create_dir_all(dir.join(f).parent().unwrap()).unwrap();
+        common::write_file(dir, f, "0\n");
+    }
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "first"]);
+    let mut commits = vec![git(dir, &["rev-parse", "HEAD"])];
+    for (k, f) in files.iter().enumerate() {
+        std::fs::write(dir.join(f), format!("{}\n", k + 1)).unwrap();
+        git(dir, &["commit", "-q", "-am", &format!("change {f}")]);
+        commits.push(git(dir, &["rev-parse", "HEAD"]));
+    }
+    git(dir, &["tag", "v1.2", &commits[1]]);
+    git(dir, &["checkout", "-q", "-b", "side"]);
+    std::fs::write(dir.join("docs/a.md"), "side\n").unwrap();
+    git(dir, &["commit", "-q", "-am", "side"]);
+    git(dir, &["checkout", "-q", "main"]);
+    git(dir, &["merge", "-q", "--no-ff", "-m", "merge side", "side"]);
+    commits.push(git(dir, &["rev-parse", "HEAD"]));
+    commits
+}
+
+/// `results/history-over-commits ARGS` (with `--repo` and `--list`
+/// added), its exit status and output.
+fn script_list(repo: &Path, args: &[&str]) -> std::process::Output {
+    StdCommand::new(common::repo_path("results/history-over-commits"))
+        .args(args)
+        .args(["--list", "--repo"])
+        .arg(repo)
+        .output()
+        .unwrap()
+}
+
+/// `--list`'s lines: commit and build tree.
+fn listed(out: &std::process::Output) -> Vec<(String, String)> {
+    assert!(out.status.success(), "{}", stderr_text(out));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_script_lists_first_parent_commits_oldest_first_with_their_build_trees() {
+    let dir = tempfile::tempdir().unwrap();
+    let commits = script_repository(dir.path());
+    let all = listed(&script_list(dir.path(), &[]));
+    let shas: Vec<&str> = all.iter().map(|(c, _)| c.as_str()).collect();
+    // First parents only (not the merged branch's commit), oldest first.
+    assert_eq!(shas, commits.iter().map(String::as_str).collect::<Vec<_>>());
+    let trees: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
+    // The docs, the tests and a merge of docs leave the build tree; the
+    // sources, the embedded corpora and the lock file change it.
+    let same = [false, false, true, false, true, false, false, true];
+    for (k, same) in same.iter().enumerate().skip(1) {
+        assert_eq!(trees[k] == trees[k - 1], *same, "commit {k}: {trees:?}");
+    }
+    let distinct: std::collections::BTreeSet<&str> = trees.iter().copied().collect();
+    assert_eq!(distinct.len(), 5, "{trees:?}");
+
+    let last = listed(&script_list(dir.path(), &["--last", "3", "v1.2"]));
+    assert_eq!(last, all[..2].to_vec(), "v1.2 is the second commit");
+    let range = listed(&script_list(dir.path(), &["v1.2..main"]));
+    assert_eq!(range, all[2..].to_vec());
+    for bad in [&["--last", "x"][..], &["--bogus"]] {
+        let out = script_list(dir.path(), bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(stderr_text(&out).contains("usage:"), "{bad:?}");
+    }
+}
+
+#[test]
+fn the_scripts_commands_in_the_docs_run() {
+    // Each `results/history-over-commits` line of docs/history.md's `sh`
+    // blocks, as written, with --list (builds nothing) on a repository
+    // with the names they use.
+    let dir = tempfile::tempdir().unwrap();
+    script_repository(dir.path());
+    let text = std::fs::read_to_string(common::repo_path("docs/history.md")).unwrap();
+    let mut in_sh = false;
+    let mut lines = Vec::new();
+    for line in text.lines() {
+        match line.trim() {
+            "```sh" => in_sh = true,
+            "```" => in_sh = false,
+            l if in_sh && l.starts_with("results/history-over-commits") => {
+                lines.push(l.split("  #").next().unwrap().trim().to_string())
+            }
+            _ => {}
+        }
+    }
+    assert!(lines.len() >= 4, "{lines:?}");
+    for line in &lines {
+        let words: Vec<&str> = line.split_whitespace().skip(1).collect();
+        let out = script_list(dir.path(), &words);
+        assert!(!listed(&out).is_empty(), "{line}");
+    }
+}
+
+/// The script over this repository's last two commits, in a clone: each
+/// commit built (minutes: the dependencies once, then the crate per
+/// commit), benched and added; each run records its own commit. Not in
+/// `.ci/run` (it builds); `HISTORY_WORK=DIR` keeps its builds for the next
+/// run.
+#[test]
+#[ignore = "builds two commits with cargo (about 15 minutes from nothing)"]
+fn the_script_builds_benches_and_adds_each_commit() {
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("clone");
+    let repo = common::repo_path(".");
+    let out = StdCommand::new("git")
+        .args(["clone", "-q", "--no-checkout"])
+        .arg(&repo)
+        .arg(&clone)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_text(&out));
+    // HISTORY_WORK: a --work folder kept between runs (its builds reused).
+    let work =
+        std::env::var_os("HISTORY_WORK").map_or_else(|| dir.path().join("work"), PathBuf::from);
+    let out = StdCommand::new(common::repo_path("results/history-over-commits"))
+        .args(["--last", "2", "--rounds", "1", "--repo"])
+        .arg(&clone)
+        .arg("--work")
+        .arg(&work)
+        .env("DLXBENCH", common::binary())
+        .env("CORPORA", "datasets/generated/gen_9x9_1000.txt")
+        .env("SOLVERS", "dlx,dc")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr_text(&out));
+    let commits: Vec<String> = git(&clone, &["rev-list", "--first-parent", "-n", "2", "HEAD"])
+        .lines()
+        .rev()
+        .map(str::to_string)
+        .collect();
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(work.join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    runs.sort();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    for (run, commit) in runs.iter().zip(&commits) {
+        let facts = common::read_json(&run.join("run.json"));
+        assert_eq!(
+            facts["git_revision"].as_str(),
+            Some(commit.as_str()),
+            "{}",
+            run.display()
+        );
+    }
+    let show = stdout_of(
+        dlxbench()
+            .args(["history", "show", "--format", "json"])
+            .arg(work.join("history.db")),
+    );
+    let json: HistoryJson = common::typed(&show);
+    assert_eq!(json.series.len(), 2, "dlx and dc on one corpus");
+    for series in &json.series {
+        let revisions: Vec<&str> = series.points.iter().map(|p| p.revision.as_str()).collect();
+        assert_eq!(
+            revisions,
+            commits.iter().map(String::as_str).collect::<Vec<_>>()
+        );
+    }
+    assert!(work.join("dashboard.html").is_file() && work.join("history.md").is_file());
+}

@@ -4,6 +4,8 @@
 //! * [`CompareJson`]: `compare --format json` (`"format":
 //!   "dlxbench-compare/1"`);
 //! * [`AbJson`]: `ab --json FILE` (`"format": "dlxbench-ab/1"`);
+//! * [`BisectJson`]: `bisect --json FILE` (`"format":
+//!   "dlxbench-bisect/1"`);
 //! * [`VersusJson`]: `versus --format json` (`"format":
 //!   "dlxbench-versus/1"`);
 //! * [`HistoryJson`]: `history show --format json` (`"format":
@@ -13,7 +15,8 @@
 //!   `github-action-benchmark`), whose schemas are their tools'.
 //!
 //! The commands build these values ([`crate::compare::render::json`],
-//! [`crate::ab::json`], [`crate::versus::render::json`],
+//! [`crate::ab::json`], [`crate::bisect::render::json`],
+//! [`crate::versus::render::json`],
 //! [`crate::export::Format::render`]) and write them with
 //! [`super::to_json`]: pretty-printed, every object's keys in sorted order,
 //! as the result directory's JSON files are; a consumer reads them back
@@ -22,12 +25,14 @@
 //! (`skip_serializing_if`). `docs/file-formats.md` lists the documents.
 
 pub mod ab;
+pub mod bisect;
 pub mod compare;
 pub mod export;
 pub mod history;
 pub mod versus;
 
 pub use ab::{AaJson, AbJson};
+pub use bisect::BisectJson;
 pub use compare::{CompareJson, Counts, Side, WorkJson};
 pub use history::{HistoryExportJson, HistoryJson};
 pub use versus::VersusJson;
