@@ -250,6 +250,8 @@ pub mod summary {
 
     /// The columns every `summary.csv` has, whatever its version (the
     /// others read as their default when a file lacks them).
+    // Written out, not derived from COLUMNS (a const array); a test checks
+    // that they are COLUMNS, in order.
     pub const REQUIRED: [&str; 14] = [
         CORPUS,
         SOLVER,
@@ -498,6 +500,18 @@ mod tests {
              speed_high,speed_puzzles,speed_note,total_mems,own_time_explained,own_overhead_ns"
         );
         assert_eq!(summary::COLUMNS.last(), Some(&summary::OWN_OVERHEAD_NS));
+    }
+
+    /// `summary::REQUIRED`, written out, is columns of `summary::COLUMNS`,
+    /// in their order.
+    #[test]
+    fn summary_required_columns_are_columns_in_order() {
+        let in_columns: Vec<&str> = summary::COLUMNS
+            .iter()
+            .copied()
+            .filter(|c| summary::REQUIRED.contains(c))
+            .collect();
+        assert_eq!(in_columns, summary::REQUIRED);
     }
 
     #[test]
