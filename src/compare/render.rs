@@ -494,6 +494,12 @@ fn render_aligned(t: &Table, out: &mut String) {
     }
 }
 
+/// Whether any result's time interval was made by `method` (a footnote
+/// says so).
+fn uses(c: &Comparison, method: Method) -> bool {
+    c.results.iter().any(|r| r.time.method == Some(method))
+}
+
 /// The terminal rendering.
 pub fn text(c: &Comparison) -> String {
     let mut out = String::new();
@@ -512,18 +518,12 @@ pub fn text(c: &Comparison) -> String {
         }
         out.push('\n');
         render_aligned(&time_table(c), &mut out);
-        if c.results
-            .iter()
-            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
-        {
+        if uses(c, Method::RatioOfMeansNormal) {
             out.push_str(
                 "  * ratio of mean times with a normal-approximation interval: no per-puzzle times on one side\n",
             );
         }
-        if c.results
-            .iter()
-            .any(|r| r.time.method == Some(Method::PairedPuzzles))
-        {
+        if uses(c, Method::PairedPuzzles) {
             out.push_str(&format!(
                 "  + fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares\n",
                 c.block
@@ -616,16 +616,10 @@ pub fn markdown(c: &Comparison) -> String {
         render_markdown_table(&t, &mut out);
         out.push_str("\np50, p99: latency ratios; throughput: puzzles/s ratio (above 1 is faster); for reading only.");
         out.push_str(&format!("\n{WORK_NOTE}"));
-        if c.results
-            .iter()
-            .any(|r| r.time.method == Some(Method::RatioOfMeansNormal))
-        {
+        if uses(c, Method::RatioOfMeansNormal) {
             out.push_str(" \\* ratio of mean times with a normal-approximation interval (no per-puzzle times on one side).");
         }
-        if c.results
-            .iter()
-            .any(|r| r.time.method == Some(Method::PairedPuzzles))
-        {
+        if uses(c, Method::PairedPuzzles) {
             out.push_str(&format!(
                 " \\+ fewer puzzles than one block ({}): the interval is over puzzles, without the noise a block shares.",
                 c.block

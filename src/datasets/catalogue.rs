@@ -31,6 +31,24 @@ macro_rules! raw {
     };
 }
 
+/// One puzzle file of BCIT COMP3981's course samples, downloaded from
+/// tcgaryau/AISudokuSolver at a fixed commit: the grid's folder
+/// (`16x16`), the file, and its layout.
+macro_rules! comp3981 {
+    ($grid:literal, $file:literal, $layout:ident($cells:literal)) => {
+        part(
+            concat!(
+                "https://raw.githubusercontent.com/tcgaryau/AISudokuSolver/",
+                "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90/AllSamples/Sudoku-",
+                $grid,
+                "/",
+                $file
+            ),
+            Layout::$layout($cells),
+        )
+    };
+}
+
 /// A public source of one file, its normalised bytes checked here against
 /// the catalogue's checksum.
 const fn verified(parts: &'static [Download]) -> Origin {
@@ -52,6 +70,8 @@ const fn part(url: &'static str, layout: Layout) -> Download {
 const CHANGED_CLUE_EDITS: &str = include_str!("changedclue_top1465.edits");
 
 /// Every known corpus, in the order `datasets list` shows them.
+// A table: one literal per corpus, alike in shape on purpose, so that an
+// entry reads (and is reviewed) on its own.
 pub const CATALOGUE: &[Corpus] = &[
     Corpus {
         name: "magictour_top1465",
@@ -375,66 +395,21 @@ pub const CATALOGUE: &[Corpus] = &[
         source: "BCIT COMP3981 course samples; download: tcgaryau/AISudokuSolver, one file a puzzle, verified",
         sha256: "6530f823dd38fcd25f5dcbccc225d142635894e03de2b5c50f8c8dac96d3ce57",
         origin: verified(&[
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample1_grp1.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample1_grp2.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample1_grp3.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample1_grp4.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample1_grp5.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample2_grp1.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample2_grp2.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample2_grp3.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample2_grp4.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample2_grp5.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample3_grp1.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample3_grp2.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample3_grp3.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample3_grp4.txt"),
-                Layout::NumberCells(256),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-16x16/16x16_sample3_grp5.txt"),
-                Layout::NumberCells(256),
-            ),
+            comp3981!("16x16", "16x16_sample1_grp1.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample1_grp2.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample1_grp3.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample1_grp4.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample1_grp5.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample2_grp1.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample2_grp2.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample2_grp3.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample2_grp4.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample2_grp5.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample3_grp1.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample3_grp2.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample3_grp3.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample3_grp4.txt", NumberCells(256)),
+            comp3981!("16x16", "16x16_sample3_grp5.txt", NumberCells(256)),
         ]),
     },
     Corpus {
@@ -447,62 +422,20 @@ pub const CATALOGUE: &[Corpus] = &[
         source: "BCIT COMP3981 course samples; download: tcgaryau/AISudokuSolver, one file a puzzle, verified",
         sha256: "582d798526d39083f473023e11bbf25e29c3019bda5ed3705c243a535e3a085c",
         origin: verified(&[
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample1_grp1.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample1_grp2.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample1_grp3.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample1_grp4.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample1_grp5.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample2_grp1.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample2_grp2.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample2_grp3.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample2_grp4.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample2_grp5.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample3_grp1.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample3_grp2.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample3_grp3.txt"),
-                Layout::NumberCells(625),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-25x25/25x25_sample3_grp5.txt"),
-                Layout::NumberCells(625),
-            ),
+            comp3981!("25x25", "25x25_sample1_grp1.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample1_grp2.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample1_grp3.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample1_grp4.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample1_grp5.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample2_grp1.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample2_grp2.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample2_grp3.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample2_grp4.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample2_grp5.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample3_grp1.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample3_grp2.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample3_grp3.txt", NumberCells(625)),
+            comp3981!("25x25", "25x25_sample3_grp5.txt", NumberCells(625)),
         ]),
     },
     Corpus {
@@ -516,26 +449,11 @@ pub const CATALOGUE: &[Corpus] = &[
                  puzzle, verified",
         sha256: "ad202262ac9ae3bfb37399537d733a69007e230d241ba04a3035fc6557c5a02a",
         origin: verified(&[
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-100x100/100x100_sample_grp1.txt"),
-                Layout::Numbers(10000),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-100x100/100x100_sample_grp2.txt"),
-                Layout::Numbers(10000),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-100x100/100x100_sample_grp3.txt"),
-                Layout::Numbers(10000),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-100x100/100x100_sample_grp4.txt"),
-                Layout::Numbers(10000),
-            ),
-            part(
-                raw!("tcgaryau/AISudokuSolver", "0c54b4ac98a35c152e5dc2571485efa7ec0ecd90", "AllSamples/Sudoku-100x100/100x100_sample_grp5.txt"),
-                Layout::Numbers(10000),
-            ),
+            comp3981!("100x100", "100x100_sample_grp1.txt", Numbers(10000)),
+            comp3981!("100x100", "100x100_sample_grp2.txt", Numbers(10000)),
+            comp3981!("100x100", "100x100_sample_grp3.txt", Numbers(10000)),
+            comp3981!("100x100", "100x100_sample_grp4.txt", Numbers(10000)),
+            comp3981!("100x100", "100x100_sample_grp5.txt", Numbers(10000)),
         ]),
     },
     Corpus {

@@ -284,6 +284,9 @@ unsafe fn first_place_avx2(sizes: &[u32], places: &[u32], m: u32) -> u32 {
 
 /// The least of `sizes`, with AVX2 when `avx2` (which [`Dc::try_new`]
 /// sets only when the processor has it).
+// This and the dispatchers below (`first_place`, `ties`, `first_index`)
+// share their shape on purpose: each is inlined into the hot loop, one
+// call to its own AVX2 or plain body.
 #[inline(always)]
 fn least(avx2: bool, sizes: &[u32]) -> u32 {
     #[cfg(target_arch = "x86_64")]
@@ -623,6 +626,8 @@ impl Dc {
     /// # Panics
     /// If the problem has 2^31 cells or more (use [`Dc::try_new`] to get
     /// an error instead).
+    // The twin of `Dlx::new`, kept inherent (not a provided method of
+    // [`Engine`]) so that callers build an engine without the trait in scope.
     pub fn new(problem: &Problem) -> Self {
         match Self::try_new(problem) {
             Ok(dc) => dc,

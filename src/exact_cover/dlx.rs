@@ -266,6 +266,8 @@ impl Dlx {
     /// # Panics
     /// If the problem needs more than 2^29 - 1 nodes (use
     /// [`Dlx::try_new`] to get an error instead).
+    // The twin of `Dc::new`, kept inherent (not a provided method of
+    // [`Engine`]) so that callers build an engine without the trait in scope.
     pub fn new(problem: &Problem) -> Self {
         match Self::try_new(problem) {
             Ok(dlx) => dlx,
@@ -629,6 +631,9 @@ impl Links {
                     row += *self.len(self.top(q) as u32) & LEN_MASK;
                 }
             } else {
+                // The spacer walk of `hide` (links.rs), inlined here on
+                // purpose: this one sums lengths, that one unlinks, both
+                // on the search's hot path.
                 let mut q = p + 1;
                 while q != p {
                     let (up, top) = ((*self.node(q)).up, self.top(q));

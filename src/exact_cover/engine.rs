@@ -144,6 +144,8 @@ pub struct SearchStats {
 /// assert_eq!(count::<Dlx>(&p), 2);
 /// assert_eq!(count::<Dc>(&p), 2);
 /// ```
+// `Dlx` and `Dc` repeat the signature of `run_search`: the trait's, not
+// repeated logic.
 pub trait Engine: Sized {
     /// The engine's name, as `cover --engine` and the solvers spell it.
     const KIND: EngineKind;

@@ -59,6 +59,8 @@ pub(super) struct Forced {
     pub(super) len: usize,
 }
 
+// The accessors `node`, `top` and `len` are alike on purpose: one per
+// array, each checking its own bound in debug builds only.
 impl Links {
     #[inline(always)]
     pub(super) unsafe fn node(self, i: u32) -> *mut Node {

@@ -130,6 +130,20 @@ impl CoverPuzzle {
 /// Largest board side [`queens`] builds.
 pub const MAX_QUEENS: usize = 64;
 
+/// `value` of the parameter `what` if it is in `1..=max`, else
+/// [`PuzzleError::OutOfRange`].
+fn in_range(what: &'static str, value: usize, max: usize) -> Result<usize, PuzzleError> {
+    match (1..=max).contains(&value) {
+        true => Ok(value),
+        false => Err(PuzzleError::OutOfRange {
+            what,
+            value,
+            min: 1,
+            max,
+        }),
+    }
+}
+
 /// The N-queens problem on an `n` x `n` board (`1..=64`).
 ///
 /// Columns `r0..` (ranks) and `c0..` (files) are primary: every rank and
@@ -144,14 +158,7 @@ pub const MAX_QUEENS: usize = 64;
 /// assert_eq!(q4.column_names[8], "a0");
 /// ```
 pub fn queens(n: usize) -> Result<CoverPuzzle, PuzzleError> {
-    if !(1..=MAX_QUEENS).contains(&n) {
-        return Err(PuzzleError::OutOfRange {
-            what: "the board side",
-            value: n,
-            min: 1,
-            max: MAX_QUEENS,
-        });
-    }
+    in_range("the board side", n, MAX_QUEENS)?;
     let diagonals = 2 * n - 1;
     let primary = (0..n)
         .map(|r| format!("r{r}"))
@@ -270,14 +277,7 @@ impl PentominoBoard {
     pub fn rectangle(rows: usize, cols: usize) -> Result<PentominoBoard, PuzzleError> {
         let (height, width) = (rows, cols);
         for (what, value) in [("the board's rows", rows), ("the board's columns", cols)] {
-            if !(1..=64).contains(&value) {
-                return Err(PuzzleError::OutOfRange {
-                    what,
-                    value,
-                    min: 1,
-                    max: 64,
-                });
-            }
+            in_range(what, value, 64)?;
         }
         Ok(PentominoBoard {
             width,
@@ -536,14 +536,7 @@ pub const MAX_LANGFORD: usize = 64;
 /// assert_eq!(Dlx::new(&three.problem).count(SearchOptions::default()).solutions, 2);
 /// ```
 pub fn langford(n: usize, reduce_symmetry: bool) -> Result<CoverPuzzle, PuzzleError> {
-    if !(1..=MAX_LANGFORD).contains(&n) {
-        return Err(PuzzleError::OutOfRange {
-            what: "the Langford order n",
-            value: n,
-            min: 1,
-            max: MAX_LANGFORD,
-        });
-    }
+    in_range("the Langford order n", n, MAX_LANGFORD)?;
     let slots = 2 * n;
     let primary = (1..=n)
         .map(|k| format!("v{k}"))

@@ -95,6 +95,9 @@ impl Scanner {
     }
 }
 
+// The plain, SSE2 and AVX2 scans below are alike on purpose: one body per
+// instruction set (the vector width and intrinsics differ), each inlined
+// whole into the search's column choice.
 #[inline(always)]
 unsafe fn min_plain(lens: *const u32, primary: u32) -> Result<u32, u32> {
     let mut min = u32::MAX;

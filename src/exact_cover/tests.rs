@@ -152,6 +152,7 @@ fn budget_is_reported_and_state_restored() {
 }
 
 #[test]
+// Dc's twin is in cells/tests.rs: each engine's tests stay with it.
 fn time_budget_stops_the_search_and_restores_state() {
     let p = queens(12);
     let mut dlx = Dlx::new(&p);

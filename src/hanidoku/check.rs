@@ -19,6 +19,8 @@ pub enum Reason {
 }
 
 /// The checker's verdict on a board.
+// Shaped like Sudoku's `Verdict` on purpose: each kind names its own
+// broken unit (here a line, there a row, column or box).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Every cell filled, every line consecutive: a solved board.

@@ -15,6 +15,8 @@ use crate::rng::SplitMix;
 
 crate::puzzle::text_traits!(error: ParseError, verdict: Verdict);
 
+// Forwards to the kind's own functions, as Sudoku's `Grid` does: the
+// trait is the one place the two kinds meet.
 impl Puzzle for Board {
     const NAME: &'static str = "hanidoku";
     const TITLE: &'static str = "Hanidoku";

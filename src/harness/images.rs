@@ -33,7 +33,7 @@
 
 use super::{cross_check, Discrepancy, DiscrepancyKind, Record};
 use crate::rng::SplitMix;
-use crate::solvers::{Status, Timing};
+use crate::solvers::Status;
 
 /// Puzzles with the widest node spread that a report lists per solver.
 pub const WIDEST: usize = 5;
@@ -294,18 +294,8 @@ impl ImageRow {
     /// row does not hold is empty).
     fn record(&self) -> Record {
         Record {
-            line: self.line,
-            solver: self.solver,
-            status: self.status,
-            ns: self.ns,
-            solutions: self.solutions,
             nodes: self.nodes,
-            guesses: 0,
-            updates: None,
-            mems: None,
-            failure: None,
-            timing: Timing::Call,
-            host: None,
+            ..Record::new(self.line, self.solver, self.status, self.ns, self.solutions)
         }
     }
 }

@@ -589,23 +589,9 @@ impl Speed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solvers::Timing;
 
     fn record(line: u64, solver: u16, ns: u64, status: Status, solutions: u64) -> Record {
-        Record {
-            line,
-            solver,
-            status,
-            ns,
-            solutions,
-            nodes: None,
-            guesses: 0,
-            updates: None,
-            mems: None,
-            failure: None,
-            timing: Timing::Call,
-            host: None,
-        }
+        Record::new(line, solver, status, ns, solutions)
     }
 
     /// 200 puzzles: the reference (0) takes 10-30 µs, solver 1 twice as

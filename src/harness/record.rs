@@ -37,6 +37,27 @@ pub struct Record {
     pub host: Option<u32>,
 }
 
+impl Record {
+    /// A record of `status` with these figures and nothing else: no
+    /// counters, no failure cause, timed by the call, in no host process.
+    pub fn new(line: u64, solver: u16, status: Status, ns: u64, solutions: u64) -> Self {
+        Record {
+            line,
+            solver,
+            status,
+            ns,
+            solutions,
+            nodes: None,
+            guesses: 0,
+            updates: None,
+            mems: None,
+            failure: None,
+            timing: Timing::Call,
+            host: None,
+        }
+    }
+}
+
 /// Receives per-puzzle records, one chunk at a time, in chunk order, on a
 /// writer thread of its own.
 pub trait RecordSink: Send {

@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::*;
-use crate::solvers::{Budget, Failure, SolverSet, Status, Timing};
+use crate::solvers::{Budget, Failure, SolverSet, Status};
 use crate::sudoku::Grid;
 
 /// Three small corpora of the committed generated puzzles.
@@ -149,18 +149,8 @@ fn throughput_counts_solves_within_budget_and_the_workers_given() {
     let mut stats = SolverStats::new("s");
     assert_eq!(stats.puzzles_per_s(1), None, "nothing timed");
     let record = |ns, status| Record {
-        line: 1,
-        solver: 0,
-        status,
-        ns,
-        solutions: 1,
         nodes: Some(1),
-        guesses: 0,
-        updates: None,
-        mems: None,
-        failure: None,
-        timing: crate::solvers::Timing::Call,
-        host: None,
+        ..Record::new(1, 0, status, ns, 1)
     };
     stats.add(&record(100, Status::Unique));
     stats.add(&record(300, Status::Unique));
@@ -355,20 +345,7 @@ fn a_block_after_another_solvers_starts_with_one_untimed_solve_of_its_last_puzzl
 
 /// A record of solver `solver` with `solutions` and `status`.
 fn record(solver: u16, solutions: u64, status: Status) -> Record {
-    Record {
-        line: 7,
-        solver,
-        status,
-        ns: 1,
-        solutions,
-        nodes: None,
-        guesses: 0,
-        updates: None,
-        mems: None,
-        failure: None,
-        timing: crate::solvers::Timing::Call,
-        host: None,
-    }
+    Record::new(7, solver, status, 1, solutions)
 }
 
 #[test]
@@ -478,18 +455,8 @@ fn a_solve_is_classified_by_what_the_solver_could_and_did_do() {
 #[test]
 fn failure_notes_take_their_detail() {
     let record = Record {
-        line: 7,
-        solver: 1,
-        status: Status::Crashed,
-        ns: 0,
-        solutions: 0,
-        nodes: None,
-        guesses: 0,
-        updates: None,
-        mems: None,
         failure: Some(Failure::Signal(11)),
-        timing: Timing::Call,
-        host: None,
+        ..Record::new(7, 1, Status::Crashed, 0, 0)
     };
     let mut details = vec![((7, 0), "other".to_string()), ((7, 1), "boom".to_string())];
     let note = FailureNote::of_record(&record, "py", Some(2), &mut details);

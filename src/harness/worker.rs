@@ -16,7 +16,7 @@ use crate::clock::Instant;
 use crate::corpus::Corpus;
 use crate::puzzle::{LineError, Puzzle};
 use crate::rng::SplitMix;
-use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Status, Timing, Upcoming};
+use crate::solvers::{Block, Budget, Failure, Outcome, Solver, Status, Upcoming};
 
 /// What all workers share while running one corpus.
 pub(super) struct Job<'a, P: Puzzle> {
@@ -350,20 +350,7 @@ impl<P: Puzzle> Worker<P> {
         // One record per puzzle and solver, in puzzle order, filled in as
         // the schedule reaches it.
         records.extend(self.parsed.iter().flat_map(|p| {
-            (0..solver_count).map(|i| Record {
-                line: p.number,
-                solver: i as u16,
-                status: Status::Budget,
-                ns: u64::MAX,
-                solutions: 0,
-                nodes: None,
-                guesses: 0,
-                updates: None,
-                mems: None,
-                failure: None,
-                timing: Timing::Call,
-                host: None,
-            })
+            (0..solver_count).map(|i| Record::new(p.number, i as u16, Status::Budget, u64::MAX, 0))
         }));
         let image_count = match config.permute {
             Some(_) => config.images.max(1),
@@ -884,20 +871,15 @@ struct BlockView<'a, P: Puzzle> {
 }
 
 impl<P: Puzzle> BlockView<'_, P> {
-    /// The puzzle to solve at chunk index `j` (its image is made once).
-    fn grid(
-        seed: Option<u64>,
-        grids: &[P],
-        parsed: &[Parsed],
-        image: &mut P,
-        imaged: &mut Option<usize>,
-        j: usize,
-    ) -> bool {
-        if seed.is_some() && *imaged != Some(j) {
-            prepare(seed, &grids[j], image, parsed[j].offset);
-            *imaged = Some(j);
+    /// Makes the image of the puzzle at chunk index `j` (once) when there
+    /// is one to make; whether the puzzle to solve is `image` (else it is
+    /// `grids[j]` as it is).
+    fn make_image(&mut self, j: usize) -> bool {
+        if self.seed.is_some() && self.imaged != Some(j) {
+            prepare(self.seed, &self.grids[j], self.image, self.parsed[j].offset);
+            self.imaged = Some(j);
         }
-        seed.is_some()
+        self.seed.is_some()
     }
 }
 
@@ -911,14 +893,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
             return None;
         }
         let j = self.first + index;
-        let imaged = Self::grid(
-            self.seed,
-            self.grids,
-            self.parsed,
-            self.image,
-            &mut self.imaged,
-            j,
-        );
+        let imaged = self.make_image(j);
         Some(if imaged { &*self.image } else { &self.grids[j] })
     }
 
@@ -935,14 +910,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         detail: Option<String>,
     ) {
         let j = self.first + index;
-        let imaged = Self::grid(
-            self.seed,
-            self.grids,
-            self.parsed,
-            self.image,
-            &mut self.imaged,
-            j,
-        );
+        let imaged = self.make_image(j);
         let grid = if imaged { &*self.image } else { &self.grids[j] };
         let r = &mut self.records[j * self.solver_count + self.solver];
         if let (Some(d), 0) = (detail, self.checks.pass) {
@@ -985,18 +953,14 @@ impl<P: Puzzle> Upcoming<P> for UpcomingView<'_, P> {
         if !self.accepted[index] {
             return None;
         }
-        let imaged = BlockView::grid(
-            self.seed,
-            self.grids,
-            self.parsed,
-            self.image,
-            &mut self.imaged,
-            index,
-        );
-        Some(if imaged {
-            &*self.image
-        } else {
-            &self.grids[index]
+        if self.seed.is_some() && self.imaged != Some(index) {
+            let offset = self.parsed[index].offset;
+            prepare(self.seed, &self.grids[index], self.image, offset);
+            self.imaged = Some(index);
+        }
+        Some(match self.seed {
+            Some(_) => &*self.image,
+            None => &self.grids[index],
         })
     }
 }

@@ -119,81 +119,41 @@ pub(super) fn check_parts(parts: &[Part], partial: bool) -> Result<(u32, Vec<u32
     Ok((count, indices))
 }
 
+/// The figures of `s` that [`differences`] compares, named.
+fn figures(s: &SolverStats) -> [(&'static str, Option<u128>); 13] {
+    let wide = |v: u64| Some(u128::from(v));
+    [
+        ("puzzles", wide(s.puzzles)),
+        ("solved", wide(s.solved)),
+        ("unsolvable", wide(s.unsolvable)),
+        ("multiple", wide(s.multiple)),
+        ("budget", wide(s.budget)),
+        ("invalid", wide(s.invalid)),
+        ("total_nodes", s.total_nodes.map(u128::from)),
+        ("total_guesses", wide(s.total_guesses)),
+        ("total_updates", s.total_updates.map(u128::from)),
+        ("total_mems", s.total_mems.map(u128::from)),
+        ("no_guess", wide(s.no_guess)),
+        ("summed ns", Some(s.sum_ns)),
+        ("summed over-budget ns", Some(s.budget_ns)),
+    ]
+}
+
 /// The first figure in which `rows` (the statistics of a part's
 /// `puzzles.csv` rows) and `recorded` (its `histograms.json`'s) differ, as
 /// `total_nodes: 1200 in the rows, 1100 recorded`; `None` when they agree
 /// (the sum of squares, a float added in another order, is not compared).
 pub(super) fn differences(rows: &SolverStats, recorded: &SolverStats) -> Option<String> {
     let show = |v: Option<u128>| v.map_or_else(|| "none".to_string(), |v| v.to_string());
-    let wide = |v: Option<u64>| v.map(u128::from);
-    let figures = [
-        (
-            "puzzles",
-            wide(Some(rows.puzzles)),
-            wide(Some(recorded.puzzles)),
-        ),
-        (
-            "solved",
-            wide(Some(rows.solved)),
-            wide(Some(recorded.solved)),
-        ),
-        (
-            "unsolvable",
-            wide(Some(rows.unsolvable)),
-            wide(Some(recorded.unsolvable)),
-        ),
-        (
-            "multiple",
-            wide(Some(rows.multiple)),
-            wide(Some(recorded.multiple)),
-        ),
-        (
-            "budget",
-            wide(Some(rows.budget)),
-            wide(Some(recorded.budget)),
-        ),
-        (
-            "invalid",
-            wide(Some(rows.invalid)),
-            wide(Some(recorded.invalid)),
-        ),
-        (
-            "total_nodes",
-            wide(rows.total_nodes),
-            wide(recorded.total_nodes),
-        ),
-        (
-            "total_guesses",
-            wide(Some(rows.total_guesses)),
-            wide(Some(recorded.total_guesses)),
-        ),
-        (
-            "total_updates",
-            wide(rows.total_updates),
-            wide(recorded.total_updates),
-        ),
-        (
-            "total_mems",
-            wide(rows.total_mems),
-            wide(recorded.total_mems),
-        ),
-        (
-            "no_guess",
-            wide(Some(rows.no_guess)),
-            wide(Some(recorded.no_guess)),
-        ),
-        ("summed ns", Some(rows.sum_ns), Some(recorded.sum_ns)),
-        (
-            "summed over-budget ns",
-            Some(rows.budget_ns),
-            Some(recorded.budget_ns),
-        ),
-    ];
-    if let Some((what, a, b)) = figures.iter().find(|(_, a, b)| a != b) {
+    let differ = figures(rows)
+        .into_iter()
+        .zip(figures(recorded))
+        .find(|((_, a), (_, b))| a != b);
+    if let Some(((what, a), (_, b))) = differ {
         return Some(format!(
             "{what}: {} in the rows, {} recorded",
-            show(*a),
-            show(*b)
+            show(a),
+            show(b)
         ));
     }
     let buckets = |s: &SolverStats| -> Vec<(u64, u64)> {

@@ -6,7 +6,9 @@
 //! it for a dark colour scheme. Series keep one colour per solver across
 //! the charts of a page ([`colour`]).
 
+use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::AsRangedCoord;
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -365,7 +367,6 @@ pub fn versus(
     );
     // Square: the same range on both axes, with room on the frame.
     let (lo, edge) = (lo, hi * 1.6);
-    let count = |k: PairKind| points.iter().filter(|p| p.0 == k).count();
     svg_beside(chart_name, |root| {
         let mut chart = frame(
             root,
@@ -385,89 +386,139 @@ pub fn versus(
             .y_label_formatter(&|y| human_ns(*y))
             .draw()
             .map_err(|e| draw_error(chart_name, e))?;
-        let f = 1.0 + tie;
-        let band = RGBColor(200, 200, 200).mix(0.5).filled();
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                vec![(lo, lo / f), (hi, hi / f), (hi, hi * f), (lo, lo * f)],
-                band,
-            )))
-            .map_err(|e| draw_error(chart_name, e))?;
-        let mut entries = vec![(
-            format!("a tie: within a factor {} either way", compact(f)),
-            Mark::Swatch(band),
-        )];
-        chart
-            .draw_series(std::iter::once(PathElement::new(
-                [(lo, lo), (hi, hi)],
-                BLACK.mix(0.6).stroke_width(1),
-            )))
-            .map_err(|e| draw_error(chart_name, e))?;
+        let mut entries = vec![tie_band(&mut chart, (lo, hi), tie, chart_name)?];
         // The frame's lines where unsolved puzzles sit.
         let frame_at = hi * 1.35;
-        let dashed = BLACK.mix(0.5).stroke_width(1);
-        for line in [
-            [(lo, frame_at), (edge, frame_at)],
-            [(frame_at, lo), (frame_at, edge)],
-        ] {
-            chart
-                .draw_series(DashedLineSeries::new(line, 4, 4, dashed))
-                .map_err(|e| draw_error(chart_name, e))?;
-        }
-        let both = colour(0).mix(0.45).filled();
-        let solid = colour(0).filled();
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter(|p| p.0 == PairKind::Both)
-                    .map(|&(_, x, y)| Circle::new((x, y), 2, both)),
-            )
-            .map_err(|e| draw_error(chart_name, e))?;
-        entries.push((
-            format!(
-                "both solved: {} (below the diagonal: {b} faster)",
-                count(PairKind::Both)
-            ),
-            Mark::Dot(solid),
-        ));
-        let marks = [
-            (
-                PairKind::OnlyA,
-                colour(1),
-                format!("only {a} solved (top edge)"),
-            ),
-            (
-                PairKind::OnlyB,
-                colour(2),
-                format!("only {b} solved (right edge)"),
-            ),
-            (
-                PairKind::Neither,
-                colour(6),
-                "neither solved (corner)".to_string(),
-            ),
-        ];
-        for (kind, c, text) in marks {
-            let n = count(kind);
-            if n == 0 {
-                continue;
-            }
-            let style = c.stroke_width(2);
-            chart
-                .draw_series(points.iter().filter(|p| p.0 == kind).map(|&(_, x, y)| {
-                    let at = match kind {
-                        PairKind::OnlyA => (x, frame_at),
-                        PairKind::OnlyB => (frame_at, y),
-                        _ => (frame_at, frame_at),
-                    };
-                    Cross::new(at, 4, style)
-                }))
-                .map_err(|e| draw_error(chart_name, e))?;
-            entries.push((format!("{text}: {n}"), Mark::Cross(style)));
-        }
+        frame_lines(&mut chart, (lo, edge), frame_at, chart_name)?;
+        entries.extend(pair_marks(
+            &mut chart,
+            (a, b),
+            points,
+            frame_at,
+            chart_name,
+        )?);
         Ok(entries)
     })
+}
+
+/// The log-log chart of [`versus`].
+type LogLog<'a, 'b> = Chart<'a, 'b, LogCoord<f64>, LogCoord<f64>>;
+
+/// [`versus`]'s tie band (within a factor `1 + tie` of the diagonal, over
+/// the points' range `lo..hi`) and its diagonal; returns the band's legend
+/// entry.
+fn tie_band<'a, 'b: 'a>(
+    chart: &mut LogLog<'a, 'b>,
+    (lo, hi): (f64, f64),
+    tie: f64,
+    chart_name: &str,
+) -> Result<(String, Mark), DrawError> {
+    let f = 1.0 + tie;
+    let band = RGBColor(200, 200, 200).mix(0.5).filled();
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            vec![(lo, lo / f), (hi, hi / f), (hi, hi * f), (lo, lo * f)],
+            band,
+        )))
+        .map_err(|e| draw_error(chart_name, e))?;
+    let entry = (
+        format!("a tie: within a factor {} either way", compact(f)),
+        Mark::Swatch(band),
+    );
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            [(lo, lo), (hi, hi)],
+            BLACK.mix(0.6).stroke_width(1),
+        )))
+        .map_err(|e| draw_error(chart_name, e))?;
+    Ok(entry)
+}
+
+/// [`versus`]'s dashed frame lines at `frame_at` across `lo..edge`, where
+/// the puzzles only one solver (or neither) solved sit.
+fn frame_lines<'a, 'b: 'a>(
+    chart: &mut LogLog<'a, 'b>,
+    (lo, edge): (f64, f64),
+    frame_at: f64,
+    chart_name: &str,
+) -> Result<(), DrawError> {
+    let dashed = BLACK.mix(0.5).stroke_width(1);
+    for line in [
+        [(lo, frame_at), (edge, frame_at)],
+        [(frame_at, lo), (frame_at, edge)],
+    ] {
+        chart
+            .draw_series(DashedLineSeries::new(line, 4, 4, dashed))
+            .map_err(|e| draw_error(chart_name, e))?;
+    }
+    Ok(())
+}
+
+/// [`versus`]'s puzzles: a dot at (A's time, B's time) for each both
+/// solved, a cross on the frame line (`frame_at`) for each only one solved
+/// and in the corner for each neither solved; returns their legend entries
+/// (a kind with no puzzle has none).
+fn pair_marks<'a, 'b: 'a>(
+    chart: &mut LogLog<'a, 'b>,
+    (a, b): (&str, &str),
+    points: &[PairPoint],
+    frame_at: f64,
+    chart_name: &str,
+) -> Result<Vec<(String, Mark)>, DrawError> {
+    let count = |k: PairKind| points.iter().filter(|p| p.0 == k).count();
+    let both = colour(0).mix(0.45).filled();
+    let solid = colour(0).filled();
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| p.0 == PairKind::Both)
+                .map(|&(_, x, y)| Circle::new((x, y), 2, both)),
+        )
+        .map_err(|e| draw_error(chart_name, e))?;
+    let mut entries = vec![(
+        format!(
+            "both solved: {} (below the diagonal: {b} faster)",
+            count(PairKind::Both)
+        ),
+        Mark::Dot(solid),
+    )];
+    let marks = [
+        (
+            PairKind::OnlyA,
+            colour(1),
+            format!("only {a} solved (top edge)"),
+        ),
+        (
+            PairKind::OnlyB,
+            colour(2),
+            format!("only {b} solved (right edge)"),
+        ),
+        (
+            PairKind::Neither,
+            colour(6),
+            "neither solved (corner)".to_string(),
+        ),
+    ];
+    for (kind, c, text) in marks {
+        let n = count(kind);
+        if n == 0 {
+            continue;
+        }
+        let style = c.stroke_width(2);
+        chart
+            .draw_series(points.iter().filter(|p| p.0 == kind).map(|&(_, x, y)| {
+                let at = match kind {
+                    PairKind::OnlyA => (x, frame_at),
+                    PairKind::OnlyB => (frame_at, y),
+                    _ => (frame_at, frame_at),
+                };
+                Cross::new(at, 4, style)
+            }))
+            .map_err(|e| draw_error(chart_name, e))?;
+        entries.push((format!("{text}: {n}"), Mark::Cross(style)));
+    }
+    Ok(entries)
 }
 
 /// Time against search cost per puzzle, log-log, one colour per series,
@@ -514,23 +565,7 @@ pub fn scatter(title: &str, x_desc: &str, series: &[Series]) -> Result<String, D
 /// the ratios of the run's 50th, 90th and 99th percentiles marked on it.
 pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, DrawError> {
     let chart_name = "the relative-speed chart";
-    let (mut x0, mut x1) = log_range(
-        bars.iter()
-            .flat_map(|b| {
-                [
-                    Some(b.mean),
-                    b.interval.map(|i| i.0),
-                    b.interval.map(|i| i.1),
-                ]
-                .into_iter()
-                .chain(b.percentiles)
-            })
-            .flatten()
-            .chain([1.0]),
-    );
-    // Room on the left for the names.
-    x0 /= (x1 / x0).powf(0.25);
-    x1 *= 1.05;
+    let (x0, x1) = speed_range(bars);
     let n = bars.len().max(1) as f64;
     svg(chart_name, |root| {
         // Headroom above the bars for the legend.
@@ -567,49 +602,7 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
         ];
         for (i, b) in bars.iter().enumerate() {
             let y = n - 1.0 - i as f64;
-            let style = colour(b.colour).mix(0.8).filled();
-            let (lo, hi) = if b.mean >= 1.0 {
-                (1.0, b.mean)
-            } else {
-                (b.mean, 1.0)
-            };
-            // Each bar is labelled by name: the legend explains the marks.
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(lo, y - 0.3), (hi, y + 0.3)],
-                    style,
-                )))
-                .map_err(|e| draw_error(chart_name, e))?;
-            chart
-                .draw_series(std::iter::once(Text::new(
-                    format!("{} {}x", b.name, compact(b.mean)),
-                    (x0 * 1.02, y + 0.1),
-                    ("sans-serif", 13).into_font(),
-                )))
-                .map_err(|e| draw_error(chart_name, e))?;
-            if let Some((low, high)) = b.interval {
-                chart
-                    .draw_series(std::iter::once(PathElement::new(
-                        [(low, y), (high, y)],
-                        BLACK.stroke_width(2),
-                    )))
-                    .map_err(|e| draw_error(chart_name, e))?;
-                for x in [low, high] {
-                    chart
-                        .draw_series(std::iter::once(PathElement::new(
-                            [(x, y - 0.15), (x, y + 0.15)],
-                            BLACK.stroke_width(2),
-                        )))
-                        .map_err(|e| draw_error(chart_name, e))?;
-                }
-            }
-            for (k, (_, style)) in marks.iter().enumerate() {
-                if let Some(r) = b.percentiles[k] {
-                    chart
-                        .draw_series(std::iter::once(Circle::new((r, y), 4, *style)))
-                        .map_err(|e| draw_error(chart_name, e))?;
-                }
-            }
+            speed_bar(&mut chart, b, (x0, y), &marks, chart_name)?;
         }
         for (name, style) in marks {
             chart
@@ -620,6 +613,85 @@ pub fn speed(title: &str, reference: &str, bars: &[SpeedBar]) -> Result<String, 
         }
         legend(&mut chart, SeriesLabelPosition::UpperMiddle, chart_name)
     })
+}
+
+/// [`speed`]'s x range: every ratio and interval end of `bars`, and 1,
+/// with room on the left for the names.
+fn speed_range(bars: &[SpeedBar]) -> (f64, f64) {
+    let (mut x0, mut x1) = log_range(
+        bars.iter()
+            .flat_map(|b| {
+                [
+                    Some(b.mean),
+                    b.interval.map(|i| i.0),
+                    b.interval.map(|i| i.1),
+                ]
+                .into_iter()
+                .chain(b.percentiles)
+            })
+            .flatten()
+            .chain([1.0]),
+    );
+    // Room on the left for the names.
+    x0 /= (x1 / x0).powf(0.25);
+    x1 *= 1.05;
+    (x0, x1)
+}
+
+/// One bar of [`speed`] at height `y` (its name written from `x0`): from
+/// 1 to the ratio, its interval as a line with end ticks, and its
+/// percentile ratios in the styles of `marks`.
+fn speed_bar<'a, 'b: 'a>(
+    chart: &mut Chart<'a, 'b, LogCoord<f64>, RangedCoordf64>,
+    b: &SpeedBar,
+    (x0, y): (f64, f64),
+    marks: &[(&str, ShapeStyle); 3],
+    chart_name: &str,
+) -> Result<(), DrawError> {
+    let style = colour(b.colour).mix(0.8).filled();
+    let (lo, hi) = if b.mean >= 1.0 {
+        (1.0, b.mean)
+    } else {
+        (b.mean, 1.0)
+    };
+    // Each bar is labelled by name: the legend explains the marks.
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(lo, y - 0.3), (hi, y + 0.3)],
+            style,
+        )))
+        .map_err(|e| draw_error(chart_name, e))?;
+    chart
+        .draw_series(std::iter::once(Text::new(
+            format!("{} {}x", b.name, compact(b.mean)),
+            (x0 * 1.02, y + 0.1),
+            ("sans-serif", 13).into_font(),
+        )))
+        .map_err(|e| draw_error(chart_name, e))?;
+    if let Some((low, high)) = b.interval {
+        chart
+            .draw_series(std::iter::once(PathElement::new(
+                [(low, y), (high, y)],
+                BLACK.stroke_width(2),
+            )))
+            .map_err(|e| draw_error(chart_name, e))?;
+        for x in [low, high] {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    [(x, y - 0.15), (x, y + 0.15)],
+                    BLACK.stroke_width(2),
+                )))
+                .map_err(|e| draw_error(chart_name, e))?;
+        }
+    }
+    for (k, (_, style)) in marks.iter().enumerate() {
+        if let Some(r) = b.percentiles[k] {
+            chart
+                .draw_series(std::iter::once(Circle::new((r, y), 4, *style)))
+                .map_err(|e| draw_error(chart_name, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// The distribution of per-puzzle ratios (log scale): one bar per bin,
@@ -704,6 +776,8 @@ type Chart<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
 
 /// The chart's frame: its caption, margins and axis areas (`y_area`
 /// pixels for the y labels), over the ranges `x` and `y`.
+// What the charts share of their frames is here; each chart's mesh (axis
+// words, labels) is its own, alike in shape on purpose.
 fn frame<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
     root: &'a DrawingArea<SVGBackend<'b>, Shift>,
     title: &str,

@@ -84,29 +84,7 @@ pub fn comparison(c: &Comparison) -> Result<String, PlotError> {
         c.current.path, c.baseline.path
     );
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
-    let sides: Vec<Vec<String>> = [("baseline", &c.baseline), ("current", &c.current)]
-        .iter()
-        .map(|(name, s)| {
-            vec![
-                name.to_string(),
-                s.path.clone(),
-                s.version.clone().unwrap_or_default(),
-                s.git_revision.clone().unwrap_or_default(),
-                s.cpu_model.clone().unwrap_or_default(),
-                s.started.clone().unwrap_or_default(),
-                s.threads.map(|t| t.to_string()).unwrap_or_default(),
-            ]
-        })
-        .collect();
-    table(
-        &mut body,
-        Some("meta"),
-        &[
-            "run", "path", "version", "revision", "machine", "started", "threads",
-        ]
-        .map(String::from),
-        &sides,
-    );
+    sides_table(&mut body, c);
     let _ = writeln!(
         body,
         "<p>Ratios are current / baseline (above 1: slower): the geometric mean of per-puzzle \
@@ -115,42 +93,7 @@ pub fn comparison(c: &Comparison) -> Result<String, PlotError> {
         c.options.confidence * 100.0,
         escape(&percent(c.options.threshold))
     );
-    let rows: Vec<Vec<String>> = c
-        .results
-        .iter()
-        .map(|r| {
-            let (est, int) = fmt_ratio(r.time.interval);
-            let nodes = match r.counters.nodes {
-                Some((b, n)) if b != n => format!("{} → {}", thousands(b), thousands(n)),
-                Some((b, _)) => format!("{} (same)", thousands(b)),
-                None => "not recorded".into(),
-            };
-            vec![
-                r.corpus.clone(),
-                r.solver.clone(),
-                est,
-                int,
-                r.time.verdict.words().to_string(),
-                nodes,
-                thousands(r.counters.changes.puzzles_changed),
-            ]
-        })
-        .collect();
-    table(
-        &mut body,
-        None,
-        &[
-            "corpus",
-            "solver",
-            "time ratio",
-            "interval",
-            "verdict",
-            "nodes",
-            "puzzles changed",
-        ]
-        .map(String::from),
-        &rows,
-    );
+    results_table(&mut body, c);
     if c.algorithm_changes() > 0 {
         let _ = writeln!(
             body,
@@ -182,10 +125,118 @@ pub fn comparison(c: &Comparison) -> Result<String, PlotError> {
     Ok(page(&title, &body))
 }
 
+/// The table of [`comparison`]'s two runs: path, version, machine.
+fn sides_table(body: &mut String, c: &Comparison) {
+    let sides: Vec<Vec<String>> = [("baseline", &c.baseline), ("current", &c.current)]
+        .iter()
+        .map(|(name, s)| {
+            vec![
+                name.to_string(),
+                s.path.clone(),
+                s.version.clone().unwrap_or_default(),
+                s.git_revision.clone().unwrap_or_default(),
+                s.cpu_model.clone().unwrap_or_default(),
+                s.started.clone().unwrap_or_default(),
+                s.threads.map(|t| t.to_string()).unwrap_or_default(),
+            ]
+        })
+        .collect();
+    table(
+        body,
+        Some("meta"),
+        &[
+            "run", "path", "version", "revision", "machine", "started", "threads",
+        ]
+        .map(String::from),
+        &sides,
+    );
+}
+
+/// The table of [`comparison`]'s results, a row per corpus x solver.
+fn results_table(body: &mut String, c: &Comparison) {
+    let rows: Vec<Vec<String>> = c
+        .results
+        .iter()
+        .map(|r| {
+            let (est, int) = fmt_ratio(r.time.interval);
+            let nodes = match r.counters.nodes {
+                Some((b, n)) if b != n => format!("{} → {}", thousands(b), thousands(n)),
+                Some((b, _)) => format!("{} (same)", thousands(b)),
+                None => "not recorded".into(),
+            };
+            vec![
+                r.corpus.clone(),
+                r.solver.clone(),
+                est,
+                int,
+                r.time.verdict.words().to_string(),
+                nodes,
+                thousands(r.counters.changes.puzzles_changed),
+            ]
+        })
+        .collect();
+    table(
+        body,
+        None,
+        &[
+            "corpus",
+            "solver",
+            "time ratio",
+            "interval",
+            "verdict",
+            "nodes",
+            "puzzles changed",
+        ]
+        .map(String::from),
+        &rows,
+    );
+}
+
 /// The page of a paired A/B with the gate's `threshold`.
 pub fn ab(r: &AbResult, threshold: f64) -> Result<String, PlotError> {
     let title = format!("dlxbench ab: {} against {}", r.b, r.a);
     let mut body = format!("<h1>{}</h1>\n", escape(&title));
+    ab_intro(&mut body, r, threshold);
+    let all = std::iter::once(&r.overall).chain(&r.corpora);
+    let rows: Vec<Vec<String>> = all
+        .clone()
+        .map(|x| {
+            let (est, int) = fmt_ratio(x.interval);
+            vec![x.name.clone(), thousands(x.puzzles as u64), est, int]
+        })
+        .collect();
+    table(
+        &mut body,
+        None,
+        &["puzzles of", "puzzles", "ratio", "interval"].map(String::from),
+        &rows,
+    );
+    nodes_note(&mut body, r);
+    if !r.discrepancies.is_empty() {
+        let _ = writeln!(
+            body,
+            "<p class=\"problem\">{} problem(s): the solvers disagreed or returned wrong solutions.</p>",
+            r.discrepancies.len()
+        );
+    }
+    // With one corpus, "all" is that corpus: drawn once.
+    let skip = usize::from(r.corpora.len() == 1);
+    let panels: Vec<Panel> = all
+        .skip(skip)
+        .map(|x| Panel {
+            title: format!("{}: {} / {}", x.name, r.b, r.a),
+            histogram: Some(x.distribution.clone()),
+            interval: x.interval,
+            verdict: crate::compare::verdict(x.interval, threshold),
+        })
+        .collect();
+    draw(&panels, threshold, &mut body)?;
+    Ok(page(&title, &body))
+}
+
+/// [`ab`]'s opening: how the ratio is made, the verdict, and the A/A
+/// check when there was one.
+fn ab_intro(body: &mut String, r: &AbResult, threshold: f64) {
     let _ = writeln!(
         body,
         "<p>Ratio {b}/{a} (above 1: {b} is slower): per pass, the geometric mean of per-puzzle \
@@ -229,20 +280,11 @@ pub fn ab(r: &AbResult, threshold: f64) -> Result<String, PlotError> {
             },
         );
     }
-    let all = std::iter::once(&r.overall).chain(&r.corpora);
-    let rows: Vec<Vec<String>> = all
-        .clone()
-        .map(|x| {
-            let (est, int) = fmt_ratio(x.interval);
-            vec![x.name.clone(), thousands(x.puzzles as u64), est, int]
-        })
-        .collect();
-    table(
-        &mut body,
-        None,
-        &["puzzles of", "puzzles", "ratio", "interval"].map(String::from),
-        &rows,
-    );
+}
+
+/// [`ab`]'s note on the node counts: equal, different (an algorithm
+/// change) or not recorded.
+fn nodes_note(body: &mut String, r: &AbResult) {
     match r.nodes.totals {
         Some((a, b)) if a != b || r.nodes.changed > 0 => {
             let _ = writeln!(
@@ -262,26 +304,6 @@ pub fn ab(r: &AbResult, threshold: f64) -> Result<String, PlotError> {
         }
         None => body.push_str("<p class=\"muted\">Node counts: not recorded by both.</p>\n"),
     }
-    if !r.discrepancies.is_empty() {
-        let _ = writeln!(
-            body,
-            "<p class=\"problem\">{} problem(s): the solvers disagreed or returned wrong solutions.</p>",
-            r.discrepancies.len()
-        );
-    }
-    // With one corpus, "all" is that corpus: drawn once.
-    let skip = usize::from(r.corpora.len() == 1);
-    let panels: Vec<Panel> = all
-        .skip(skip)
-        .map(|x| Panel {
-            title: format!("{}: {} / {}", x.name, r.b, r.a),
-            histogram: Some(x.distribution.clone()),
-            interval: x.interval,
-            verdict: crate::compare::verdict(x.interval, threshold),
-        })
-        .collect();
-    draw(&panels, threshold, &mut body)?;
-    Ok(page(&title, &body))
 }
 
 /// Writes a page to `path` atomically.

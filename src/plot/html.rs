@@ -140,112 +140,122 @@ pub fn shell_line(words: &[String]) -> String {
         .join(" ")
 }
 
-/// The run's facts from `run.json`, as rows of a two-column table.
+/// The run's facts from `run.json`, as rows of a two-column table (a
+/// fact the run does not have has no row).
 fn metadata(run: &RunInfo) -> Vec<Vec<String>> {
-    let mut rows = Vec::new();
-    let mut add = |name: &str, value: Option<String>| {
-        if let Some(v) = value {
-            rows.push(vec![name.to_string(), v]);
-        }
-    };
     let facts = &run.facts;
-    add(
-        "dlxbench",
-        run.dlxbench_version
-            .clone()
-            .map(|v| match &facts.git_revision {
-                Some(rev) => format!("{v} ({rev})"),
-                None => v,
-            }),
-    );
-    add("command line", Some(shell_line(&facts.command_line)));
-    add("machine", facts.cpu_model.clone());
-    add(
-        "cores, threads",
-        match (facts.cores, facts.threads) {
-            (Some(c), Some(t)) => Some(format!("{c} cores, {t} threads")),
-            (None, Some(t)) => Some(format!("{t} threads")),
-            _ => None,
-        },
-    );
-    add("rustc", Some(run.rustc_version.clone()));
-    add("kind, mode", {
-        let limit = run
-            .limit
-            .map_or("no limit".into(), |l| format!("limit {l}"));
-        Some(format!(
-            "{}, {} ({limit})",
-            run.kind,
-            run.mode.as_deref().unwrap_or_default()
-        ))
-    });
-    add(
-        "passes, warm-up, block",
-        Some(format!(
-            "{} passes, {} warm-up puzzles, blocks of {}",
-            run.passes.unwrap_or(1),
-            run.warmup.unwrap_or(0),
-            run.schedule_block.map_or("?".into(), |b| b.to_string())
-        )),
-    );
-    add("shuffle seed", run.shuffle_seed.map(|s| s.to_string()));
-    add("permute seed", run.permute_seed.map(|s| s.to_string()));
-    add(
-        "shard",
-        facts.shard.as_ref().map(|s| {
+    let rows = [
+        ("dlxbench", version_text(run)),
+        ("command line", Some(shell_line(&facts.command_line))),
+        ("machine", facts.cpu_model.clone()),
+        ("cores, threads", cores_text(run)),
+        ("rustc", Some(run.rustc_version.clone())),
+        ("kind, mode", Some(mode_text(run))),
+        ("passes, warm-up, block", Some(passes_text(run))),
+        ("shuffle seed", run.shuffle_seed.map(|s| s.to_string())),
+        ("permute seed", run.permute_seed.map(|s| s.to_string())),
+        ("shard", shard_text(run)),
+        (
+            "merged from",
+            facts
+                .merged_from
+                .as_ref()
+                .map(|a| format!("{} parts", a.len())),
+        ),
+        ("solvers", Some(solvers_text(run))),
+        ("reference", run.reference.clone()),
+        ("corpora", Some(corpora_text(run))),
+        (
+            "time",
+            match (&facts.started, &facts.finished) {
+                (Some(s), Some(f)) => Some(format!("{s} to {f}")),
+                _ => None,
+            },
+        ),
+    ];
+    rows.into_iter()
+        .filter_map(|(name, value)| value.map(|v| vec![name.to_string(), v]))
+        .collect()
+}
+
+/// The dlxbench version of [`metadata`], with its git revision.
+fn version_text(run: &RunInfo) -> Option<String> {
+    run.dlxbench_version
+        .clone()
+        .map(|v| match &run.facts.git_revision {
+            Some(rev) => format!("{v} ({rev})"),
+            None => v,
+        })
+}
+
+/// The cores and threads of [`metadata`], as far as they are known.
+fn cores_text(run: &RunInfo) -> Option<String> {
+    match (run.facts.cores, run.facts.threads) {
+        (Some(c), Some(t)) => Some(format!("{c} cores, {t} threads")),
+        (None, Some(t)) => Some(format!("{t} threads")),
+        _ => None,
+    }
+}
+
+/// The kind, mode and limit of [`metadata`].
+fn mode_text(run: &RunInfo) -> String {
+    let limit = run
+        .limit
+        .map_or("no limit".into(), |l| format!("limit {l}"));
+    format!(
+        "{}, {} ({limit})",
+        run.kind,
+        run.mode.as_deref().unwrap_or_default()
+    )
+}
+
+/// The passes, warm-up and schedule block of [`metadata`].
+fn passes_text(run: &RunInfo) -> String {
+    format!(
+        "{} passes, {} warm-up puzzles, blocks of {}",
+        run.passes.unwrap_or(1),
+        run.warmup.unwrap_or(0),
+        run.schedule_block.map_or("?".into(), |b| b.to_string())
+    )
+}
+
+/// The shard of [`metadata`]: its indices of its count.
+fn shard_text(run: &RunInfo) -> Option<String> {
+    run.facts.shard.as_ref().map(|s| {
+        format!(
+            "{} of {}",
+            s.indices
+                .iter()
+                .map(|k| k.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            s.count
+        )
+    })
+}
+
+/// The solvers of [`metadata`], each with its description.
+fn solvers_text(run: &RunInfo) -> String {
+    run.solvers
+        .iter()
+        .map(|s| format!("{} ({})", s.name, s.description))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The corpora of [`metadata`], each with its SHA-256.
+fn corpora_text(run: &RunInfo) -> String {
+    run.corpora
+        .iter()
+        .map(|c| {
             format!(
-                "{} of {}",
-                s.indices
-                    .iter()
-                    .map(|k| k.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                s.count
+                "{} (SHA-256 {})",
+                c.path.as_deref().unwrap_or(&c.name),
+                c.sha256.as_deref().unwrap_or("?")
             )
-        }),
-    );
-    add(
-        "merged from",
-        facts
-            .merged_from
-            .as_ref()
-            .map(|a| format!("{} parts", a.len())),
-    );
-    add(
-        "solvers",
-        Some(
-            run.solvers
-                .iter()
-                .map(|s| format!("{} ({})", s.name, s.description))
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-    );
-    add("reference", run.reference.clone());
-    add(
-        "corpora",
-        Some(
-            run.corpora
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} (SHA-256 {})",
-                        c.path.as_deref().unwrap_or(&c.name),
-                        c.sha256.as_deref().unwrap_or("?")
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join("; "),
-        ),
-    );
-    add(
-        "time",
-        match (&facts.started, &facts.finished) {
-            (Some(s), Some(f)) => Some(format!("{s} to {f}")),
-            _ => None,
-        },
-    );
-    rows
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// `report.html` of a run.

@@ -335,6 +335,9 @@ fn versus_pictures(
     Ok(out)
 }
 
+/// The pictures of one corpus of a run: its charts (from the histograms,
+/// the sampled rows `samples` and, where the run kept them, its per-puzzle
+/// `rows`) and its head-to-head plots.
 fn corpus_pictures(
     run: &Recorded,
     corpus: &CorpusResult,
@@ -355,50 +358,7 @@ fn corpus_pictures(
         Some(_) => "puzzles solved within it",
         None => "puzzles timed within it",
     };
-    // The scatter plot: nodes where the solver records them, else guesses.
-    let mut points = 0;
-    let mut uses_guesses = Vec::new();
-    let scatter: Vec<chart::Series> = corpus
-        .solvers
-        .iter()
-        .enumerate()
-        .filter_map(|(i, s)| {
-            let rows = samples
-                .iter()
-                .find(|x| x.corpus == *name && x.solver == s.name)?;
-            let by_nodes = rows.kept.iter().all(|r| r.nodes.is_some());
-            if !by_nodes {
-                uses_guesses.push(s.name.clone());
-            }
-            let pts: Vec<(f64, f64)> = rows
-                .kept
-                .iter()
-                .filter(|r| r.timed())
-                .map(|r| {
-                    let cost = if by_nodes {
-                        r.nodes.unwrap_or(0)
-                    } else {
-                        r.guesses
-                    };
-                    (cost as f64 + 1.0, r.ns as f64)
-                })
-                .collect();
-            points += pts.len();
-            Some(chart::Series {
-                name: s.name.clone(),
-                colour: i,
-                points: pts,
-            })
-        })
-        .collect();
-    let x_desc = if uses_guesses.is_empty() {
-        "search nodes + 1 (log scale)".to_string()
-    } else {
-        format!(
-            "search nodes + 1 (log scale; guesses + 1 for {})",
-            uses_guesses.join(", ")
-        )
-    };
+    let (scatter, x_desc, points) = scatter_series(corpus, samples);
     let speed = speed_bars(run, corpus);
     let title = |what: &str| format!("{name}: {what}");
     let svgs = [
@@ -435,6 +395,59 @@ fn corpus_pictures(
         versus,
         points,
     })
+}
+
+/// The cost scatter plot's series of a corpus, from the sampled rows:
+/// nodes where the solver records them, else guesses; with the x axis's
+/// words and the number of points.
+fn scatter_series(
+    corpus: &CorpusResult,
+    samples: &[sample::Sampled],
+) -> (Vec<chart::Series>, String, usize) {
+    let mut points = 0;
+    let mut uses_guesses = Vec::new();
+    let scatter: Vec<chart::Series> = corpus
+        .solvers
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| {
+            let rows = samples
+                .iter()
+                .find(|x| x.corpus == corpus.name && x.solver == s.name)?;
+            let by_nodes = rows.kept.iter().all(|r| r.nodes.is_some());
+            if !by_nodes {
+                uses_guesses.push(s.name.clone());
+            }
+            let pts: Vec<(f64, f64)> = rows
+                .kept
+                .iter()
+                .filter(|r| r.timed())
+                .map(|r| {
+                    let cost = if by_nodes {
+                        r.nodes.unwrap_or(0)
+                    } else {
+                        r.guesses
+                    };
+                    (cost as f64 + 1.0, r.ns as f64)
+                })
+                .collect();
+            points += pts.len();
+            Some(chart::Series {
+                name: s.name.clone(),
+                colour: i,
+                points: pts,
+            })
+        })
+        .collect();
+    let x_desc = if uses_guesses.is_empty() {
+        "search nodes + 1 (log scale)".to_string()
+    } else {
+        format!(
+            "search nodes + 1 (log scale; guesses + 1 for {})",
+            uses_guesses.join(", ")
+        )
+    };
+    (scatter, x_desc, points)
 }
 
 /// The relative-speed bars of a corpus: the table's paired speed ratios

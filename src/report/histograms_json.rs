@@ -23,7 +23,6 @@
 use std::path::{Path, PathBuf};
 
 use super::{schema, Report, RunMeta};
-use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult, SolverStats};
 use crate::results::{to_json, HistogramSet, ResultError};
 
@@ -67,10 +66,7 @@ impl Report for HistogramsJson {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = to_json(&HistogramSet::of(run)).map_err(std::io::Error::other)?;
-        Ok(vec![AtomicFile::write(
-            &dir.join(schema::HISTOGRAMS_JSON),
-            text.as_bytes(),
-        )?])
+        super::write_one(dir, schema::HISTOGRAMS_JSON, &text)
     }
 }
 

@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{schema, Report, RunMeta};
-use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Column names, in order: [`schema::images::COLUMNS`].
@@ -60,9 +59,6 @@ impl Report for ImagesCsv {
             return Ok(Vec::new());
         }
         let text = render(run, config);
-        Ok(vec![AtomicFile::write(
-            &dir.join(schema::IMAGES_CSV),
-            text.as_bytes(),
-        )?])
+        super::write_one(dir, schema::IMAGES_CSV, &text)
     }
 }

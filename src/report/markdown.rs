@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use super::table::{notes, tables};
 use super::{schema, Report, RunMeta};
-use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes `summary.md`.
@@ -57,10 +56,7 @@ impl Report for Markdown {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = render(run, config, meta);
-        Ok(vec![AtomicFile::write(
-            &dir.join(schema::SUMMARY_MD),
-            text.as_bytes(),
-        )?])
+        super::write_one(dir, schema::SUMMARY_MD, &text)
     }
 }
 

@@ -129,7 +129,9 @@ impl RunMeta {
     }
 }
 
-/// One output format.
+/// One output format. Each format's implementation repeats the signature
+/// of [`Report::write`]; a format of one file made in memory writes it
+/// with `write_one`.
 pub trait Report {
     /// Writes the format's file(s) into `dir`; returns the paths written.
     fn write(
@@ -139,6 +141,15 @@ pub trait Report {
         meta: &RunMeta,
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>>;
+}
+
+/// Writes `text` as the file `name` in `dir`, atomically: the write of a
+/// format that is one file made whole in memory.
+fn write_one(dir: &Path, name: &str, text: &str) -> std::io::Result<Vec<PathBuf>> {
+    Ok(vec![crate::atomic::AtomicFile::write(
+        &dir.join(name),
+        text.as_bytes(),
+    )?])
 }
 
 /// Every file format except the streamed `puzzles.csv`.

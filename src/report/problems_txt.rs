@@ -6,7 +6,6 @@
 use std::path::{Path, PathBuf};
 
 use super::{schema, Report, RunMeta};
-use crate::atomic::AtomicFile;
 use crate::harness::{Config, RunResult};
 
 /// Writes `problems.txt`.
@@ -42,9 +41,6 @@ impl Report for ProblemsTxt {
         if text.is_empty() {
             return Ok(Vec::new());
         }
-        Ok(vec![AtomicFile::write(
-            &dir.join(schema::PROBLEMS_TXT),
-            text.as_bytes(),
-        )?])
+        super::write_one(dir, schema::PROBLEMS_TXT, &text)
     }
 }

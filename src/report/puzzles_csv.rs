@@ -181,18 +181,8 @@ mod tests {
         let path = PuzzlesCsv::path(dir.path());
         let mut w = PuzzlesCsv::create(dir.path(), &["dlx"]).unwrap();
         let record = |line| Record {
-            line,
-            solver: 0,
-            status: Status::Unique,
-            ns: 10,
-            solutions: 1,
             nodes: Some(1),
-            guesses: 0,
-            updates: None,
-            mems: None,
-            failure: None,
-            timing: crate::solvers::Timing::Call,
-            host: None,
+            ..Record::new(line, 0, Status::Unique, 10, 1)
         };
         let header = format!("{}\n", COLUMNS.join(","));
         w.write_batch("a", &[record(1), record(2)]).unwrap();

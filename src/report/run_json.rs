@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use super::{schema, Report, RunMeta};
-use crate::atomic::AtomicFile;
 use crate::harness::{Config, CorpusResult, RunResult};
 use crate::results::{
     checksum, to_json, CorpusInfo, CorpusState, FailureCounts, PartFacts, RunFacts, RunInfo,
@@ -311,10 +310,7 @@ impl Report for RunJson {
         dir: &Path,
     ) -> std::io::Result<Vec<PathBuf>> {
         let text = to_json(&run_info_in(run, config, meta, dir)?).map_err(std::io::Error::other)?;
-        Ok(vec![AtomicFile::write(
-            &dir.join(schema::RUN_JSON),
-            text.as_bytes(),
-        )?])
+        super::write_one(dir, schema::RUN_JSON, &text)
     }
 }
 

@@ -250,6 +250,8 @@ pub mod summary {
 
     /// The columns every `summary.csv` has, whatever its version (the
     /// others read as their default when a file lacks them).
+    // Written out, not derived from COLUMNS (a const array); a test checks
+    // that each is one of COLUMNS.
     pub const REQUIRED: [&str; 14] = [
         CORPUS,
         SOLVER,
@@ -498,6 +500,16 @@ mod tests {
              speed_high,speed_puzzles,speed_note,total_mems,own_time_explained,own_overhead_ns"
         );
         assert_eq!(summary::COLUMNS.last(), Some(&summary::OWN_OVERHEAD_NS));
+    }
+
+    /// `summary::REQUIRED`, written out, names columns of
+    /// `summary::COLUMNS`, each once.
+    #[test]
+    fn summary_required_columns_are_columns() {
+        assert_unique(&summary::REQUIRED);
+        for c in summary::REQUIRED {
+            assert!(summary::COLUMNS.contains(&c), "{c}");
+        }
     }
 
     #[test]

@@ -602,12 +602,10 @@ fn puzzle_records_read_old_files_and_refuse_unknown_statuses() {
     assert!(e.to_string().contains("unknown status `maybe`"), "{e}");
 }
 
-/// `run.json` vouches for the data files with their SHA-256: a file edited,
-/// deleted or added later is refused, naming it, unless accepted; a run
-/// from before checksums reads unverified; a run whose writer died reads
-/// with the differences in its warning.
-#[test]
-fn checksums_are_verified_by_the_reader() {
+/// A run whose `run.json` holds the checksums of its data files (one
+/// histogram; a picture, not checksummed; `summary.csv` listed but not
+/// there), and that `run.json`.
+fn checksummed_run() -> (tempfile::TempDir, RunInfo) {
     let mut info = info();
     info.files = vec![
         "run.json".into(),
@@ -616,19 +614,27 @@ fn checksums_are_verified_by_the_reader() {
         "c.cost.svg".into(),
     ];
     let dir = written(&info, None);
-    let hgrm = dir.path().join("c.dlx.hgrm");
-    std::fs::write(&hgrm, "Value Percentile\n1.0 0.5\n").unwrap();
+    std::fs::write(dir.path().join("c.dlx.hgrm"), "Value Percentile\n1.0 0.5\n").unwrap();
     std::fs::write(dir.path().join("c.cost.svg"), "<svg/>").unwrap();
+    info.file_sha256 = checksum::checksums(dir.path(), &info.files).unwrap();
+    let run_json = dir.path().join(schema::RUN_JSON);
+    std::fs::write(&run_json, to_json(&info).unwrap()).unwrap();
+    (dir, info)
+}
+
+/// `run.json` vouches for the data files with their SHA-256: a file edited,
+/// deleted or added later is refused, naming it, unless accepted.
+#[test]
+fn checksums_are_verified_by_the_reader() {
+    let (dir, info) = checksummed_run();
+    let hgrm = dir.path().join("c.dlx.hgrm");
     // Only the data files there get one (not run.json, not a picture, not
     // summary.csv which is not there).
-    info.file_sha256 = checksum::checksums(dir.path(), &info.files).unwrap();
     assert_eq!(info.file_sha256.keys().collect::<Vec<_>>(), ["c.dlx.hgrm"]);
     assert_eq!(
         info.file_sha256["c.dlx.hgrm"],
         checksum::sha256_file(&hgrm).unwrap()
     );
-    let run_json = dir.path().join(schema::RUN_JSON);
-    std::fs::write(&run_json, to_json(&info).unwrap()).unwrap();
     let read = ResultDir::open(dir.path()).unwrap();
     assert_eq!(read.checksums, Checksums::Verified);
     assert_eq!(read.run.file_sha256, info.file_sha256);
@@ -668,12 +674,19 @@ fn checksums_are_verified_by_the_reader() {
         e.contains("c.dlx.hgrm has a checksum in run.json but is missing: deleted or moved; summary.csv has no checksum in run.json"),
         "{e}"
     );
+}
 
-    // A writer that died may have written a file and not run.json: read,
-    // the files named in the warning.
+/// A writer that died may have written a file and not run.json: the run
+/// reads, the files named in the warning.
+#[test]
+fn a_died_writer_reads_with_the_differences_in_its_warning() {
+    let (dir, info) = checksummed_run();
+    std::fs::remove_file(dir.path().join("c.dlx.hgrm")).unwrap();
+    std::fs::write(dir.path().join("summary.csv"), "corpus\n").unwrap();
     let mut died = info.clone();
     died.state = Some(RunState::Running);
     died.pid = None;
+    let run_json = dir.path().join(schema::RUN_JSON);
     std::fs::write(&run_json, to_json(&died).unwrap()).unwrap();
     let read = ResultDir::open(dir.path()).unwrap();
     assert!(matches!(read.state, DirState::Died { .. }));
@@ -683,8 +696,13 @@ fn checksums_are_verified_by_the_reader() {
         w.contains("c.dlx.hgrm, summary.csv not as run.json records"),
         "{w}"
     );
+}
 
-    // From before checksums: read unverified.
+/// A run from before checksums reads unverified.
+#[test]
+fn a_run_from_before_checksums_reads_unverified() {
+    let (dir, info) = checksummed_run();
+    let run_json = dir.path().join(schema::RUN_JSON);
     let mut old = info.clone();
     old.schema_version = Some(1);
     old.file_sha256.clear();
@@ -704,8 +722,14 @@ fn checksums_are_verified_by_the_reader() {
         ResultDir::open(&old_run()).unwrap().checksums,
         Checksums::NotRecorded
     );
+}
 
-    // A checksum that is not one, or of a name that is not a data file.
+/// A checksum that is not one, or of a name that is not a data file, is
+/// refused.
+#[test]
+fn a_malformed_checksum_is_refused() {
+    let (dir, info) = checksummed_run();
+    let run_json = dir.path().join(schema::RUN_JSON);
     let mut bad = info.clone();
     bad.file_sha256.insert("summary.csv".into(), "XYZ".into());
     std::fs::write(&run_json, to_json(&bad).unwrap()).unwrap();

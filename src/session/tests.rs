@@ -49,6 +49,11 @@ fn session<'a>(corpora: &'a [Corpus], setup: &'a Setup<Grid>, output: Output) ->
     }
 }
 
+/// A new directory to write to, `path` (an earlier run's refused).
+fn new_dir(path: PathBuf) -> Output {
+    Output::Dir { path, force: false }
+}
+
 /// Records what it is told; with `stop_after`, sets `stop` when that many
 /// corpora have ended (as a display whose reader went away does).
 #[derive(Default)]
@@ -105,14 +110,7 @@ fn a_session_writes_its_files_and_tells_what_it_came_to() {
     let corpora = [tiny("small", 20), tiny("other", 10)];
     let lineup = lineup();
     let setup = setup(&lineup);
-    let mut s = session(
-        &corpora,
-        &setup,
-        Output::Dir {
-            path: out.clone(),
-            force: false,
-        },
-    );
+    let mut s = session(&corpora, &setup, new_dir(out.clone()));
     let export = tmp.path().join("bmf.json");
     s.exports = vec![(export::format("bmf").unwrap(), export.clone())];
     let observer = Recorder::default();
@@ -358,14 +356,7 @@ fn a_stop_before_the_start_keeps_nothing_but_writes_the_files() {
     let corpora = [tiny("a", 5)];
     let lineup = lineup();
     let setup = setup(&lineup);
-    let mut s = session(
-        &corpora,
-        &setup,
-        Output::Dir {
-            path: tmp.path().join("run"),
-            force: false,
-        },
-    );
+    let mut s = session(&corpora, &setup, new_dir(tmp.path().join("run")));
     s.plots = false;
     let outcome = s.run(&(), &AtomicBool::new(true)).unwrap();
     assert!(outcome.stopped());
@@ -382,14 +373,7 @@ fn failures_after_the_run_are_warnings_and_a_corpus_of_noise_is_unreadable() {
     ];
     let lineup = lineup();
     let setup = setup(&lineup);
-    let mut s = session(
-        &corpora,
-        &setup,
-        Output::Dir {
-            path: tmp.path().join("run"),
-            force: false,
-        },
-    );
+    let mut s = session(&corpora, &setup, new_dir(tmp.path().join("run")));
     s.plots = false;
     let missing = tmp.path().join("no such dir").join("bmf.json");
     s.exports = vec![(export::format("bmf").unwrap(), missing.clone())];
@@ -508,10 +492,7 @@ fn malformed_lines_are_a_problem_and_a_mostly_malformed_corpus_is_named() {
     ];
     let lineup = lineup();
     let setup = setup(&lineup);
-    let out = Output::Dir {
-        path: tmp.path().join("run"),
-        force: false,
-    };
+    let out = new_dir(tmp.path().join("run"));
     let outcome = session(&corpora, &setup, out)
         .run(&(), &AtomicBool::new(false))
         .unwrap();

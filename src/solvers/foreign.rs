@@ -517,12 +517,7 @@ impl ForeignSolver {
             solutions: found,
             nodes: None,
             guesses,
-            updates: None,
-            mems: None,
-            budget_exceeded: false,
-            failure: None,
-            timing: crate::solvers::Timing::Call,
-            host: None,
+            ..Outcome::default()
         }
     }
 }

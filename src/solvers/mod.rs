@@ -499,9 +499,7 @@ impl From<SearchStats> for Outcome {
             updates: Some(stats.updates),
             mems: stats.mems,
             budget_exceeded: stats.budget_exceeded,
-            failure: None,
-            timing: Timing::Call,
-            host: None,
+            ..Outcome::default()
         }
     }
 }
@@ -526,6 +524,8 @@ impl Outcome {
 
 /// A solver that the harness can drive, for puzzles of type `P` (a kind's
 /// puzzle type: [`crate::sudoku::Grid`], [`crate::hanidoku::Board`]).
+// Its implementations repeat the signatures of `solve` and `solve_timed`
+// (and `Block`'s of `done`): the trait's, not repeated logic.
 pub trait Solver<P>: Send {
     /// Solves `puzzle`, counting solutions up to `limit` (`u64::MAX` for all)
     /// within `budget`. The first solution found, if any, is written into

@@ -24,6 +24,8 @@ impl std::fmt::Display for Unit {
 }
 
 /// The checker's verdict on a grid.
+// Shaped like Hanidoku's `Verdict` on purpose: each kind names its own
+// broken unit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
     /// Every cell filled, no unit repeats a symbol: a solved grid.

@@ -9,6 +9,8 @@ use crate::rng::SplitMix;
 
 crate::puzzle::text_traits!(error: GridError, verdict: Verdict);
 
+// Forwards to the kind's own functions, as Hanidoku's `Board` does: the
+// trait is the one place the two kinds meet.
 impl Puzzle for Grid {
     const NAME: &'static str = "sudoku";
     const TITLE: &'static str = "Sudoku";

@@ -147,6 +147,11 @@ pub struct CorpusRows {
 }
 
 impl CorpusRows {
+    /// The solvers with rows on this corpus, in the run's order.
+    fn present(&self) -> Vec<&SolverRows> {
+        self.solvers.iter().filter(|s| !s.rows.is_empty()).collect()
+    }
+
     /// The rows of `solver`.
     pub fn solver(&self, name: &str) -> Option<&SolverRows> {
         self.solvers.iter().find(|s| s.name == name)
@@ -676,11 +681,7 @@ pub fn virtual_best(corpus: &CorpusRows, band_by: Option<&str>) -> VirtualBest {
         .filter(|r| !r.rows.is_empty() && r.rows.values().all(|s| s.nodes.is_some()));
     // The solvers with rows on this corpus, each by its index among them
     // (the order of the run, which ties go by).
-    let present: Vec<&SolverRows> = corpus
-        .solvers
-        .iter()
-        .filter(|s| !s.rows.is_empty())
-        .collect();
+    let present = corpus.present();
     let mut tally = VirtualBestTally::new(present.len());
     let mut bands: BTreeMap<(u64, u64), Vec<u64>> = BTreeMap::new();
     let mut puzzle = Vec::with_capacity(present.len());
@@ -747,11 +748,7 @@ pub struct UnitCost {
 /// with the tally the run's notes come from
 /// ([`crate::harness::UnitCostTally`]) and the solved rule of the rows.
 pub fn unit_cost(corpus: &CorpusRows) -> UnitCost {
-    let present: Vec<&SolverRows> = corpus
-        .solvers
-        .iter()
-        .filter(|s| !s.rows.is_empty())
-        .collect();
+    let present = corpus.present();
     let mut tally = UnitCostTally::new(present.len());
     let mut puzzle = Vec::with_capacity(present.len());
     for line in corpus.lines() {

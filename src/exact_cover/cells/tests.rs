@@ -186,6 +186,8 @@ fn limit_budget_and_visitor_stop_and_restore_the_arena() {
         assert_eq!(dc, pristine);
         assert_eq!(dc.count(base).solutions, 4);
     }
+    // A zero time budget: the twin of Dlx's test in exact_cover/tests.rs
+    // (each engine's tests stay with it).
     let q = puzzles::queens(10).unwrap().problem;
     let mut dc = Dc::new(&q);
     let pristine = dc.clone();

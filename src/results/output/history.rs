@@ -56,6 +56,8 @@ pub struct SeriesJson {
 }
 
 /// One commit's figures of a corpus x solver.
+// Mirrors `history::series::Point` on purpose: the file's type, apart from
+// the one in memory, so that the schema changes only with its version.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PointJson {
     /// The git revision of the build (`git describe`), or `run:` and the
@@ -149,6 +151,8 @@ pub struct ExportRun {
 
 /// One corpus x solver of a run: the figures of its `summary.csv` row the
 /// database keeps.
+// Repeats fields of `results::summary::SummaryRow` on purpose: the export's
+// schema, versioned on its own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ExportSummary {
     /// Corpus name.

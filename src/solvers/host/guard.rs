@@ -81,16 +81,7 @@ impl GuardedBuffer {
             .unwrap_or(4096);
         // SAFETY: an anonymous private mapping of two pages, owned by the
         // value returned (unmapped on drop).
-        let base = unsafe {
-            libc::mmap(
-                ptr::null_mut(),
-                2 * page,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
+        let base = unsafe { map_anonymous(2 * page) };
         if base == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
@@ -222,14 +213,7 @@ pub fn install_crash_handler(buffer: &mut GuardedBuffer) -> io::Result<()> {
     // process's life (never unmapped); sigaltstack and sigaction with
     // initialised structures.
     unsafe {
-        let stack = libc::mmap(
-            ptr::null_mut(),
-            ALT_STACK,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
+        let stack = map_anonymous(ALT_STACK);
         if stack == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
@@ -426,20 +410,30 @@ extern "C" fn on_crash(
     }
 }
 
+/// A private anonymous read-write mapping of `len` bytes, or
+/// `MAP_FAILED` (its `errno` set).
+///
+/// # Safety
+/// The caller owns the mapping: it unmaps it, or keeps it for the
+/// process's life.
+unsafe fn map_anonymous(len: usize) -> *mut libc::c_void {
+    libc::mmap(
+        ptr::null_mut(),
+        len,
+        libc::PROT_READ | libc::PROT_WRITE,
+        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+        -1,
+        0,
+    )
+}
+
 /// True when a 64 KiB mapping fails with `ENOMEM`: the address space is
 /// used up (or the limit is nearly reached).
 fn address_space_exhausted() -> bool {
     const PROBE: usize = 64 * 1024;
     // SAFETY: an anonymous mapping, unmapped at once.
     unsafe {
-        let probe = libc::mmap(
-            ptr::null_mut(),
-            PROBE,
-            libc::PROT_READ | libc::PROT_WRITE,
-            libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
-            -1,
-            0,
-        );
+        let probe = map_anonymous(PROBE);
         if probe == libc::MAP_FAILED {
             return errno() == libc::ENOMEM;
         }

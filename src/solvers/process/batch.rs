@@ -334,6 +334,8 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// reads their answers; with [`ProcessOptions::pipeline`], the next
     /// batch is written first. The index of the first puzzle not done (a
     /// failure leaves the rest of the batch to a fresh process).
+    // Takes `solve_block`'s arguments, as `send` does: the two steps of one
+    // batch, each on what it needs.
     fn batch(
         &mut self,
         block: &mut dyn Block<P>,

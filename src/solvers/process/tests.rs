@@ -416,6 +416,8 @@ fn requests_carry_the_line_notation_and_a_box_key_when_needed() {
 
 #[test]
 fn causes_read_back_and_map_to_statuses() {
+    // Every failure listed again on purpose, apart from `from_cause`'s own
+    // list: a variant that list drops fails here.
     for f in [
         Failure::Signal(11),
         Failure::Exit(3),

@@ -287,6 +287,8 @@ impl<M: Mask> Core<M> {
 
     /// Sets the masks from the clues and lists the open cells. False when
     /// two clues clash.
+    // Its clue check is the singles solver's `load` on purpose (each on
+    // its own masks, on the timed path).
     fn load(&mut self, slots: &mut Vec<Slot>, puzzle: &Grid) -> bool {
         let shape = puzzle.shape();
         let n = shape.side();

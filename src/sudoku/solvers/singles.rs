@@ -289,6 +289,9 @@ impl<M: Mask> Core<M> {
     /// Sets the masks from the clues and queues the naked singles they
     /// leave. `None` when two clues clash; `Some(false)` when an open cell
     /// has no candidate.
+    // Its clue check is the heuristic solver's `load` on purpose: each on
+    // its own masks (one array of units here, rows, columns and boxes
+    // there), both on the path every solve is timed through.
     fn load(&mut self, layout: &Layout, puzzle: &Grid, full: M) -> Option<bool> {
         let n = puzzle.side();
         let cells = n * n;

@@ -160,9 +160,13 @@ fn numeric_lines() {
     );
 }
 
+/// A hard puzzle, for the malformed-line tests to spoil.
+const HARD: &str =
+    ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+
 #[test]
 fn malformed_lines() {
-    let hard = ".2..5.6.8...7..4.....1.3....6..4....3......5........1.7..3.5.........2......8....";
+    let hard = HARD;
     // Too short, too long: the nearest size is named.
     let e = error(&hard[1..]);
     assert_eq!(e.column, 0);
@@ -195,6 +199,11 @@ fn malformed_lines() {
         e.message,
         "unexpected symbol '?': expected 1-9, '.' or '0' for blank"
     );
+}
+
+#[test]
+fn malformed_lines_bytes_empty_and_shapeless() {
+    let hard = HARD;
     // Not UTF-8, and a multi-byte character: columns count characters.
     let mut bytes = hard.as_bytes().to_vec();
     bytes[5] = 0xFF;
@@ -215,6 +224,10 @@ fn malformed_lines() {
     assert!(e.message.contains("no box shape fits a side of 7"), "{e}");
     let e = error(&".".repeat(64 * 64));
     assert!(e.message.contains("sides up to 61"), "{e}");
+}
+
+#[test]
+fn malformed_lines_of_numbers() {
     // Numbers: wrong count, bad token, value too big, negative.
     let nums = |s: &str| s.to_string() + &" 0".repeat(80);
     assert!(parse(&nums("1")).is_ok());
