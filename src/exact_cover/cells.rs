@@ -10,10 +10,11 @@
 //!
 //! * **Cells**: one per 1 of the matrix, numbered in row order, so a row's
 //!   cells are consecutive (`opt_start[k]..opt_start[k + 1]`). Each cell
-//!   is 8 bytes, its item (column) and its *location*, where it sits in its
-//!   item's set, side by side since every removal reads both; its row is in
-//!   a separate array, read only to walk a row of varying width and to
-//!   report a solution.
+//!   is 8 bytes, its item (column) and its *slot*, where it sits in the
+//!   one array of the items' sets (not counted from its item's first
+//!   slot, so a removal adds no offset), side by side since every removal
+//!   reads both; its row is in a separate array, read only to walk a row
+//!   of varying width and to report a solution.
 //! * **Item sets**: item `i` owns the slots from `start[i]` up to the next
 //!   item's start in one array `set`; the first `size[i]` of them are the
 //!   cells of the rows still available in that item, in no particular
@@ -65,7 +66,16 @@
 //! removal pushes short items without checking that they are primary (the
 //! reader skips the others), and a row of a power-of-two width wraps with
 //! a mask: 415 million instructions in this module on the first 300 of
-//! top1465 became 318 (cachegrind of `bench -j1`).
+//! top1465 became 318 (cachegrind of `bench -j1`). Then (#43, second
+//! round) 285: a cell holds its absolute slot (one add fewer a removal);
+//! a cover counts its rows' mems after the loop over them, which is short
+//! of registers (a running count there was spilled to the stack and
+//! reloaded at every row); and `Dc::rebuild` reads whether a uniform row
+//! meets a taken item from all its cells without a branch each. Tried
+//! and not kept: the forced stack as a moving pointer instead of a base
+//! and a height (one register fewer in the removal loop, but a `setb` and
+//! an `lea` where `cmp`, `adc` bumps the height: 3% more instructions in
+//! `Dc::run`).
 //!
 //! The default choice ([`ColumnChoice::MinimumRemaining`]) is
 //! [`ColumnChoice::Forced`], the one `Dlx` makes alike: `Dlx`'s stack of
@@ -204,13 +214,15 @@ macro_rules! dc_width {
     };
 }
 
-/// A cell: its item and its place in the item's set (an offset from the
-/// item's first slot), side by side since every removal reads both.
+/// A cell: its item and its slot in `Dc::set` (a place in the item's
+/// set, counted from the set's first slot of `set`, not from the item's:
+/// a removal then adds no offset), side by side since every removal reads
+/// both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[repr(C)]
 struct Cell {
     item: u32,
-    loc: u32,
+    slot: u32,
 }
 
 /// The forced-item stack of a search ([`ColumnChoice::Forced`]): the
@@ -506,10 +518,10 @@ fn right<const W: u32>(x: u32, i: u32, start: u32, len: u32) -> u32 {
 /// * **(I)** every `Cell::item`, every entry of `active` and of
 ///   `level_item` is less than `size.len() == start.len() == taken.len()`.
 /// * **(S)** item `k`'s slots are `start[k]..` up to the next item's
-///   start (`cells` for the last); `size[k]` and every `Cell::loc`
-///   of its cells stay within that count, so `start + loc` and
-///   `start + size - 1` (for a set that is not empty, the only ones a
-///   removal touches) are slots of `set`.
+///   start (`cells` for the last); `size[k]` stays within that count
+///   and every `Cell::slot` of its cells within those slots, so the slot
+///   and `start + size - 1` (for a set that is not empty, the only ones
+///   a removal touches) are slots of `set`.
 /// * **(A)** `active.len() == active_pos.len() == primary`,
 ///   `n_active <= primary`, and their entries are less than `primary`.
 /// * **(L)** the search is at most `primary` levels deep (each level
@@ -685,7 +697,7 @@ impl Dc {
     #[inline(always)]
     fn remove(&mut self, z: u32, forced: &mut Forced) {
         // (C): `z` is a cell; (I): its item is an item.
-        let Cell { item: k, loc: p } = at!(self.cells, z);
+        let Cell { item: k, slot: q } = at!(self.cells, z);
         // `z` is in its item's set, so the set is not empty, and the item
         // is open (a covered item's rows are all hidden): no flag.
         let s = at!(self.size, k) - 1;
@@ -700,29 +712,25 @@ impl Dc {
             // (`Dc::choose_forced`): one compare fewer per removal.
             forced.len += usize::from(s <= 1);
         }
-        let start = at!(self.start, k);
-        // (S): `p` and `s` are places in the set; (C) for `y`.
-        let y = at!(self.set, start + s);
-        *at_mut!(self.set, start + p) = y;
-        at_mut!(self.cells, y).loc = p;
-        *at_mut!(self.set, start + s) = z;
-        at_mut!(self.cells, z).loc = s;
+        // (S): `q` and `last` are slots of the set; (C) for `y`.
+        let last = at!(self.start, k) + s;
+        let y = at!(self.set, last);
+        *at_mut!(self.set, q) = y;
+        at_mut!(self.cells, y).slot = q;
+        *at_mut!(self.set, last) = z;
+        at_mut!(self.cells, z).slot = last;
     }
 
     /// Takes the other cells of `x`'s row out of their items' sets, left
-    /// to right cyclically from `x`; returns how many.
+    /// to right cyclically from `x`; returns how many. (Its mems are
+    /// counted by [`Dc::cover`], outside the loop over the rows.)
     #[inline(always)]
-    fn hide<const W: u32>(&mut self, x: u32, mems: &mut u64, forced: &mut Forced) -> u64 {
+    fn hide<const W: u32>(&mut self, x: u32, forced: &mut Forced) -> u32 {
         let (start, len) = self.span::<W>(x);
-        // SSXC0 walks the row cyclically and meets its spacer once; each
-        // removal costs 8: z's item and place (one word), the size read
-        // and written, the last cell read, two slots and two places
-        // written.
-        *mems += 1 + 8 * u64::from(len - 1);
         for i in 1..len {
             self.remove(right::<W>(x, i, start, len), forced);
         }
-        u64::from(len - 1)
+        len - 1
     }
 
     /// Undoes [`Dc::hide`], right to left.
@@ -746,16 +754,21 @@ impl Dc {
     fn cover<const W: u32>(&mut self, i: u32, mems: &mut u64, forced: &mut Forced) -> u64 {
         // (I); `i` is open, its size not flagged.
         let (start, n) = (at!(self.start, i), at!(self.size, i));
-        // The place in the active list and the size; one per row read.
-        *mems += 2 + u64::from(n);
-        let mut removed = 0;
+        let mut removed = 0u64;
         // Hiding a row of `i` takes cells out of other items only (a row
         // meets an item once): the set of `i` stays as it is.
         for t in start..start + n {
             // (S): a slot of the set; (C) for its cell.
             let x = at!(self.set, t);
-            removed += self.hide::<W>(x, mems, forced);
+            removed += u64::from(self.hide::<W>(x, forced));
         }
+        // The place in the active list and the size; one per row read.
+        // SSXC0 walks each row cyclically and meets its spacer once; each
+        // removal costs 8: z's item and place (one word), the size read
+        // and written, the last cell read, two slots and two places
+        // written. Counted here, not in the loop, which is short of
+        // registers.
+        *mems += 2 + 2 * u64::from(n) + 8 * removed;
         if i < self.primary {
             // (A): `i` is primary and active, so `n_active >= 1`.
             let p = at!(self.active_pos, i);
@@ -964,28 +977,9 @@ impl Dc {
     /// a search or a deferred search left is replaced, not undone.
     fn rebuild(&mut self) {
         self.pending = 0;
-        let taken = &self.taken;
-        // Each item's set: the cells of the rows that meet no taken item,
-        // in row order (cells are numbered in row order), in one pass over
-        // the rows; a row that meets one counts the updates hiding it
-        // would have made.
         self.size.fill(0);
-        let mut updates = 0u64;
-        for row in 0..self.rows {
-            let (first, end) = (self.opt_start[row], self.opt_start[row + 1]);
-            let cells = &mut self.cells[first as usize..end as usize];
-            if cells.iter().any(|c| taken[c.item as usize]) {
-                updates += u64::from(end - first) - 1;
-                continue;
-            }
-            for (z, cell) in (first..end).zip(cells) {
-                let k = cell.item as usize;
-                let s = self.size[k];
-                self.set[(self.start[k] + s) as usize] = z;
-                cell.loc = s;
-                self.size[k] = s + 1;
-            }
-        }
+        let updates = dc_width!(self.width, W => self.fill_sets::<W>());
+        let taken = &self.taken;
         // A taken item's set is never read again before the next rebuild:
         // empty, and flagged if primary, it cannot be mistaken for an open
         // one.
@@ -1019,6 +1013,61 @@ impl Dc {
         }
         self.select_updates = updates;
         self.dirty = false;
+    }
+
+    /// Fills each item's set with the cells of the rows that meet no taken
+    /// item, in row order (cells are numbered in row order), in one pass
+    /// over the rows, from sizes of 0; returns the updates that hiding the
+    /// other rows would have made. `W` is the rows' common width, or 0:
+    /// with uniform rows, whether a row meets a taken item is read from all
+    /// its cells without a branch.
+    #[inline(always)]
+    fn fill_sets<const W: u32>(&mut self) -> u64 {
+        let taken = &self.taken;
+        if W == 0 {
+            let mut updates = 0u64;
+            for row in 0..self.rows {
+                let (first, end) = (self.opt_start[row], self.opt_start[row + 1]);
+                let cells = &mut self.cells[first as usize..end as usize];
+                if cells.iter().any(|c| taken[c.item as usize]) {
+                    updates += u64::from(end - first) - 1;
+                    continue;
+                }
+                for (z, cell) in (first..end).zip(cells) {
+                    let k = cell.item as usize;
+                    let s = self.size[k];
+                    let slot = self.start[k] + s;
+                    self.set[slot as usize] = z;
+                    cell.slot = slot;
+                    self.size[k] = s + 1;
+                }
+            }
+            return updates;
+        }
+        let mut skipped = 0u64;
+        // (R): row `k` is the cells `k * W..(k + 1) * W`.
+        for (row, cells) in self.cells.chunks_exact_mut(W as usize).enumerate() {
+            let mut meets = false;
+            for cell in cells.iter() {
+                // (I).
+                meets |= at!(taken, cell.item);
+            }
+            if meets {
+                skipped += 1;
+                continue;
+            }
+            let first = row as u32 * W;
+            for (z, cell) in (first..).zip(cells.iter_mut()) {
+                // (I); (S): the item's set holds at most its cells.
+                let k = cell.item;
+                let s = at!(self.size, k);
+                let slot = at!(self.start, k) + s;
+                *at_mut!(self.set, slot) = z;
+                cell.slot = slot;
+                *at_mut!(self.size, k) = s + 1;
+            }
+        }
+        skipped * u64::from(W - 1)
     }
 
     /// Algorithm X, iterative: `level` rows are committed at every point of
@@ -1217,7 +1266,7 @@ impl Engine for Dc {
             for c in row {
                 cells.push(Cell {
                     item: c as u32,
-                    loc: 0,
+                    slot: 0,
                 });
                 cell_row.push(k as u32);
                 counts[c] += 1;

@@ -9,8 +9,10 @@
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;
+use std::time::Duration;
 
 use crate::budget::Budget;
+use crate::clock::{self, Instant};
 
 use super::{Problem, ProblemError};
 
@@ -116,6 +118,48 @@ pub struct SearchStats {
     /// The search stopped because it would have tried more than
     /// [`SearchOptions::budget`] allows; the count is then a lower bound.
     pub budget_exceeded: bool,
+}
+
+/// A search's statistics and its time alone ([`Engine::timed_search`]):
+/// from its start to its end, without building the arena (nor reading
+/// the problem); with the visitor's own work, which runs inside it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TimedSearch {
+    /// What the search found and what it cost.
+    pub stats: SearchStats,
+    /// The search's time, read with [`crate::clock`].
+    pub time: Duration,
+}
+
+impl TimedSearch {
+    /// Nanoseconds a node ([`SearchStats::nodes`]), if the search tried
+    /// any row.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{SearchStats, TimedSearch};
+    /// use std::time::Duration;
+    ///
+    /// let stats = SearchStats { nodes: 4, mems: Some(8), ..SearchStats::default() };
+    /// let timed = TimedSearch { stats, time: Duration::from_nanos(100) };
+    /// assert_eq!(timed.ns_per_node(), Some(25.0));
+    /// assert_eq!(timed.ns_per_mem(), Some(12.5));
+    /// let none = TimedSearch { stats: SearchStats::default(), ..timed };
+    /// assert_eq!((none.ns_per_node(), none.ns_per_mem()), (None, None));
+    /// ```
+    pub fn ns_per_node(&self) -> Option<f64> {
+        per(self.time, self.stats.nodes)
+    }
+
+    /// Nanoseconds a mem ([`SearchStats::mems`]), for an engine that
+    /// counts them and a search that made any.
+    pub fn ns_per_mem(&self) -> Option<f64> {
+        per(self.time, self.stats.mems?)
+    }
+}
+
+/// `time` over `count` in nanoseconds, unless `count` is 0.
+fn per(time: Duration, count: u64) -> Option<f64> {
+    (count > 0).then(|| time.as_nanos() as f64 / count as f64)
 }
 
 /// An exact-cover search arena: built once from a [`Problem`], reused for
@@ -229,6 +273,35 @@ pub trait Engine: Sized {
         F: FnMut(&[usize]) -> ControlFlow<()>,
     {
         drive::<Self, false, F>(self, options, visit)
+    }
+
+    /// [`Engine::search`], timed on its own: the clock is calibrated
+    /// first and read at the search's start and end, so the time is the
+    /// search's (its visits included), not building the arena.
+    ///
+    /// ```
+    /// use dlxbench::exact_cover::{Dc, Engine, Problem, SearchOptions};
+    ///
+    /// let mut p = Problem::new(2, 0);
+    /// for row in [&[0][..], &[1], &[0, 1]] {
+    ///     p.add_row(row).unwrap();
+    /// }
+    /// let mut dc = Dc::new(&p);
+    /// let timed = dc.timed_search(SearchOptions::default(), |_| std::ops::ControlFlow::Continue(()));
+    /// assert_eq!(timed.stats, dc.count(SearchOptions::default()));
+    /// assert!(timed.time < std::time::Duration::from_secs(1));
+    /// ```
+    fn timed_search<F>(&mut self, options: SearchOptions, visit: F) -> TimedSearch
+    where
+        F: FnMut(&[usize]) -> ControlFlow<()>,
+    {
+        clock::calibrate();
+        let started = Instant::now();
+        let stats = self.search(options, visit);
+        TimedSearch {
+            stats,
+            time: started.elapsed(),
+        }
     }
 
     /// [`Engine::search`], except that the search stops as soon as nothing

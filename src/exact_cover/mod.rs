@@ -46,7 +46,9 @@ mod text;
 
 pub use cells::Dc;
 pub use dlx::{Dlx, NODE_BYTES};
-pub use engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, UnknownEngine};
+pub use engine::{
+    ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, TimedSearch, UnknownEngine,
+};
 pub use text::{NamedProblem, TextError};
 
 /// Errors from building a [`Problem`].

@@ -470,6 +470,41 @@ fn cover_n_queens_named() {
         .code(1);
 }
 
+/// `cover`'s last line is the search's own time, a node and (for `dc`,
+/// which counts mems) a mem, after the summary line.
+#[test]
+fn cover_times_the_search_alone() {
+    let time = r"\d+(?:\.\d+)? (?:ns|µs|ms|s)";
+    for (engine, per) in [
+        ("dlx", format!(r"\({time}/node\)")),
+        ("dc", format!(r"\({time}/node, {time}/mem\)")),
+    ] {
+        let out = stdout_of(
+            dlxbench()
+                .args(["cover", "-q", "--engine", engine])
+                .write_stdin(queens(8)),
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{engine}: {out}");
+        assert!(lines[0].starts_with("92 solutions; "), "{engine}: {out}");
+        let pattern = regex::Regex::new(&format!("^search {time} {per}$")).unwrap();
+        assert!(pattern.is_match(lines[1]), "{engine}: {out}");
+    }
+    // No node (no primary column: the empty cover): the time alone.
+    let out = stdout_of(
+        dlxbench()
+            .args(["cover", "-q"])
+            .write_stdin("secondary: 1\n1\n"),
+    );
+    assert!(out.starts_with("1 solution; 0 nodes, "), "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| { l.starts_with("search ") && !l.contains('(') }),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_full_disk_is_reported_once_naming_the_output() {
     let full = std::path::Path::new("/dev/full");

@@ -15,7 +15,7 @@
 //!   stalls (`Mean above p99 ...`, which depends on the machine).
 //! - **Machine-dependent values** are masked on both sides before the
 //!   comparison ([`Mask`]), for the commands that print them (`bench`,
-//!   `compare`, the `cargo run --example` programs, `time ...`) and for
+//!   `compare`, `cover`, the `cargo run --example` programs, `time ...`) and for
 //!   every standard error: quantities of time (`35.5 µs`, `in 0.06 s`),
 //!   rates (`puzzles/s`, `GB/s`), thread counts (the cores), timestamps,
 //!   git revisions, the time verdicts of `compare`, in `bench`'s line on
@@ -280,7 +280,7 @@ fn parse(example: &Example) -> Run {
     };
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
     if matches!(program, Program::Dlxbench) {
-        timed |= matches!(args[0].as_str(), "bench" | "compare");
+        timed |= matches!(args[0].as_str(), "bench" | "compare" | "cover");
     }
     reads.extend(
         args.iter()
