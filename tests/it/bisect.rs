@@ -10,34 +10,9 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command as StdCommand;
 
-use common::{binary, dlxbench, repo_path, stderr_text};
+use common::{binary, dlxbench, git, repo_path, stderr_text};
 use dlxbench::results::output::BisectJson;
-
-/// Runs `git ARGS` in `dir`; its standard output.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let output = StdCommand::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        stderr_text(&output)
-    );
-    String::from_utf8(output.stdout).unwrap().trim().to_string()
-}
 
 /// A repository in `dir` with one commit per entry of `commits` (its
 /// message and the files it writes); the commits' full names, in order.

@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{bench_into, copy_dir, dlxbench, gen_9x9_corpus, read_csv, stderr_text, stdout_of};
+use common::{
+    bench_into, copy_dir, dlxbench, gen_9x9_corpus, git, read_csv, stderr_text, stdout_of,
+};
 use dlxbench::results::output::{HistoryExportJson, HistoryJson};
 
 /// A complete run of `solvers` on the first `n` puzzles of the embedded
@@ -405,26 +407,6 @@ fn a_killed_writer_leaves_no_half_run() {
 
 // `results/history-over-commits`: the history over a repository's past
 // commits (docs/history.md).
-
-/// `git ARGS` in `dir` (which must succeed), its output trimmed.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = StdCommand::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {}", stderr_text(&out));
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 /// A repository on `main` whose commits change, in turn: the sources, the
 /// docs, the sources, the tests, the embedded corpora, the lock file; a

@@ -154,6 +154,27 @@ pub fn binary() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_dlxbench"))
 }
 
+/// `git ARGS` in `dir`, which must succeed (a throwaway identity, no
+/// signing, no system configuration): its standard output, trimmed.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("git");
+    assert!(out.status.success(), "git {args:?}: {}", stderr_text(&out));
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
 /// A finished process's standard error, as text.
 pub fn stderr_text(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
