@@ -126,7 +126,7 @@ use std::ops::ControlFlow;
 
 use crate::budget::Meter;
 
-use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats};
+use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, Visit};
 use super::{Problem, ProblemError};
 
 /// Returned by the choice when every primary item is covered.
@@ -1080,14 +1080,11 @@ impl Dc {
     // one function the compiler sees whole; split it only with an `ab` run
     // that shows no loss.
     #[inline(never)]
-    fn run<const CHOICE: u8, const DEFER: bool, const W: u32, F>(
+    fn run<const CHOICE: u8, const DEFER: bool, const W: u32>(
         &mut self,
         options: SearchOptions,
-        visit: &mut F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
         let mut stats = SearchStats::default();
         let mut meter = Meter::start(options.budget);
         let mut mems = 0u64;
@@ -1216,10 +1213,7 @@ impl Dc {
     }
 
     #[cold]
-    fn report<F>(&mut self, level: usize, visit: &mut F) -> ControlFlow<()>
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+    fn report(&mut self, level: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
         let mut rows = std::mem::take(&mut self.solution);
         rows.clear();
         rows.extend(self.selected.iter().map(|&r| r as usize));
@@ -1475,22 +1469,19 @@ impl Engine for Dc {
 
     /// Algorithm X ([`Dc::run`]) compiled for the column choice and the
     /// row width.
-    fn run_search<const DEFER: bool, F>(
+    fn run_search<const DEFER: bool>(
         &mut self,
         options: SearchOptions,
-        visit: &mut F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
         self.dirty = true;
         dc_width!(self.width, W => match options.choice {
             // The forced stack is this engine's fastest choice too.
-            ColumnChoice::MinimumRemaining => self.run::<FORCED, DEFER, W, F>(options, visit),
-            ColumnChoice::First => self.run::<FIRST, DEFER, W, F>(options, visit),
-            ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W, F>(options, visit),
-            ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W, F>(options, visit),
-            ColumnChoice::Forced => self.run::<FORCED, DEFER, W, F>(options, visit),
+            ColumnChoice::MinimumRemaining => self.run::<FORCED, DEFER, W>(options, visit),
+            ColumnChoice::First => self.run::<FIRST, DEFER, W>(options, visit),
+            ColumnChoice::LowestIndex => self.run::<LOWEST, DEFER, W>(options, visit),
+            ColumnChoice::Knuth => self.run::<KNUTH, DEFER, W>(options, visit),
+            ColumnChoice::Forced => self.run::<FORCED, DEFER, W>(options, visit),
         })
     }
 }

@@ -116,7 +116,7 @@ use std::ops::ControlFlow;
 
 use crate::budget::Meter;
 
-use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats};
+use super::engine::{ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, Visit};
 
 use super::links::{Forced, Links, Node, COVERED};
 use super::scan::{Scanner, WORD as SCAN_WORD};
@@ -775,14 +775,11 @@ impl Dlx {
     // Over 100 lines on purpose: Algorithm X's loop, the engine's hot path,
     // one function the compiler sees whole; split it only with an `ab` run
     // that shows no loss.
-    fn run<const CHOICE: u8, const W: usize, const DEFER: bool, F>(
+    fn run<const CHOICE: u8, const W: usize, const DEFER: bool>(
         &mut self,
         options: SearchOptions,
-        visit: &mut F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
         let links = self.links();
         let mut forced = self.forced();
         let columns = self.columns;
@@ -886,10 +883,7 @@ impl Dlx {
     }
 
     #[cold]
-    fn report<F>(&mut self, level: usize, visit: &mut F) -> ControlFlow<()>
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+    fn report(&mut self, level: usize, visit: &mut Visit<'_>) -> ControlFlow<()> {
         let mut rows = std::mem::take(&mut self.solution);
         rows.clear();
         rows.extend(self.selected.iter().map(|&r| r as usize));
@@ -1180,21 +1174,18 @@ impl Engine for Dlx {
     /// row width. Under [`Engine::search_deferred`], what the path the
     /// search ended on covered is left for [`Engine::settle`] (for a
     /// Sudoku solved without a guess, about half its link operations).
-    fn run_search<const DEFER: bool, F>(
+    fn run_search<const DEFER: bool>(
         &mut self,
         options: SearchOptions,
-        visit: &mut F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>,
-    {
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
         with_width!(self.width, W => match options.choice {
-            ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER, F>(options, visit),
-            ColumnChoice::First => self.run::<FIRST, W, DEFER, F>(options, visit),
-            ColumnChoice::Forced => self.run::<FORCED, W, DEFER, F>(options, visit),
+            ColumnChoice::MinimumRemaining => self.run::<TUNED, W, DEFER>(options, visit),
+            ColumnChoice::First => self.run::<FIRST, W, DEFER>(options, visit),
+            ColumnChoice::Forced => self.run::<FORCED, W, DEFER>(options, visit),
             // DLX1's list of active columns is in column order.
             ColumnChoice::LowestIndex | ColumnChoice::Knuth => {
-                self.run::<LOWEST, W, DEFER, F>(options, visit)
+                self.run::<LOWEST, W, DEFER>(options, visit)
             }
         })
     }

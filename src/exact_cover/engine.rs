@@ -16,6 +16,13 @@ use crate::clock::{self, Instant};
 
 use super::{Problem, ProblemError};
 
+/// A search's visitor of solutions ([`Engine::search`]), as the engines'
+/// search loops take it: behind a pointer, so that each loop is compiled
+/// once per column choice and row width, not once more for every caller's
+/// closure (a call per solution, never per node; the unit tests' build
+/// had 320 copies of `Dc::run` and 448 of `Dlx::run`, 28% of its LLVM IR).
+pub type Visit<'a> = dyn FnMut(&[usize]) -> ControlFlow<()> + 'a;
+
 /// How the search picks the primary column (item) to branch on.
 ///
 /// Every choice is correct (any open primary column must be covered by
@@ -249,13 +256,11 @@ pub trait Engine: Sized {
     /// (`DEFER` false) or [`Engine::search_deferred`] (`DEFER` true)
     /// describe it; the statistics of the search alone, without the
     /// selections' updates. Call those two instead.
-    fn run_search<const DEFER: bool, F>(
+    fn run_search<const DEFER: bool>(
         &mut self,
         options: SearchOptions,
-        visit: &mut F,
-    ) -> SearchStats
-    where
-        F: FnMut(&[usize]) -> ControlFlow<()>;
+        visit: &mut Visit<'_>,
+    ) -> SearchStats;
 
     /// Counts solutions up to `options.limit`.
     fn count(&mut self, options: SearchOptions) -> SearchStats {
@@ -350,7 +355,7 @@ where
 {
     let ready = engine.prepare_search();
     let mut stats = if ready && options.limit > 0 {
-        engine.run_search::<DEFER, F>(options, &mut visit)
+        engine.run_search::<DEFER>(options, &mut visit)
     } else {
         SearchStats {
             mems: E::COUNTS_MEMS.then_some(0),
