@@ -234,6 +234,8 @@ impl fmt::Display for Shard {
     }
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use super::*;

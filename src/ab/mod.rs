@@ -50,6 +50,9 @@
 //! node, so the geometric mean of B/A over the puzzles of the estimate is
 //! that of the node ratios times that of the per-node cost ratios.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -104,6 +104,8 @@ impl Default for Options {
 }
 
 /// Why a bisect could not be made.
+// Duplicates (issue #42): the `#[error(transparent)]` variants alike in shape with other modules'
+// error enums are deliberate: each module wraps the errors of what it calls.
 #[derive(Debug, thiserror::Error)]
 pub enum BisectError {
     /// A git command failed.
@@ -422,6 +424,7 @@ pub fn run(
 
 /// Probes one commit `commit` against `good`: for `git bisect run`, whose
 /// exit status is the probe's [`Verdict::exit_status`].
+// Takes `run`'s arguments on purpose (both start a `Session`), for one commit instead of a range.
 pub fn probe_one(
     builder: &Builder,
     corpora: &[Corpus],

@@ -1,6 +1,9 @@
 //! `dlxbench ab`: paired A/B of two solvers in one run, the time gate that
 //! survives a noisy machine ([`dlxbench::ab`]).
 
+// Duplicates (issue #42): the clap argument structs of the commands are alike in shape
+// (`#[arg(long, ...)]` fields) on purpose: each command's own flags and help.
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,5 +1,8 @@
 //! `dlxbench bench`: run solvers over corpora, print a table, write results.
 
+// Duplicates (issue #42): the clap argument structs of the commands are alike in shape
+// (`#[arg(long, ...)]` fields) on purpose: each command's own flags and help.
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,6 +1,9 @@
 //! `dlxbench bisect`: the first commit where a solver's counts or time
 //! changed, over [`dlxbench::bisect`].
 
+// Duplicates (issue #42): the clap argument structs of the commands are alike in shape
+// (`#[arg(long, ...)]` fields) on purpose: each command's own flags and help.
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

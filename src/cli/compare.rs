@@ -1,5 +1,8 @@
 //! `dlxbench compare`: regression tracking between two runs of `bench`.
 
+// Duplicates (issue #42): the clap argument structs of the commands are alike in shape
+// (`#[arg(long, ...)]` fields) on purpose: each command's own flags and help.
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,6 +1,9 @@
 //! `dlxbench generate`: seeded random puzzles with unique solutions, for
 //! every puzzle kind.
 
+// Duplicates (issue #42): the clap argument structs of the commands are alike in shape
+// (`#[arg(long, ...)]` fields) on purpose: each command's own flags and help.
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

@@ -2,6 +2,9 @@
 //! counters ([`Counters`]), the time check ([`TimeCheck`]) and ratios for
 //! reading ([`Reading`]); for the two runs, a [`Comparison`].
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use super::{Interval, Options, PuzzleRow, RatioHistogram, Run};
 pub use crate::results::output::compare::ChangeCounts;
 use crate::results::output::WorkJson;

@@ -1,3 +1,6 @@
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use super::algorithm::{pair_hash, per_puzzle, verdict};
 use super::*;
 use crate::results::output::CompareJson;

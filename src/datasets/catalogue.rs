@@ -1,5 +1,8 @@
 //! The catalogue of known corpora, [`CATALOGUE`], and its lookups.
 
+// Duplicates (issue #42): the `Corpus` entries are alike in shape on purpose: a data table, one
+// literal a corpus.
+
 use super::{Corpus, Derivation, Download, Kind, Layout, Origin, SolutionCounts};
 
 const fn sols(

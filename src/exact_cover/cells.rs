@@ -122,6 +122,11 @@
 //! word that the algorithm needs (see `docs/engine.md` for the rule and
 //! its check against SSXC).
 
+// Duplicates (issue #42): the signatures and unwinds alike in `Dlx` (dlx.rs) are deliberate: the
+// same `Engine` trait, each engine's own hot loop, kept separate so that each inlines its own
+// arena's code (no sharing without an `ab` run that shows no loss). So are the scans' AVX2/plain
+// dispatchers (`first_place`, `ties`, ...): one small inlined function per scan.
+
 use std::ops::ControlFlow;
 
 use crate::budget::Meter;

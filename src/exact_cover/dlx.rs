@@ -111,6 +111,10 @@
 //! column list, as Knuth's programs report them. Both are independent of the
 //! machine and are what a regression gate can compare exactly.
 
+// Duplicates (issue #42): the signatures and unwinds alike in `Dc` (cells.rs) and the spacer walks
+// alike in links.rs are deliberate: the same `Engine` trait, each engine's own hot loop, kept
+// separate for inlining (no sharing without an `ab` run that shows no loss).
+
 use std::hint::select_unpredictable;
 use std::ops::ControlFlow;
 

@@ -6,6 +6,9 @@
 //! (doubly linked lists), and [`Dc`](super::Dc), his dancing cells (sparse
 //! sets). [`EngineKind`] names them; adding an engine is adding it there.
 
+// Duplicates (issue #42): the engines (cells.rs, dlx.rs) repeat the signatures of this trait's
+// methods, as implementations do.
+
 use std::fmt;
 use std::ops::ControlFlow;
 use std::str::FromStr;

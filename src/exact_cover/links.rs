@@ -6,6 +6,9 @@
 //! [`Dlx`](super::Dlx) builds the arena and runs the search with them; see
 //! its module for the layout.
 
+// Duplicates (issue #42): the spacer walks of `hide`, `unhide` and `Dlx`'s row-length sum (dlx.rs)
+// are alike on purpose: each on the search's hot path, inlined where it runs.
+
 use super::scan::Scanner;
 
 /// The links of one node of the arena. Its column (Knuth's `TOP`) is kept

@@ -8,6 +8,9 @@
 //! the entries can be read in whole groups of [`WORD`] past the last
 //! primary column (the array is padded with covered entries).
 
+// Duplicates (issue #42): the SSE2 and AVX2 kernels are alike on purpose: one each for a vector
+// width, with its own intrinsics.
+
 /// Columns whose ties [`Scanner::ties`] reports in one bit mask.
 pub(super) const WORD: usize = 64;
 

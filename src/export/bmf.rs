@@ -10,6 +10,7 @@ use crate::results::to_json;
 #[derive(Debug, Clone, Copy)]
 pub struct Bmf;
 
+// Repeats the signatures of `Format`'s methods, as every export format does (trait impl).
 impl Format for Bmf {
     fn name(&self) -> &'static str {
         "bmf"

@@ -13,6 +13,7 @@ use crate::results::to_json;
 #[derive(Debug, Clone, Copy)]
 pub struct GithubActionBenchmark;
 
+// Repeats the signatures of `Format`'s methods, as every export format does (trait impl).
 impl Format for GithubActionBenchmark {
     fn name(&self) -> &'static str {
         "github-action-benchmark"

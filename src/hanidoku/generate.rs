@@ -150,6 +150,8 @@ impl Generator {
 
     /// Writes the next puzzle into `puzzle` and its unique solution into
     /// `solution`.
+    // Same signature as the Sudoku generator's `next_into` on purpose: one generator per puzzle
+    // kind, each on its own board.
     pub fn next_into(
         &mut self,
         puzzle: &mut Board,

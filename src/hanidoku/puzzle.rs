@@ -17,6 +17,8 @@ crate::puzzle::text_traits!(error: ParseError, verdict: Verdict);
 
 // Forwards to the kind's own functions, as Sudoku's `Grid` does: the
 // trait is the one place the two kinds meet.
+// Alike to `impl Puzzle for Grid` (sudoku/puzzle.rs) on purpose: the trait's methods, each
+// forwarding to its own puzzle's functions.
 impl Puzzle for Board {
     const NAME: &'static str = "hanidoku";
     const TITLE: &'static str = "Hanidoku";
@@ -209,6 +211,8 @@ impl Generate for Board {
     }
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use std::io::Read;

@@ -78,6 +78,7 @@ impl std::fmt::Display for Discrepancy {
 /// finished within budget, took the puzzle and gave a count within the
 /// limit. Empty when all is well. `dlxbench merge` checks merged rows with
 /// it too.
+// `images::check_line` takes the same arguments on purpose: the same check, over images' rows.
 pub fn cross_check<'n>(
     corpus: &str,
     line: u64,

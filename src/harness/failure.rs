@@ -1,5 +1,8 @@
 //! Notes of failed solves, kept per corpus.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use super::Record;
 use crate::solvers::{Failure, Status};
 

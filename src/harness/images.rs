@@ -252,6 +252,8 @@ pub fn check(corpus: &str, line: u64, name: &str, rows: &[ImageRow]) -> Option<D
 /// solver's images or on an earlier image: one fault, told once). Image
 /// 0's own problems are the run's cross-check's, not repeated here.
 /// `bench` and `merge` both check with it, so shards add up to the run.
+// Takes `discrepancy::cross_check`'s arguments on purpose: the same check of one puzzle, over its
+// images' rows.
 pub fn check_line<'n>(
     corpus: &str,
     line: u64,

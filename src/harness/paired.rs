@@ -25,6 +25,9 @@
 //! solver was fastest on each puzzle; and each solver's work against its
 //! cost per unit ([`UnitCostTally`], [`PairedTimes::unit_cost`]).
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::collections::BTreeMap;
 
 use rayon::prelude::*;

@@ -1,5 +1,8 @@
 //! One puzzle x solver result, and where a run sends them.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use crate::solvers::{Failure, Status, Timing};
 
 /// One puzzle x solver result.

@@ -1,5 +1,8 @@
 //! What a run found: per corpus and over the run.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::time::{Duration, SystemTime};
 
 use super::{images, Discrepancy, FailureNote, NoRatio, PairedTimes, SolverStats, Speed};

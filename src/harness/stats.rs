@@ -1,5 +1,8 @@
 //! Per corpus x solver statistics, accumulated per worker and merged.
 
+// Duplicates (issue #42): the match arms of `add` are alike in shape on purpose: one counter a
+// status.
+
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
 

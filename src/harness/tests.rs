@@ -1,6 +1,9 @@
 //! The run loop's contract with its caller: per-corpus results, stops,
 //! record-writing failures, and throughput arithmetic.
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::*;

@@ -649,21 +649,18 @@ impl<P: Puzzle> Worker<P> {
             // The next chunk's call, when it was read ahead for this one's.
             let upcoming = self.ahead.chunk.map(|(seq, _)| UpcomingView {
                 key: chunk_key(job.index, seq),
-                seed,
-                grids: &self.ahead.grids,
-                parsed: &self.ahead.parsed,
+                images: Images::new(
+                    seed,
+                    &self.ahead.grids,
+                    &self.ahead.parsed,
+                    &mut self.ahead.image,
+                ),
                 accepted: &self.ahead.accepted,
-                image: &mut self.ahead.image,
-                imaged: None,
             });
             let mut block = BlockView {
                 key: self.chunk_key,
                 upcoming,
-                seed,
-                grids: &self.grids,
-                parsed: &self.parsed,
-                image: &mut self.image,
-                imaged: None,
+                images: Images::new(seed, &self.grids, &self.parsed, &mut self.image),
                 first: step.puzzles.start,
                 accepted: &self.accepted,
                 records,
@@ -851,13 +848,8 @@ struct BlockView<'a, P: Puzzle> {
     key: u64,
     /// The next chunk's call ([`Block::upcoming`]).
     upcoming: Option<UpcomingView<'a, P>>,
-    /// The image's seed (none: the puzzles as they are).
-    seed: Option<u64>,
-    grids: &'a [P],
-    parsed: &'a [Parsed],
-    image: &'a mut P,
-    /// The chunk index whose image `image` holds.
-    imaged: Option<usize>,
+    /// The chunk's puzzles as the solver is given them.
+    images: Images<'a, P>,
     /// The step's first puzzle (a chunk index).
     first: usize,
     /// Per puzzle of the step, whether the solver accepts it.
@@ -870,19 +862,45 @@ struct BlockView<'a, P: Puzzle> {
     checks: Checks,
 }
 
-impl<P: Puzzle> BlockView<'_, P> {
-    /// Makes the image of the puzzle at chunk index `j` (once) when there
-    /// is one to make; whether the puzzle to solve is `image` (else it is
-    /// `grids[j]` as it is).
-    fn make_image(&mut self, j: usize) -> bool {
-        if self.seed.is_some() && self.imaged != Some(j) {
+/// A chunk's puzzles as a solver is given them, for [`BlockView`] and
+/// [`UpcomingView`] alike: with a seed, each one's image (made once into
+/// `image`), else the puzzle as it is.
+struct Images<'a, P: Puzzle> {
+    /// The image's seed (none: the puzzles as they are).
+    seed: Option<u64>,
+    grids: &'a [P],
+    parsed: &'a [Parsed],
+    image: &'a mut P,
+    /// The chunk index whose image `image` holds.
+    imaged: Option<usize>,
+}
+
+impl<'a, P: Puzzle> Images<'a, P> {
+    fn new(seed: Option<u64>, grids: &'a [P], parsed: &'a [Parsed], image: &'a mut P) -> Self {
+        Images {
+            seed,
+            grids,
+            parsed,
+            image,
+            imaged: None,
+        }
+    }
+
+    /// The puzzle to solve at chunk index `j`: its image (made once), or
+    /// `grids[j]` as it is without a seed.
+    fn get(&mut self, j: usize) -> &P {
+        if self.seed.is_none() {
+            return &self.grids[j];
+        }
+        if self.imaged != Some(j) {
             prepare(self.seed, &self.grids[j], self.image, self.parsed[j].offset);
             self.imaged = Some(j);
         }
-        self.seed.is_some()
+        &*self.image
     }
 }
 
+// Repeats the signatures of `Block`'s methods (trait impl).
 impl<P: Puzzle> Block<P> for BlockView<'_, P> {
     fn len(&self) -> usize {
         self.accepted.len()
@@ -892,9 +910,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         if !self.accepted[index] {
             return None;
         }
-        let j = self.first + index;
-        let imaged = self.make_image(j);
-        Some(if imaged { &*self.image } else { &self.grids[j] })
+        Some(self.images.get(self.first + index))
     }
 
     fn line(&self, index: usize) -> u64 {
@@ -910,8 +926,7 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
         detail: Option<String>,
     ) {
         let j = self.first + index;
-        let imaged = self.make_image(j);
-        let grid = if imaged { &*self.image } else { &self.grids[j] };
+        let grid = self.images.get(j);
         let r = &mut self.records[j * self.solver_count + self.solver];
         if let (Some(d), 0) = (detail, self.checks.pass) {
             self.details.push(((r.line, r.solver), d));
@@ -932,12 +947,9 @@ impl<P: Puzzle> Block<P> for BlockView<'_, P> {
 /// as its [`BlockView`] will give them.
 struct UpcomingView<'a, P: Puzzle> {
     key: u64,
-    seed: Option<u64>,
-    grids: &'a [P],
-    parsed: &'a [Parsed],
+    /// Its puzzles as the solver is given them.
+    images: Images<'a, P>,
     accepted: &'a [bool],
-    image: &'a mut P,
-    imaged: Option<usize>,
 }
 
 impl<P: Puzzle> Upcoming<P> for UpcomingView<'_, P> {
@@ -953,15 +965,7 @@ impl<P: Puzzle> Upcoming<P> for UpcomingView<'_, P> {
         if !self.accepted[index] {
             return None;
         }
-        if self.seed.is_some() && self.imaged != Some(index) {
-            let offset = self.parsed[index].offset;
-            prepare(self.seed, &self.grids[index], self.image, offset);
-            self.imaged = Some(index);
-        }
-        Some(match self.seed {
-            Some(_) => &*self.image,
-            None => &self.grids[index],
-        })
+        Some(self.images.get(index))
     }
 }
 

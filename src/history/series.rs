@@ -6,6 +6,9 @@
 //! runs commits in order. Runs of a build without a git revision are
 //! points of their own.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use rusqlite::params;
 
 use super::steps::{self, Step, TimePoint};
@@ -42,6 +45,8 @@ impl RunFigures {
 }
 
 /// One commit's figures of a corpus x solver.
+// `results::output::history::PointJson` mirrors this on purpose: the file's type, apart from the
+// one in memory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Point {
     /// The revision (`git describe`), or `run:` and its start time.

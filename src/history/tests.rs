@@ -1,3 +1,6 @@
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use super::steps::{node_steps, time_steps, TimePoint};
 use super::store::{current_version, Store};
 use super::*;

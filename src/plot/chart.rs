@@ -6,6 +6,10 @@
 //! it for a dark colour scheme. Series keep one colour per solver across
 //! the charts of a page ([`colour`]).
 
+// Duplicates (issue #42): the charts' `svg_beside(..., frame(...))` openings and `configure_mesh()`
+// chains are alike on purpose: the shared parts are `svg_beside` and `frame`; axes, labels and
+// formatters are each chart's own.
+
 use plotters::coord::combinators::LogCoord;
 use plotters::coord::ranged1d::AsRangedCoord;
 use plotters::coord::types::RangedCoordf64;
@@ -1098,6 +1102,8 @@ pub fn compact(x: f64) -> String {
     format!("{s}{suffix}")
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -50,6 +50,8 @@ pub const MAX_POINTS: usize = 10_000;
 pub const PICTURES: [&str; 4] = schema::PICTURES;
 
 /// Why the pictures could not be made.
+// Duplicates (issue #42): the `#[error(transparent)]` variants alike in shape with other modules'
+// error enums are deliberate: each module wraps the errors of what it calls.
 #[derive(Debug, thiserror::Error)]
 pub enum PlotError {
     /// The result directory could not be read.

@@ -70,6 +70,7 @@ pub fn render(h: &Histogram<u64>) -> String {
     out
 }
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for Hgrm {
     fn write(
         &self,

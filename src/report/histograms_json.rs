@@ -57,6 +57,7 @@ pub fn read(path: &Path) -> Result<Vec<Entry>, ResultError> {
         .collect())
 }
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for HistogramsJson {
     fn write(
         &self,

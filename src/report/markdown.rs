@@ -47,6 +47,7 @@ fn list_item(note: &str) -> String {
     }
 }
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for Markdown {
     fn write(
         &self,

@@ -166,6 +166,7 @@ pub fn all_reports() -> Vec<Box<dyn Report>> {
 }
 
 /// Writes every report into `dir`; returns the paths written.
+// Takes `Report::write`'s arguments on purpose: every report's, into one directory.
 pub fn write_all(
     run: &RunResult,
     config: &Config,
@@ -207,6 +208,7 @@ pub fn human_ns(ns: f64) -> String {
 /// A duration in nanoseconds with three significant figures also under
 /// a microsecond (`47.3 ns`, `1.52 ns`; [`human_ns`] above): a time per
 /// node, update or mem.
+// A ladder of precisions like `human_ns`'s, on purpose: one more digit under a microsecond.
 pub fn human_ns3(ns: f64) -> String {
     if ns >= 1e3 {
         human_ns(ns)

@@ -29,6 +29,7 @@ pub fn render(run: &RunResult) -> String {
     out
 }
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for ProblemsTxt {
     fn write(
         &self,

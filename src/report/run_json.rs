@@ -301,6 +301,7 @@ fn civil(t: SystemTime) -> (i64, u32, u32, u32, u32, u32) {
     (y, m, d, rem / 3600, rem / 60 % 60, rem % 60)
 }
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for RunJson {
     fn write(
         &self,

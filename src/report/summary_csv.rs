@@ -14,6 +14,7 @@ pub use super::schema::summary::COLUMNS;
 #[derive(Debug, Clone, Copy)]
 pub struct SummaryCsv;
 
+// Repeats the signature of `Report::write`, as every format does (see the trait).
 impl Report for SummaryCsv {
     fn write(
         &self,

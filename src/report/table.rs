@@ -801,6 +801,8 @@ fn speed_ratio(ratio: f64) -> String {
     }
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use super::{speed_ratio, unit_cost_line, unit_cost_notes};

@@ -1,5 +1,8 @@
 //! Unit tests of the report helpers.
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use super::*;
 
 #[test]

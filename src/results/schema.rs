@@ -274,6 +274,7 @@ pub mod summary {
     /// [`MEAN_ROUND_TRIP_NS`], then [`SPEED_VS`] to [`SPEED_NOTE`], then
     /// [`TOTAL_MEMS`], then [`OWN_TIME_EXPLAINED`] and [`OWN_OVERHEAD_NS`])
     /// come last, so that readers of older files by position keep working.
+    // Its head repeats `REQUIRED` on purpose (see there).
     pub const COLUMNS: [&str; 41] = [
         CORPUS,
         SOLVER,

@@ -2,6 +2,9 @@
 //! [`schema::summary`](super::schema::summary), in the order of
 //! [`SummaryRow`]'s fields).
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +21,8 @@ use super::ResultError;
 /// Columns a file from an older version may lack read as their default
 /// (`None`, 0); latencies and rates are `None` (an empty field) where
 /// nothing was timed.
+// `results::output::history::ExportSummary` repeats these fields on purpose: the export's schema,
+// versioned on its own.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Corpus name.

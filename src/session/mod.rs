@@ -866,9 +866,7 @@ fn write_run_json(dir: &Path, info: &RunInfo) -> io::Result<PathBuf> {
 /// running: its results are lost, c not started)`.
 fn exit_note(dir: &Path, baseline: Option<&Path>, info: &RunInfo) -> String {
     let done: Vec<String> = info
-        .corpora
-        .iter()
-        .filter(|c| c.state() == CorpusState::Done)
+        .corpora_in(CorpusState::Done)
         .map(|c| escape_controls(&c.name).into_owned())
         .collect();
     let rest: Vec<String> = info

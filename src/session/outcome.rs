@@ -1,6 +1,9 @@
 //! What a session came to: the [`Outcome`] and its parts, each with the
 //! message `bench` prints for it.
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::fmt;
 use std::io;
 use std::path::PathBuf;

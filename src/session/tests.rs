@@ -1,6 +1,9 @@
 //! Sessions run without the command line: the files they leave, their
 //! outcome, the output directory's rules, baselines and stops.
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use super::*;

@@ -522,6 +522,7 @@ impl ForeignSolver {
     }
 }
 
+// Repeats the signatures of `Solver`'s methods, as every solver does (trait impl).
 impl<P: Puzzle> Solver<P> for ForeignSolver {
     /// Encodes the puzzle, calls the function, decodes its answer. A puzzle
     /// the solver does not [accept](Solver::accepts) gets no call and no

@@ -344,6 +344,8 @@ impl Failure {
             return n.parse().ok().map(Failure::Exit);
         }
         [
+            // Listed again on purpose in the process tests, so that a variant this list drops fails
+            // there.
             Failure::Closed,
             Failure::Spawn,
             Failure::Overflow,
@@ -526,6 +528,8 @@ impl Outcome {
 /// puzzle type: [`crate::sudoku::Grid`], [`crate::hanidoku::Board`]).
 // Its implementations repeat the signatures of `solve` and `solve_timed`
 // (and `Block`'s of `done`): the trait's, not repeated logic.
+// Every solver repeats the signatures of these methods (trait impls: host, process, foreign,
+// Hanidoku's).
 pub trait Solver<P>: Send {
     /// Solves `puzzle`, counting solutions up to `limit` (`u64::MAX` for all)
     /// within `budget`. The first solution found, if any, is written into
@@ -631,6 +635,7 @@ pub trait Solver<P>: Send {
 
 /// A block of puzzles handed to [`Solver::solve_block`]: the puzzles, and
 /// where each one's outcome goes.
+// `BlockView` (harness/worker.rs) and `HostTimed` repeat these signatures (trait impls).
 pub trait Block<P> {
     /// Puzzles in the block (some may be left out: [`Block::puzzle`]).
     fn len(&self) -> usize;

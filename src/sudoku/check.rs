@@ -358,6 +358,8 @@ fn fits<const K: usize>(solution: &Grid, puzzle: &Grid) -> bool {
     cols[..n].iter().chain(&boxes[..n]).all(|&m| m == full)
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,8 @@ crate::puzzle::text_traits!(error: GridError, verdict: Verdict);
 
 // Forwards to the kind's own functions, as Hanidoku's `Board` does: the
 // trait is the one place the two kinds meet.
+// Alike to `impl Puzzle for Board` (hanidoku/puzzle.rs) on purpose: the trait's methods, each
+// forwarding to its own puzzle's functions.
 impl Puzzle for Grid {
     const NAME: &'static str = "sudoku";
     const TITLE: &'static str = "Sudoku";

@@ -217,6 +217,8 @@ impl<R: Read> PuzzleReader<R> {
     }
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use super::*;

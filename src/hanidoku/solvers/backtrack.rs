@@ -351,6 +351,7 @@ impl BacktrackSolver {
     }
 }
 
+// Repeats the signatures of `Solver`'s methods, as every solver does (trait impl).
 impl Solver<Board> for BacktrackSolver {
     fn solve(
         &mut self,

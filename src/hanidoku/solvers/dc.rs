@@ -7,6 +7,8 @@ use crate::hanidoku::Board;
 use crate::solvers::{Budget, SolverInfo};
 
 /// Registry entry.
+// Alike in every solver's file on purpose (as are the doc examples): one registry entry each, a
+// const the registry lists.
 pub const INFO: SolverInfo<Board> = SolverInfo {
     name: "dc",
     description: "the Hanidoku exact-cover encoding on dancing cells (sparse sets), clues as preselected rows",

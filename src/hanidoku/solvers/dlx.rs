@@ -6,6 +6,8 @@ use crate::hanidoku::Board;
 use crate::solvers::{Budget, SolverInfo};
 
 /// Registry entry.
+// Alike in every solver's file on purpose (as are the doc examples): one registry entry each, a
+// const the registry lists.
 pub const INFO: SolverInfo<Board> = SolverInfo {
     name: "dlx",
     description: "the Hanidoku exact-cover encoding on Dancing Links, clues as preselected rows",

@@ -49,6 +49,7 @@ impl<E: Engine> CoverSolver<E> {
     }
 }
 
+// Repeats the signatures of `Solver`'s methods, as every solver does (trait impl).
 impl<E: Engine + Send> Solver<Board> for CoverSolver<E> {
     fn solve(
         &mut self,

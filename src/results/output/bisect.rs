@@ -1,5 +1,8 @@
 //! `bisect --json FILE`: [`BisectJson`].
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use serde::{Deserialize, Serialize};
 
 /// The value of [`BisectJson::format`].

@@ -267,6 +267,7 @@ struct Isolated<P> {
     count_only: bool,
 }
 
+// Repeats the signatures of `Solver`'s methods, as every solver does (trait impl).
 impl<P: Puzzle> Solver<P> for Isolated<P> {
     fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
         self.inner.solve(puzzle, limit, budget, solution)

@@ -411,6 +411,8 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// index after it and when it was written; `Err` with the index to go
     /// on from when the first puzzle failed (output before the batch, or
     /// the write).
+    // Takes `solve_block`'s arguments, as `batch` and `write_ahead` do: each step of a batch on
+    // what it needs.
     fn send(
         &mut self,
         block: &mut dyn Block<P>,
@@ -459,6 +461,7 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// [`MAX_BATCH_BYTES`] fit in the pipe: the write does not wait for the
     /// solver). A write that fails leaves nothing ahead: the batch being
     /// read finds the failure, or the next one is written again.
+    // Takes `solve_block`'s arguments, as `batch` and `send` do.
     fn write_ahead(
         &mut self,
         block: &mut dyn Block<P>,
@@ -668,6 +671,8 @@ fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};
@@ -997,17 +1002,26 @@ mod tests {
         }
     }
 
+    /// A solver that answers a batch of 4 only once it has read the next
+    /// batch's first request, but for the last batch of the `total`
+    /// requests it is sent.
+    fn answers_once_the_next_batch_is_in(total: usize) -> String {
+        format!(
+            "echo dlxbench-protocol 1 +batch; read a; n=1; \
+             while [ -n \"$a\" ]; do read b; read c; read d; n=$((n+3)); next=; \
+             if [ $n -lt {total} ]; then read next; n=$((n+1)); fi; \
+             for r in \"$a\" \"$b\" \"$c\" \"$d\"; do set -- $r; \
+             echo \"0 - guesses=${{3:0:1}} ns=1000\"; done; a=$next; done"
+        )
+    }
+
     #[test]
     fn the_next_batch_is_in_the_pipe_before_the_one_before_is_answered() {
         // Answers a batch of 4 only once it has read the next batch's first
         // request (but for the block's last batch): written ahead, every
         // puzzle is answered at once; read first, the block's first puzzle
         // waits for its deadline.
-        let script = "echo dlxbench-protocol 1 +batch; read a; n=1; \
-             while [ -n \"$a\" ]; do read b; read c; read d; n=$((n+3)); next=; \
-             if [ $n -lt 20 ]; then read next; n=$((n+1)); fi; \
-             for r in \"$a\" \"$b\" \"$c\" \"$d\"; do set -- $r; \
-             echo \"0 - guesses=${3:0:1} ns=1000\"; done; a=$next; done";
+        let script = &answers_once_the_next_batch_is_in(20);
         let budget = Budget::UNLIMITED.with_time(Duration::from_millis(500));
         let t = Instant::now();
         let block = block_of_20_with(script, budget, written_ahead());
@@ -1030,11 +1044,7 @@ mod tests {
     fn the_next_blocks_first_batch_is_in_the_pipe_before_this_ones_last_is_answered() {
         // As above, over two blocks of 20: the first block's last batch is
         // answered only once the second block's first request is in.
-        let script = "echo dlxbench-protocol 1 +batch; read a; n=1; \
-             while [ -n \"$a\" ]; do read b; read c; read d; n=$((n+3)); next=; \
-             if [ $n -lt 40 ]; then read next; n=$((n+1)); fi; \
-             for r in \"$a\" \"$b\" \"$c\" \"$d\"; do set -- $r; \
-             echo \"0 - guesses=${3:0:1} ns=1000\"; done; a=$next; done";
+        let script = &answers_once_the_next_batch_is_in(40);
         let budget = Budget::UNLIMITED.with_time(Duration::from_millis(500));
         let two_blocks = |shown: bool| {
             let mut s = bash(script, written_ahead());

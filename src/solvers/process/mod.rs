@@ -799,6 +799,7 @@ fn failed(failure: Failure) -> Outcome {
     }
 }
 
+// Repeats the signatures of `Solver`'s methods, as every solver does (trait impl).
 impl<P: Puzzle> Solver<P> for ProcessSolver<P> {
     fn solve(&mut self, puzzle: &P, limit: u64, budget: Budget, solution: &mut P) -> Outcome {
         self.solve_timed(puzzle, limit, budget, solution).0

@@ -1,6 +1,9 @@
 //! Reading the solver's lines: the header and the responses (protocol
 //! version 1).
 
+// Duplicates (issue #42): the structs here are data (field lists, derives, serde attributes); where
+// they match other modules' structs in shape, the fields differ: no logic to share.
+
 use std::ops::Range;
 
 use super::PROTOCOL_VERSION;

@@ -1,6 +1,9 @@
 //! Solvers in their own processes, driven directly: small `sh` scripts
 //! that answer well, crash, hang, or talk nonsense.
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

@@ -14,6 +14,8 @@ use crate::solvers::{Budget, SolverInfo};
 use crate::sudoku::Grid;
 
 /// Registry entry.
+// Alike in every solver's file on purpose (as are the doc examples): one registry entry each, a
+// const the registry lists.
 pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "dc",
     description: "Knuth's dancing cells (Algorithm X on sparse sets), minimum-remaining-values choice",

@@ -27,6 +27,8 @@ use crate::sudoku::Grid;
 pub use super::engine::Placement;
 
 /// Registry entry.
+// Alike in every solver's file on purpose (as are the doc examples): one registry entry each, a
+// const the registry lists.
 pub const INFO: SolverInfo<Grid> = SolverInfo {
     name: "dlx",
     description: "Knuth's Algorithm X on Dancing Links, minimum-remaining-values column choice",

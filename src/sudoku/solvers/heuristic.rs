@@ -32,6 +32,9 @@
 //! size a solve allocates nothing. The budget is checked once per node (one
 //! compare of the node count with the meter's next checkpoint).
 
+// Duplicates (issue #42): the search functions here take `Solver::solve`'s arguments (puzzle,
+// limit, budget, solution) on purpose, as every solver's do; each solver keeps its own hot loop.
+
 use std::ops::{BitAnd, BitOr, BitOrAssign, BitXorAssign, Not};
 
 use crate::solvers::{has_popcnt, popcnt_dispatch, Budget, Meter, Outcome, Solver, SolverInfo};

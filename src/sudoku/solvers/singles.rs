@@ -25,6 +25,9 @@
 //! (per shape: the peer and unit lists; per width: the board, the queue
 //! and the stack) is kept between puzzles.
 
+// Duplicates (issue #42): the search functions here take `Solver::solve`'s arguments (puzzle,
+// limit, budget, solution) on purpose, as every solver's do; each solver keeps its own hot loop.
+
 use super::heuristic::Mask;
 use crate::solvers::{has_popcnt, popcnt_dispatch, Budget, Meter, Outcome, Solver, SolverInfo};
 use crate::sudoku::{BoxShape, Grid};

@@ -2,6 +2,9 @@
 //! checked against known answers, against each other, and against the rule
 //! checker.
 
+// Duplicates (issue #42): tests alike in shape (setup, tables of cases, asserts) are spelled out on
+// purpose, so that each reads alone.
+
 use super::*;
 use crate::solvers::{Budget, Outcome, Solver, SolverEntry, SolverSet, SolverSetError, Status};
 use crate::sudoku::{self, check, is_solution_of, BoxShape, Grid, ParseOptions, Verdict};
