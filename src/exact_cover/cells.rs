@@ -1472,9 +1472,27 @@ impl Engine for Dc {
         self.select_updates
     }
 
+    /// [`Engine::search`] (`defer` false) or [`Engine::search_deferred`]
+    /// (`defer` true): a search loop compiled for each, chosen here, in
+    /// the library, so that no caller compiles the loops again.
+    fn run_search(
+        &mut self,
+        defer: bool,
+        options: SearchOptions,
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
+        if defer {
+            self.run_compiled::<true>(options, visit)
+        } else {
+            self.run_compiled::<false>(options, visit)
+        }
+    }
+}
+
+impl Dc {
     /// Algorithm X ([`Dc::run`]) compiled for the column choice and the
     /// row width.
-    fn run_search<const DEFER: bool>(
+    fn run_compiled<const DEFER: bool>(
         &mut self,
         options: SearchOptions,
         visit: &mut Visit<'_>,

@@ -1174,11 +1174,29 @@ impl Engine for Dlx {
         self.select_updates
     }
 
+    /// [`Engine::search`] (`defer` false) or [`Engine::search_deferred`]
+    /// (`defer` true): a search loop compiled for each, chosen here, in
+    /// the library, so that no caller compiles the loops again.
+    fn run_search(
+        &mut self,
+        defer: bool,
+        options: SearchOptions,
+        visit: &mut Visit<'_>,
+    ) -> SearchStats {
+        if defer {
+            self.run_compiled::<true>(options, visit)
+        } else {
+            self.run_compiled::<false>(options, visit)
+        }
+    }
+}
+
+impl Dlx {
     /// Algorithm X ([`Dlx::run`]) compiled for the column choice and the
     /// row width. Under [`Engine::search_deferred`], what the path the
     /// search ended on covered is left for [`Engine::settle`] (for a
     /// Sudoku solved without a guess, about half its link operations).
-    fn run_search<const DEFER: bool>(
+    fn run_compiled<const DEFER: bool>(
         &mut self,
         options: SearchOptions,
         visit: &mut Visit<'_>,

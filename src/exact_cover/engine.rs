@@ -256,11 +256,15 @@ pub trait Engine: Sized {
 
     /// Primitive of [`Engine::search`]: Algorithm X from a prepared arena
     /// with a limit of at least one solution, as [`Engine::search`]
-    /// (`DEFER` false) or [`Engine::search_deferred`] (`DEFER` true)
+    /// (`defer` false) or [`Engine::search_deferred`] (`defer` true)
     /// describe it; the statistics of the search alone, without the
-    /// selections' updates. Call those two instead.
-    fn run_search<const DEFER: bool>(
+    /// selections' updates. Call those two instead. Not generic: the
+    /// search loops are compiled once, in this library, whoever calls
+    /// them (a generic one was compiled again in every crate that
+    /// searched: each example, the tests, the binary).
+    fn run_search(
         &mut self,
+        defer: bool,
         options: SearchOptions,
         visit: &mut Visit<'_>,
     ) -> SearchStats;
@@ -358,7 +362,7 @@ where
 {
     let ready = engine.prepare_search();
     let mut stats = if ready && options.limit > 0 {
-        engine.run_search::<DEFER>(options, &mut visit)
+        engine.run_search(DEFER, options, &mut visit)
     } else {
         SearchStats {
             mems: E::COUNTS_MEMS.then_some(0),
