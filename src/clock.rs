@@ -42,10 +42,122 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// The process's clock, made (and calibrated) on first use.
-fn clock() -> &'static quanta::Clock {
-    static CLOCK: OnceLock<quanta::Clock> = OnceLock::new();
-    CLOCK.get_or_init(quanta::Clock::new)
+/// The environment variable through which a process hands its clock's
+/// calibration to the processes it starts ([`handed_down`]): the
+/// nanoseconds of 2^40 time-stamp counter ticks, in decimal. A process
+/// that finds it (and a counter [`quanta`] would use) takes that scale
+/// instead of calibrating its own: an isolated host
+/// ([`crate::solvers::host`]) then starts without quanta's calibration, a
+/// busy loop of at least half a millisecond and up to 200 ms when the
+/// process is preempted in it (15-57 ms a host measured at load 8, its
+/// reads of the monotonic clock the most of a host's start-up), and
+/// times its calls on the harness's own scale.
+pub const CALIBRATION_ENV: &str = "DLXBENCH_CLOCK_CALIBRATION";
+
+/// The bits of the fixed-point scale handed down ([`CALIBRATION_ENV`]).
+const HANDED_SHIFT: u32 = 40;
+
+/// The process's clock: quanta's, or the counter on a scale handed down.
+enum Clock {
+    Quanta(quanta::Clock),
+    /// The time-stamp counter; nanoseconds per 2^[`HANDED_SHIFT`] ticks.
+    Handed(u64),
+}
+
+impl Clock {
+    /// A raw reading.
+    #[inline(always)]
+    fn raw(&self) -> u64 {
+        match self {
+            Clock::Quanta(clock) => clock.raw(),
+            Clock::Handed(_) => counter(),
+        }
+    }
+
+    /// The nanoseconds from raw reading `start` to `end` (0 if `end` is
+    /// not later).
+    #[inline]
+    fn delta_as_nanos(&self, start: u64, end: u64) -> u64 {
+        match self {
+            Clock::Quanta(clock) => clock.delta_as_nanos(start, end),
+            Clock::Handed(_) if end <= start => 0,
+            Clock::Handed(scale) => {
+                let nanos = (u128::from(end - start) * u128::from(*scale)) >> HANDED_SHIFT;
+                u64::try_from(nanos).unwrap_or(u64::MAX)
+            }
+        }
+    }
+}
+
+/// The process's clock, made (and calibrated, unless a scale was handed
+/// down: [`CALIBRATION_ENV`]) on first use.
+fn clock() -> &'static Clock {
+    static CLOCK: OnceLock<Clock> = OnceLock::new();
+    CLOCK.get_or_init(|| {
+        let handed = std::env::var(CALIBRATION_ENV)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+            .filter(|&scale| scale > 0 && counter_supported());
+        match handed {
+            Some(scale) => Clock::Handed(scale),
+            None => Clock::Quanta(quanta::Clock::new()),
+        }
+    })
+}
+
+/// This process's calibration, to hand to a process it starts on the same
+/// machine (the value of [`CALIBRATION_ENV`]): `None` where the clock is
+/// no time-stamp counter (calibrates it first, if it was not).
+pub fn handed_down() -> Option<String> {
+    if !counter_supported() {
+        return None;
+    }
+    let scale = match clock() {
+        Clock::Quanta(clock) => clock.delta_as_nanos(0, 1 << HANDED_SHIFT),
+        Clock::Handed(scale) => *scale,
+    };
+    (scale > 0).then(|| scale.to_string())
+}
+
+/// Whether quanta reads the time-stamp counter here: an invariant counter
+/// and `rdtscp`, its own test (`has_counter_support`), on x86-64 (only
+/// there is a calibration handed down).
+fn counter_supported() -> bool {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        use std::arch::x86_64::__cpuid;
+        // SAFETY: `cpuid` exists on every x86-64 processor; the extended
+        // leaves are read only below the highest one it reports. (Safe to
+        // call in later Rust versions.)
+        #[allow(unused_unsafe)]
+        unsafe {
+            let highest = __cpuid(0x8000_0000).eax;
+            if highest < 0x8000_0007 {
+                return false;
+            }
+            let rdtscp = __cpuid(0x8000_0001).edx & (1 << 27) != 0;
+            let invariant = __cpuid(0x8000_0007).edx & (1 << 8) != 0;
+            rdtscp && invariant
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        false
+    }
+}
+
+/// The time-stamp counter, read as quanta reads it (no fence).
+#[inline(always)]
+fn counter() -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // SAFETY: `rdtsc` exists on every x86-64 processor.
+        unsafe { std::arch::x86_64::_rdtsc() }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        unreachable!("a calibration is handed down on x86-64 only")
+    }
 }
 
 /// A reading of the clock: monotonic, comparable, and turned into a
@@ -98,4 +210,38 @@ pub fn overhead_ns() -> f64 {
         samples.sort_unstable();
         f64::from(samples[samples.len() / 2])
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scale_handed_down_times_as_the_calibration_it_came_from() {
+        // One nanosecond a tick: the raw difference.
+        let one = Clock::Handed(1 << HANDED_SHIFT);
+        assert_eq!(one.delta_as_nanos(5, 1_005), 1_000);
+        assert_eq!(one.delta_as_nanos(1_005, 5), 0);
+        let Some(scale) = handed_down() else {
+            // No time-stamp counter here: nothing is handed down.
+            assert!(!counter_supported());
+            return;
+        };
+        let handed = Clock::Handed(scale.parse().unwrap());
+        let Clock::Quanta(own) = clock() else {
+            panic!("this process calibrated its own clock");
+        };
+        // A millisecond's ticks, a second's, a minute's (at most 10 GHz):
+        // within a nanosecond of quanta's scaling.
+        for ticks in [10_000_000u64, 10_000_000_000, 600_000_000_000] {
+            let (a, b) = (
+                own.delta_as_nanos(7, 7 + ticks),
+                handed.delta_as_nanos(7, 7 + ticks),
+            );
+            assert!(
+                a.abs_diff(b) <= 1 + a / 1_000_000_000,
+                "{ticks} ticks: {a} and {b} ns"
+            );
+        }
+    }
 }

@@ -118,10 +118,14 @@ impl HostCommand {
         args
     }
 
-    /// A command that starts the host.
+    /// A command that starts the host, given this process's clock
+    /// calibration ([`clock::handed_down`]).
     pub fn command(&self) -> std::process::Command {
         let mut command = std::process::Command::new(&self.program);
         command.args(self.args());
+        if let Some(scale) = clock::handed_down() {
+            command.env(clock::CALIBRATION_ENV, scale);
+        }
         command
     }
 
@@ -207,14 +211,15 @@ fn entry_placed<P: Puzzle>(
         pipeline: true,
         ..options
     };
-    let inner = process::entry_placed::<P>(
-        &command,
-        options,
-        String::new(),
-        spec.count_only,
-        log,
-        placement.map(|p| p.env()),
-    );
+    // The hosts time their calls on this process's scale, not a
+    // calibration of their own at each start-up.
+    let env = placement
+        .map(|p| p.env())
+        .into_iter()
+        .chain(clock::handed_down().map(|scale| (clock::CALIBRATION_ENV, scale)))
+        .collect();
+    let inner =
+        process::entry_placed::<P>(&command, options, String::new(), spec.count_only, log, env);
     let count_only = spec.count_only;
     let mut description = format!("loaded from {spec}");
     if count_only {

@@ -49,7 +49,9 @@
 //! (the isolated host's: its `ns=` is the harness's own reading around the
 //! call, nothing to check against round trips), a worker whose next answer
 //! is not there yet sleeps through 9/10 of the time the batch's remaining
-//! answers are expected to take (the last batch's median own time each),
+//! answers are expected to take (the last batch's median own time each;
+//! with the next batch written ahead, [`ProcessOptions::pipeline`], all
+//! of it, at the last batch's mean),
 //! then in doubling naps until an answer is there (never waiting on the
 //! pipe: the kernel would wake the worker on the host's core), up to the
 //! puzzle's deadline: a few wake-ups a batch instead of one per answer,
@@ -599,8 +601,17 @@ impl<P: Puzzle> ProcessSolver<P> {
             }
         }
         if !self.own_times.is_empty() {
-            // The median, not the mean: one slow puzzle in a batch would
-            // have the next batch's sleeps outlast it, the solver idle.
+            // The mean, for a batch with the next one written ahead: its
+            // answers are read once it is expected to be done, and reading
+            // late idles nothing, the process having the next batch.
+            let sum = self
+                .own_times
+                .iter()
+                .fold(0u64, |a, &t| a.saturating_add(t));
+            self.answer_mean_ns = sum / self.own_times.len() as u64;
+            // The median otherwise, not the mean: one slow puzzle in a
+            // batch would have the next batch's sleeps outlast it, the
+            // solver idle.
             let middle = self.own_times.len() / 2;
             self.answer_ns = *self.own_times.select_nth_unstable(middle).1;
         }
@@ -612,8 +623,15 @@ impl<P: Puzzle> ProcessSolver<P> {
     /// is (or the deadline passes, or the run stops), first through 9/10
     /// of the time they are expected to take (each the last batch's median
     /// own time), then in naps doubling from [`MIN_SLEEP`] to
-    /// [`MAX_SLEEP`]. A batch then costs the harness a few wake-ups rather
-    /// than one per answer, and the solver has its core to itself. The
+    /// [`MAX_SLEEP`]. With the next batch written ahead
+    /// ([`ProcessOptions::pipeline`]), first through all of it, each
+    /// answer the last batch's mean own time: the process has the next
+    /// batch meanwhile, so a late read costs it nothing, and a batch is
+    /// mostly read in one or two wake-ups (with 9/10 of the median, 4 or 5
+    /// on `dlx`'s 17-clue solves, whose mean is well above their median;
+    /// each wake-up takes a core from a host at `-j2`). A batch then costs
+    /// the harness a few wake-ups rather than one per answer, and the
+    /// solver has its core to itself. The
     /// worker never waits on the pipe itself here: the kernel wakes a
     /// pipe's reader on the writer's core (a "sync" wake-up, right for a
     /// writer about to wait for the reply), which would put the worker on
@@ -626,8 +644,11 @@ impl<P: Puzzle> ProcessSolver<P> {
         let Some(child) = self.child.as_mut() else {
             return;
         };
-        let expected = (remaining as u64).saturating_mul(self.answer_ns);
-        let mut nap = Duration::from_nanos(expected / 10 * 9).max(MIN_SLEEP);
+        let first = match self.ahead.written {
+            Some(_) => (remaining as u64).saturating_mul(self.answer_mean_ns),
+            None => (remaining as u64).saturating_mul(self.answer_ns) / 10 * 9,
+        };
+        let mut nap = Duration::from_nanos(first).max(MIN_SLEEP);
         precise_sleeps();
         while !child.has_output() && !stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
             // Its standard error kept flowing (and in the log) meanwhile.

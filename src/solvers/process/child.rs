@@ -58,13 +58,13 @@ impl Child {
     pub(super) fn spawn(
         spec: &CommandSpec,
         log: &LogFile,
-        env: Option<&(&'static str, String)>,
+        env: &[(&'static str, String)],
     ) -> Result<Child, SpawnError> {
         let file = log
             .path()
             .and_then(|path| OpenOptions::new().create(true).append(true).open(path).ok());
         let mut command = Command::new(&spec.program);
-        if let Some((name, value)) = env {
+        for (name, value) in env {
             command.env(name, value);
         }
         let mut process = command

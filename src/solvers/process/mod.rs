@@ -360,7 +360,7 @@ pub fn entry_with<P: Puzzle>(
         description.clone(),
         count_only,
         log.clone(),
-        None,
+        Vec::new(),
     );
     let spec = spec.clone();
     // Each pass of a run with a randomised layout: the same command, its
@@ -373,7 +373,7 @@ pub fn entry_with<P: Puzzle>(
             description.clone(),
             count_only,
             log.clone(),
-            Some(fresh.placement().env()),
+            vec![fresh.placement().env()],
         ))
     })
 }
@@ -387,7 +387,7 @@ pub(crate) fn entry_placed<P: Puzzle>(
     description: String,
     count_only: bool,
     log: LogFile,
-    env: Option<(&'static str, String)>,
+    env: Vec<(&'static str, String)>,
 ) -> SolverEntry<P> {
     let shared = Arc::new(Shared {
         spec: spec.clone(),
@@ -420,7 +420,7 @@ pub fn check(spec: &CommandSpec, options: ProcessOptions) -> Result<(), CheckErr
         options,
         log: LogFile::new(log_file_name(&spec.name)),
         count_only: false,
-        env: None,
+        env: Vec::new(),
     };
     match start(&shared) {
         Ok((child, _)) => {
@@ -443,7 +443,7 @@ struct Shared {
     /// Solutions are not read.
     count_only: bool,
     /// Added to the processes' environment.
-    env: Option<(&'static str, String)>,
+    env: Vec<(&'static str, String)>,
 }
 
 /// One worker's solver: the process (once started) and reused buffers.
@@ -482,6 +482,8 @@ pub struct ProcessSolver<P> {
     /// The median own time of an answer in the last batch, ns
     /// ([`ProcessOptions::sleep_through_batches`]).
     answer_ns: u64,
+    /// Their mean, ns (the same, with a batch written ahead).
+    answer_mean_ns: u64,
     /// The own times of the batch being read (a buffer kept).
     own_times: Vec<u64>,
     /// The batch written ahead ([`ProcessOptions::pipeline`]).
@@ -518,6 +520,7 @@ impl<P: Puzzle> ProcessSolver<P> {
             renewed: false,
             life: None,
             answer_ns: 0,
+            answer_mean_ns: 0,
             own_times: Vec::with_capacity(MAX_BATCH),
             ahead: batch::Ahead::default(),
             _puzzle: PhantomData,
@@ -736,7 +739,7 @@ fn write_request<P: Puzzle>(request: &mut Vec<u8>, puzzle: &P, limit: u64) -> bo
 /// Starts `shared`'s command and reads its header: the process, and
 /// whether it announced batches; on failure, what was seen.
 fn start(shared: &Shared) -> Result<(Child, bool), (Failure, String)> {
-    let mut child = Child::spawn(&shared.spec, &shared.log, shared.env.as_ref())
+    let mut child = Child::spawn(&shared.spec, &shared.log, &shared.env)
         .map_err(|SpawnError(e)| (Failure::Spawn, spawn_message(&shared.spec, &e)))?;
     let deadline = std::time::Instant::now() + shared.options.start_timeout;
     let header = child.read_line(MAX_HEADER_BYTES, Some(deadline), shared.options.stop);

@@ -359,6 +359,29 @@ fn grid_and_numeric_output() {
 }
 
 #[test]
+fn the_one_line_format_is_the_same_through_io_and_fmt() {
+    // `write_grid_io` spells one-line grids itself (in pieces of 256
+    // bytes); `Formatted` is the reference.
+    let shapes = [(3, 3), (2, 3), (4, 4), (6, 6), (5, 7), (7, 7)];
+    for (r, c) in shapes {
+        let shape = BoxShape::new(r, c).unwrap();
+        for alphabet in [Alphabet::Standard, Alphabet::ZeroBased] {
+            for blank_every in [0, 2, 5] {
+                let g = sample(shape, blank_every);
+                let mut v = Vec::new();
+                write_grid_io(&mut v, &g, Format::Line, alphabet).unwrap();
+                let expected = g.display(Format::Line, alphabet).to_string();
+                assert_eq!(
+                    String::from_utf8(v).unwrap(),
+                    expected,
+                    "{r}x{c} {alphabet:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn grid_errors_name_line_and_column() {
     let e = GridError::new(4, "bad").at_line(7);
     assert_eq!(e.to_string(), "line 7, column 4: bad");

@@ -63,13 +63,29 @@ pub fn write_grid<W: fmt::Write + ?Sized>(
 }
 
 /// Writes `grid` in `format` into a [`std::io::Write`] (no trailing
-/// newline). Buffer the writer: output goes out a few bytes at a time.
+/// newline). Buffer the writer: output goes out a few bytes at a time
+/// (the spelled one-line format, one byte a cell, in pieces of up to
+/// 256 bytes).
 pub fn write_grid_io<W: std::io::Write + ?Sized>(
     out: &mut W,
     grid: &Grid,
     format: Format,
     alphabet: Alphabet,
 ) -> std::io::Result<()> {
+    if format == Format::Line && grid.side() <= alphabet.max_side() {
+        // What `Formatted` writes, a byte at a time here rather than a
+        // `char` at a time through `fmt`: the protocol's requests and the
+        // isolated host's answers are written this way, one a puzzle (the
+        // `fmt` path took about 0.5 µs a 9x9 grid).
+        let mut piece = [0u8; 256];
+        for cells in grid.cells().chunks(piece.len()) {
+            for (byte, &v) in piece.iter_mut().zip(cells) {
+                *byte = alphabet.symbol(v).map_or(b'?', |c| c as u8);
+            }
+            out.write_all(&piece[..cells.len()])?;
+        }
+        return Ok(());
+    }
     write!(out, "{}", grid.display(format, alphabet))
 }
 
