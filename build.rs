@@ -17,8 +17,16 @@ use std::process::Command;
 
 /// The files the binary is built from: the dirty flag says whether they
 /// differ from the commit (an edit of the docs or the tests does not make
-/// the binary another one).
-const SOURCES: [&str; 4] = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+/// the binary another one). The two corpora the library embeds
+/// (`include_bytes!`) are part of it.
+const SOURCES: [&str; 6] = [
+    "src",
+    "build.rs",
+    "Cargo.toml",
+    "Cargo.lock",
+    "datasets/generated/gen_9x9_1000.txt",
+    "datasets/generated/hanidoku/gen_hanidoku_100.txt",
+];
 
 fn main() {
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());

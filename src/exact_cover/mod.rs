@@ -47,7 +47,7 @@ mod text;
 pub use cells::Dc;
 pub use dlx::{Dlx, NODE_BYTES};
 pub use engine::{
-    ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, TimedSearch, UnknownEngine,
+    ColumnChoice, Engine, EngineKind, SearchOptions, SearchStats, TimedSearch, UnknownEngine, Visit,
 };
 pub use text::{NamedProblem, TextError};
 

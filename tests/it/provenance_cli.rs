@@ -180,6 +180,10 @@ fn probe(dir: &Path, name: &str) -> Probe {
     )
     .unwrap();
     std::fs::write(checkout.join("README.md"), "not a source\n").unwrap();
+    // A corpus the library embeds (include_bytes!): part of the binary.
+    let generated = checkout.join("datasets/generated");
+    std::fs::create_dir_all(&generated).unwrap();
+    std::fs::write(generated.join("gen_9x9_1000.txt"), "embedded\n").unwrap();
     // The lock file of a package without dependencies (what cargo writes).
     std::fs::write(
         checkout.join("Cargo.lock"),
@@ -240,6 +244,24 @@ fn a_second_build_compiles_nothing_with_loose_or_packed_refs() {
     loose.build();
     assert!(!loose.build(), "compiled twice after git pack-refs");
     assert_eq!(loose.revision(), loose.git(&["rev-parse", "HEAD"]));
+}
+
+/// An embedded corpus is a source: edited, the revision is dirty (a
+/// history point or a bisect probe built from it is not the commit's).
+#[test]
+fn an_edited_embedded_corpus_makes_the_revision_dirty() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = probe(dir.path(), "corpus");
+    let head = p.git(&["rev-parse", "HEAD"]);
+    assert!(p.build());
+    assert_eq!(p.revision(), head);
+    let corpus = p.checkout.join("datasets/generated/gen_9x9_1000.txt");
+    std::fs::write(&corpus, "edited\n").unwrap();
+    assert!(p.build(), "an edit of the embedded corpus must rebuild");
+    assert_eq!(p.revision(), format!("{head}-dirty"));
+    std::fs::write(&corpus, "embedded\n").unwrap();
+    assert!(p.build());
+    assert_eq!(p.revision(), head);
 }
 
 /// Two checkouts building into one target directory (a shared
