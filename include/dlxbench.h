@@ -12,8 +12,9 @@
  *   limit        stop after this many solutions (SIZE_MAX: count them all;
  *                0: nothing is searched, 0 is returned).
  *   flags        0 for normal use. 1-65535: a known slow-down, that many
- *                iterations of a busy loop per search node, inside the call
- *                (for measuring a time gate's power: results/gate-power).
+ *                sixteenths of an iteration of a busy loop per search node,
+ *                inside the call (for measuring a time gate's power:
+ *                results/gate-power).
  *                Higher bits are reserved: a value with any of them set is
  *                refused (0 returned, *num_guesses set to 0, solution not
  *                written).

@@ -371,6 +371,28 @@ pub fn last_over_budget() -> bool {
 mod tests {
     use super::*;
 
+    /// The C header says what the slow-down flags count, as the code does
+    /// (it once said whole iterations).
+    #[test]
+    fn the_header_says_the_flags_count_sixteenths() {
+        let header = include_str!("../include/dlxbench.h");
+        let flags = header
+            .split("flags        ")
+            .nth(1)
+            .and_then(|rest| rest.split("solution     ").next())
+            .expect("the header documents flags before solution");
+        // The comment's words, without its margin of asterisks.
+        let words: Vec<&str> = flags.split_whitespace().filter(|w| *w != "*").collect();
+        assert!(
+            words
+                .windows(4)
+                .any(|w| w == ["that", "many", "sixteenths", "of"]),
+            "{flags}"
+        );
+        assert_eq!(SLOW_DOWN, 0xFFFF, "the header says 1-65535");
+        assert!(flags.contains("1-65535"), "{flags}");
+    }
+
     /// Easy enough for naive's budget.
     const PUZZLE: &[u8; 81] =
         b"..7.28..1..2...47.6..4..5.2..8......26.9...3....6.1.........68.9...7......1......";
