@@ -346,8 +346,9 @@ pub fn notes(run: &RunResult, config: &Config, meta: &RunMeta) -> Vec<String> {
 /// The first note: the run's settings.
 fn settings(run: &RunResult, config: &Config) -> String {
     let mut settings = format!(
-        "{} threads, mode {} (limit {}), {} pass{}",
+        "{} thread{}, mode {} (limit {}), {} pass{}",
         run.threads,
+        if run.threads == 1 { "" } else { "s" },
         config.mode.as_str(),
         if config.limit == u64::MAX {
             "none".to_string()
