@@ -141,6 +141,8 @@ fn time_is_changed_same_or_unknown_by_the_interval_and_the_threshold() {
 }
 
 /// `git ARGS` in `dir`, which must succeed.
+// The integration tests' `common::git` does the same; unit tests cannot
+// reach `tests/it/common`, so this copy is deliberate.
 fn git_in(dir: &std::path::Path, args: &[&str]) {
     let out = std::process::Command::new("git")
         .args([

@@ -1177,6 +1177,9 @@ impl Engine for Dlx {
     /// [`Engine::search`] (`defer` false) or [`Engine::search_deferred`]
     /// (`defer` true): a search loop compiled for each, chosen here, in
     /// the library, so that no caller compiles the loops again.
+    // The same dispatch as `Dc`'s, deliberately: written in each impl it
+    // is a concrete function compiled in this library; as a provided trait
+    // method it would be instantiated again in every crate that searches.
     fn run_search(
         &mut self,
         defer: bool,

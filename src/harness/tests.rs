@@ -566,9 +566,11 @@ impl crate::solvers::Solver<Grid> for Peeking {
     }
 }
 
-fn peeking(calls: &'static Calls) -> Lineup<Grid> {
+/// A run of the one solver `peek` (`dlx` in blocks, its calls recorded in
+/// `calls`) on two threads.
+fn peeking_on_two_threads(calls: &'static Calls) -> Setup<Grid> {
     let dlx = SolverSet::<Grid>::builtin().by_name("dlx").unwrap().clone();
-    Lineup::new(vec![crate::solvers::SolverEntry::new(
+    let lineup = Lineup::new(vec![crate::solvers::SolverEntry::new(
         "peek",
         "dlx in blocks",
         move || {
@@ -577,7 +579,10 @@ fn peeking(calls: &'static Calls) -> Lineup<Grid> {
                 calls,
             })
         },
-    )])
+    )]);
+    let mut setup = Setup::new(lineup);
+    setup.config_mut().threads = 2;
+    setup
 }
 
 /// Counts the records it is sent.
@@ -600,8 +605,7 @@ impl RecordSink for Counting {
 fn a_lone_solver_taking_blocks_is_shown_each_next_block_before_it_comes() {
     static CALLS: std::sync::OnceLock<Calls> = std::sync::OnceLock::new();
     let calls = CALLS.get_or_init(Default::default);
-    let mut setup = Setup::new(peeking(calls));
-    setup.config_mut().threads = 2;
+    let setup = peeking_on_two_threads(calls);
     static RECORDS: AtomicUsize = AtomicUsize::new(0);
     let corpora = &corpora()[..1];
     let run = run(corpora, &setup, Some(Box::new(Counting(&RECORDS))), None).unwrap();
@@ -630,8 +634,7 @@ fn a_lone_solver_taking_blocks_is_shown_each_next_block_before_it_comes() {
 fn a_stop_leaves_the_chunk_read_ahead_uncounted_and_the_run_ends() {
     static CALLS: std::sync::OnceLock<Calls> = std::sync::OnceLock::new();
     let calls = CALLS.get_or_init(Default::default);
-    let mut setup = Setup::new(peeking(calls));
-    setup.config_mut().threads = 2;
+    let setup = peeking_on_two_threads(calls);
     static RECORDS: AtomicUsize = AtomicUsize::new(0);
     /// Asks to stop at the first chunk done.
     struct StopAtOnce(AtomicBool);
