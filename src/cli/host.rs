@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use dlxbench::kinds::{Kind, PuzzleKind};
 use dlxbench::solvers::foreign::LibrarySpec;
 use dlxbench::solvers::host;
+use dlxbench::solvers::process::ring::AnswerRing;
 
 use super::PerKind;
 
@@ -53,9 +54,10 @@ impl PerKind for Args {
             host::check(prepared, &spec)?;
             return Ok(super::EXIT_OK.into());
         }
+        let ring = AnswerRing::from_env()?;
         let stdin = std::io::stdin().lock();
         let stdout = std::io::stdout().lock();
-        let served = host::serve::<P>(prepared, &spec, stdin, stdout)?;
+        let served = host::serve::<P>(prepared, &spec, stdin, stdout, ring)?;
         Ok(match served.failed {
             true => super::EXIT_FAILURE,
             false => super::EXIT_OK,

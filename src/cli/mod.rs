@@ -179,7 +179,7 @@ pub struct SolverLibArgs {
           value_parser = clap::builder::ValueParser::new(batch_size))]
     pub batch: usize,
     /// Replace each --solver-lib host process after it served this many blocks, and no sooner
-    /// than 50 times its own start-up (so that replacing costs at most 2% of the wall clock): a
+    /// than 100 times its own start-up (so that replacing costs about 2% of the wall clock): a
     /// fresh host, warmed up, takes the next block, so that one process's memory layout and
     /// cache placement are spread over the run's blocks, where the speed interval sees them. 0:
     /// keep each host for the run.

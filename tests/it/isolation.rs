@@ -373,3 +373,75 @@ fn ctrl_c_during_a_hung_call_stops_the_run_at_once_keeping_what_finished() {
         "{rows:?}"
     );
 }
+
+/// Runs `dlxbench solver-host` on the C example for three puzzles (its
+/// input then closed), offered `ring` as the harness offers it (or not):
+/// what it wrote to its standard output.
+fn host_session(dir: &Path, ring: Option<&dlxbench::solvers::process::ring::AnswerRing>) -> String {
+    use dlxbench::solvers::process::ring::RING_ENV;
+    /// Where the host finds the ring here: any descriptor will do.
+    const RING_FD: i32 = 3;
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    let lib = shared_library(dir, "example", &repo_path("examples/c-solver/solver.c"));
+    let mut command = std::process::Command::new(common::binary());
+    command
+        .arg("solver-host")
+        .arg(format!("{}:example_solve", lib.display()))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    if let Some(fd) = ring.and_then(|r| r.raw_fd()) {
+        command.env(RING_ENV, RING_FD.to_string());
+        // SAFETY: dup2 is async-signal-safe; `fd` is open until the spawn returns.
+        unsafe {
+            command.pre_exec(move || match libc::dup2(fd, RING_FD) {
+                -1 => Err(std::io::Error::last_os_error()),
+                _ => Ok(()),
+            });
+        }
+    }
+    let mut child = command.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for puzzle in common::gen_9x9_puzzles().iter().take(3) {
+        writeln!(stdin, "solve 2 {puzzle}").unwrap();
+    }
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// Each of three answers: a unique solution, timed.
+fn assert_three_answers(text: &str) {
+    let answers: Vec<&str> = text.lines().collect();
+    assert_eq!(answers.len(), 3, "{text}");
+    for answer in answers {
+        assert!(
+            answer.starts_with("1 ") && answer.contains(" ns="),
+            "{answer}"
+        );
+    }
+}
+
+#[test]
+fn the_host_answers_into_the_ring_it_is_offered_and_writes_only_its_header_to_the_pipe() {
+    use dlxbench::solvers::process::ring::{AnswerRing, RING_WORD};
+    let dir = tempfile::tempdir().unwrap();
+    let mut ring = AnswerRing::create().unwrap();
+    let stdout = host_session(dir.path(), Some(&ring));
+    let header = stdout.strip_suffix('\n').unwrap_or(&stdout);
+    assert!(
+        !header.contains('\n'),
+        "nothing but the header on the pipe: {stdout}"
+    );
+    assert!(header.split(' ').any(|w| w == RING_WORD), "{header}");
+    let mut answers = vec![0u8; 4096];
+    let n = ring.read_into(&mut answers).unwrap();
+    assert_three_answers(std::str::from_utf8(&answers[..n]).unwrap());
+    // Not offered one: the answers on the pipe, no word.
+    let stdout = host_session(dir.path(), None);
+    let (header, answers) = stdout.split_once('\n').unwrap();
+    assert!(!header.contains(RING_WORD), "{header}");
+    assert_three_answers(answers);
+}

@@ -11,7 +11,11 @@
 //! without a [`Puzzle::write_c81`] form is `n/a`), reads the clock around
 //! the C call alone and answers `COUNT SOLUTION guesses=G ns=T`: the
 //! solver's count, its first solution in the same notation (`-` when the
-//! count is 0), its guesses and the call's time in nanoseconds.
+//! count is 0), its guesses and the call's time in nanoseconds. Offered
+//! an answer ring ([`process::ring`]), it says so in its header and puts
+//! the answers there instead of on its standard output (no `write(2)` per
+//! answer), which then carries nothing after the header but the crash
+//! handler's line.
 //!
 //! Protections ([`guard`]):
 //!
@@ -53,6 +57,7 @@ use std::io::{self, BufRead, Write};
 
 use super::foreign::{self, ForeignError, LibrarySpec, Opened, SolveFn};
 use super::layout::{Placement, Randomised, Spacer};
+use super::process::ring::{AnswerRing, RING_WORD};
 use super::process::{self, CommandSpec, ProcessOptions};
 use super::{Budget, LogFile, Outcome, Solver, SolverEntry};
 use crate::clock::{self, Instant};
@@ -206,9 +211,12 @@ fn entry_placed<P: Puzzle>(
     // The host's `ns=` is the harness's own reading, not checked against
     // round trips: the client may read its answers late, and write the
     // next batch before it reads them.
+    // Its answers go into shared memory, not a write(2) each
+    // (process::ring).
     let options = ProcessOptions {
         sleep_through_batches: true,
         pipeline: true,
+        answer_ring: true,
         ..options
     };
     // The hosts time their calls on this process's scale, not a
@@ -490,12 +498,16 @@ pub fn check(prepared: Prepared, spec: &LibrarySpec) -> Result<(), HostError> {
 /// host and answers requests from `input` on `output` until `input` ends
 /// (Ok) or an answer is an `error` (Ok, [`Served::failed`]). The header
 /// line is written first. `output` must be the process's standard output
-/// for the crash handler's lines to reach the harness.
+/// for the crash handler's lines to reach the harness. With `ring` (the
+/// harness offered one: [`AnswerRing::from_env`]) the header says
+/// [`RING_WORD`] and the answers go into the ring, each published whole
+/// (no write to `output` after the header but the crash handler's).
 pub fn serve<P: Puzzle>(
     prepared: Prepared,
     spec: &LibrarySpec,
     mut input: impl BufRead,
     mut output: impl Write,
+    mut ring: Option<AnswerRing>,
 ) -> Result<Served, HostError> {
     let Opened { library, function } = foreign::open(spec)?;
     drop(prepared.spacer);
@@ -512,9 +524,13 @@ pub fn serve<P: Puzzle>(
         options,
         answer: Vec::with_capacity(256),
     };
+    let ring_word = match ring {
+        Some(_) => [" ", RING_WORD].concat(),
+        None => String::new(),
+    };
     writeln!(
         output,
-        "dlxbench-protocol {PROTOCOL_VERSION} {} dlxbench-solver-host {}",
+        "dlxbench-protocol {PROTOCOL_VERSION} {}{ring_word} dlxbench-solver-host {}",
         process::BATCH_WORD,
         spec.name
     )?;
@@ -532,8 +548,13 @@ pub fn serve<P: Puzzle>(
         let request = line.strip_suffix(b"\n").unwrap_or(&line);
         host.answer.clear();
         let failed = host.answer_to(request);
-        output.write_all(&host.answer)?;
-        output.flush()?;
+        match ring.as_mut() {
+            Some(ring) => ring.write(&host.answer)?,
+            None => {
+                output.write_all(&host.answer)?;
+                output.flush()?;
+            }
+        }
         served.requests += 1;
         if failed {
             served.failed = true;

@@ -58,7 +58,10 @@
 //! and the solver's process keeps its core meanwhile. Deadlines and failures are as above (a deadline is
 //! found no later: a sleep ends at it); the round trips are not a solver's own per
 //! answer any more, which is why a `--solver-cmd` solver, whose own times
-//! are checked against them, is read as its answers come.
+//! are checked against them, is read as its answers come. Meanwhile the
+//! worker does not preempt on waking ([`NoWakeupPreemption`]): it takes
+//! a core when the process there blocks or its slice ends, not in the
+//! middle of a timed call.
 //!
 //! Writing ahead. With [`ProcessOptions::pipeline`] (the isolated host's,
 //! for the same reason), the harness writes a block's next batch before
@@ -140,11 +143,13 @@ pub const RENEW_AFTER_BLOCKS: u32 = 16;
 /// The default [`ProcessOptions::renew_cost_factor`]: a process is
 /// replaced ([`ProcessOptions::renew_after`]) only once it
 /// has run for this many times its own start-up (from starting the command
-/// to reading its header): replacements then cost at most 1/this of the
-/// wall clock (2%). A host's start-up measured 6-12 ms on the 2-core
-/// machine of the benchmarks (most of it the program's and the library's
-/// loading), a block of 64 puzzles of `dlx` about 1 ms.
-pub const RENEW_COST_FACTOR: u32 = 50;
+/// to reading its header). A replacement costs more than that start-up:
+/// the old process's exit, the new one's warm-up solve and its first
+/// solves in cold caches, none of which is before its header. At 50,
+/// replacing hosts cost 3.4% of the wall clock of `c-dlx` on the 17-clue
+/// list at `-j2` on the 2-core machine of the benchmarks (hosts starting
+/// in about 1.3 ms of CPU); at 100, about 2%.
+pub const RENEW_COST_FACTOR: u32 = 100;
 
 /// Whether a header line announces batches: a word [`BATCH_WORD`] after
 /// the version.
@@ -159,12 +164,17 @@ pub const RENEW_COST_FACTOR: u32 = 50;
 /// assert!(!announces_batch(b"+batch 1"));
 /// ```
 pub fn announces_batch(header: &[u8]) -> bool {
+    announces(header, BATCH_WORD)
+}
+
+/// Whether `header` has `word` anywhere after the version.
+pub(super) fn announces(header: &[u8], word: &str) -> bool {
     let header = header.strip_suffix(b"\r").unwrap_or(header);
     header
         .split(|&b| b == b' ' || b == b'\t')
         .filter(|w| !w.is_empty())
         .skip(2)
-        .any(|w| w == BATCH_WORD.as_bytes())
+        .any(|w| w == word.as_bytes())
 }
 
 /// A batch written ahead of the one being read
@@ -226,6 +236,13 @@ impl<P: Puzzle> ProcessSolver<P> {
     ) {
         let n = block.len();
         let mut i = 0;
+        // A worker that sleeps through batches wakes a few times a batch,
+        // on a core where a process solves: it waits its turn there.
+        let _polite = self
+            .shared
+            .options
+            .sleep_through_batches
+            .then(NoWakeupPreemption::enter);
         if self.ahead.written.is_some() && self.ahead.key != block.key() {
             // Written ahead for a block that did not come.
             self.drop_ahead();
@@ -687,6 +704,58 @@ fn precise_sleeps() {
     }
 }
 
+/// While this lives, the calling thread runs under Linux's `SCHED_BATCH`
+/// policy (from `SCHED_OTHER`, restored when it drops): when it wakes,
+/// it does not preempt the thread running on the core it wakes on, but
+/// runs when that thread blocks or its slice ends. For a worker that
+/// sleeps through an isolated solver's batches: with as many processes
+/// solving as cores (`-j2` on two cores), each wake-up of a worker would
+/// otherwise land in the middle of a solver's timed call and lengthen it
+/// by the worker's burst (reading a batch's answers, recording them,
+/// writing the next batch: tens of microseconds). The worker's own work
+/// is the same, done when a core is free of a call. Elsewhere, and where
+/// the policy cannot be set, nothing changes.
+struct NoWakeupPreemption {
+    set: bool,
+}
+
+impl NoWakeupPreemption {
+    fn enter() -> NoWakeupPreemption {
+        NoWakeupPreemption {
+            set: set_policy(libc::SCHED_OTHER, libc::SCHED_BATCH),
+        }
+    }
+}
+
+impl Drop for NoWakeupPreemption {
+    fn drop(&mut self) {
+        if self.set {
+            set_policy(libc::SCHED_BATCH, libc::SCHED_OTHER);
+        }
+    }
+}
+
+/// Moves the calling thread from scheduling policy `from` to `to` (priority
+/// 0); true when it was under `from` and now is under `to`.
+fn set_policy(from: libc::c_int, to: libc::c_int) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: pid 0 is the calling thread; a sched_param on the stack.
+        unsafe {
+            if libc::sched_getscheduler(0) != from {
+                return false;
+            }
+            let param = libc::sched_param { sched_priority: 0 };
+            libc::sched_setscheduler(0, to, &param) == 0
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (from, to);
+        false
+    }
+}
+
 /// `d` in nanoseconds, saturating.
 fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
@@ -723,6 +792,8 @@ mod tests {
         done: Vec<Option<(Outcome, Duration)>>,
         key: Option<u64>,
         next: Option<Next>,
+        /// The worker thread's scheduling policy at each answer.
+        policies: Vec<libc::c_int>,
     }
 
     /// The puzzles of the next block, and its key.
@@ -749,6 +820,7 @@ mod tests {
                 done: vec![None; n],
                 key: None,
                 next: None,
+                policies: Vec::new(),
             }
         }
 
@@ -794,6 +866,8 @@ mod tests {
         ) {
             assert!(self.done[index].is_none(), "puzzle {index} reported twice");
             self.done[index] = Some((*outcome, took));
+            // SAFETY: no arguments but the calling thread.
+            self.policies.push(unsafe { libc::sched_getscheduler(0) });
         }
 
         fn key(&self) -> Option<u64> {
@@ -907,6 +981,8 @@ mod tests {
         s.solve_block(&mut block, 2, SECOND, &mut Grid::blank());
         assert_eq!(block.failures(), vec![None; 10]);
         assert_eq!(block.guesses(), tags(10));
+        // Read as the answers come: the worker's policy untouched.
+        assert_eq!(block.policies, vec![libc::SCHED_OTHER; 10]);
         // The same script announcing batches sees them (the test can fail).
         let mut s = bash(
             &script("dlxbench-protocol 1 +batch"),
@@ -1195,6 +1271,10 @@ mod tests {
         for round in 0..3 {
             let mut block = Recorded::new(20);
             s.solve_block(&mut block, 2, budget, &mut Grid::blank());
+            // Without wake-up preemption during the call, as before after it.
+            assert_eq!(block.policies, vec![libc::SCHED_BATCH; 20]);
+            // SAFETY: no arguments but the calling thread.
+            assert_eq!(unsafe { libc::sched_getscheduler(0) }, libc::SCHED_OTHER);
             let mut expected = vec![None; 20];
             if round == 1 {
                 expected[6] = Some(Failure::Deadline);

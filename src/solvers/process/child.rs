@@ -11,6 +11,7 @@ use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use super::ring::{AnswerRing, RING_ENV};
 use super::stderr::StderrLog;
 use super::{CommandSpec, EXIT_GRACE, POLL_SLICE};
 use crate::solvers::{Failure, LogFile};
@@ -49,16 +50,54 @@ pub(super) struct Child {
     /// Its standard error, drained into the log while the harness waits
     /// (`None`: discarded, no log placed).
     stderr: Option<StderrLog>,
+    /// The answer ring offered to it ([`super::ring`]), read in place of
+    /// its standard output once its header took it ([`Child::use_ring`]).
+    ring: Option<AnswerRing>,
+    ring_on: bool,
 }
+
+/// A descriptor made inheritable (its close-on-exec flag cleared) while
+/// this lives. Made only under [`SPAWNING`], which every [`Child::spawn`]
+/// holds while it starts its process: only the child spawned meanwhile
+/// inherits it.
+struct Inheritable {
+    fd: std::os::fd::RawFd,
+}
+
+/// Held by [`Child::spawn`] around the spawn.
+static SPAWNING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+impl Inheritable {
+    fn new(fd: std::os::fd::RawFd) -> Inheritable {
+        // SAFETY: fcntl on a descriptor the ring owns, open while this lives.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, 0) };
+        Inheritable { fd }
+    }
+}
+
+impl Drop for Inheritable {
+    fn drop(&mut self) {
+        // SAFETY: as in `new`.
+        unsafe { libc::fcntl(self.fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+}
+
+/// The first nap of a wait on the answer ring, and the longest: a ring
+/// cannot be waited on, so the worker looks again after each (its output
+/// pipe, polled meanwhile, ends the nap at once when the host ends).
+const RING_NAPS: (Duration, Duration) = (Duration::from_micros(20), Duration::from_millis(1));
 
 impl Child {
     /// Starts `spec` with its standard error drained into `log` under
     /// its caps ([`StderrLog`]; discarded when the log is not placed), and
-    /// `env` added to its environment.
+    /// `env` added to its environment; offered an answer ring when
+    /// `offer_ring` (and one can be made: otherwise it is read from its
+    /// pipe, as any solver).
     pub(super) fn spawn(
         spec: &CommandSpec,
         log: &LogFile,
         env: &[(&'static str, String)],
+        offer_ring: bool,
     ) -> Result<Child, SpawnError> {
         let file = log
             .path()
@@ -67,7 +106,16 @@ impl Child {
         for (name, value) in env {
             command.env(name, value);
         }
-        let mut process = command
+        let ring = offer_ring.then(AnswerRing::create).and_then(Result::ok);
+        // The ring's descriptor is inherited by this child alone (not by
+        // one another worker starts meanwhile), without a pre_exec hook,
+        // which would make the spawn a fork of the whole harness.
+        let spawning = SPAWNING.lock().unwrap_or_else(|e| e.into_inner());
+        let inheriting = ring.as_ref().and_then(AnswerRing::raw_fd).map(|fd| {
+            command.env(RING_ENV, fd.to_string());
+            Inheritable::new(fd)
+        });
+        let process = command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -78,7 +126,10 @@ impl Child {
             })
             .process_group(0)
             .spawn()
-            .map_err(SpawnError)?;
+            .map_err(SpawnError);
+        drop(inheriting);
+        drop(spawning);
+        let mut process = process?;
         let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
             let _ = process.kill();
             let _ = process.wait();
@@ -107,7 +158,27 @@ impl Child {
             end: 0,
             scanned: 0,
             stderr,
+            ring,
+            ring_on: false,
         })
+    }
+
+    /// Reads its output from the answer ring from now on, if it was
+    /// offered one (its header took it); drops the ring otherwise.
+    pub(super) fn use_ring(&mut self, taken: bool) {
+        self.ring_on = taken && self.ring.is_some();
+        if !self.ring_on {
+            self.ring = None;
+        }
+    }
+
+    /// Bytes in the answer ring not read yet (0 without one); a corrupt
+    /// ring counts as output (its read ends the process's output).
+    fn ring_unread(&self) -> usize {
+        match (&self.ring, self.ring_on) {
+            (Some(ring), true) => ring.unread().unwrap_or(1),
+            _ => 0,
+        }
     }
 
     /// Its process id.
@@ -126,6 +197,14 @@ impl Child {
     /// more than one line for a request). Reads what the pipe holds, so
     /// that [`Child::leftover`] can quote it.
     pub(super) fn has_unsolicited(&mut self) -> bool {
+        if self.start == self.end && self.ring_unread() > 0 {
+            self.start = 0;
+            self.end = 0;
+            self.scanned = 0;
+            if let Some(ring) = self.ring.as_mut() {
+                self.end = ring.read_into(&mut self.data[..]).unwrap_or(0);
+            }
+        }
         if self.start == self.end {
             let mut pfd = libc::pollfd {
                 fd: self.stdout.as_raw_fd(),
@@ -152,6 +231,9 @@ impl Child {
     /// line read already, or output (or the end of it) in the pipe.
     pub(super) fn has_output(&self) -> bool {
         if memchr::memchr(b'\n', &self.data[self.scanned..self.end]).is_some() {
+            return true;
+        }
+        if self.ring_unread() > 0 {
             return true;
         }
         let mut pfd = libc::pollfd {
@@ -200,7 +282,9 @@ impl Child {
                 return Err(ReadError::TooLong);
             }
             let fd = self.stdout.as_raw_fd();
-            wait_for(fd, libc::POLLIN, deadline, stop, self.stderr.as_mut())?;
+            if !self.ring_on {
+                wait_for(fd, libc::POLLIN, deadline, stop, self.stderr.as_mut())?;
+            }
             if self.start > 0 {
                 self.data.copy_within(self.start..self.end, 0);
                 self.end -= self.start;
@@ -210,6 +294,10 @@ impl Child {
             if self.end == self.data.len() {
                 self.data.resize(self.data.len() * 2, 0);
             }
+            if self.ring_on {
+                self.fill_from_ring(deadline, stop)?;
+                continue;
+            }
             match self.stdout.read(&mut self.data[self.end..]) {
                 Ok(0) => return Err(ReadError::Ended),
                 Ok(n) => self.end += n,
@@ -217,6 +305,88 @@ impl Child {
                 Err(_) => return Err(ReadError::Ended),
             }
         }
+    }
+
+    /// Reads more into `data[end..]` (room there) from the answer ring,
+    /// waiting until `deadline` in naps ([`RING_NAPS`]) while nothing is
+    /// published; the pipe, polled during each nap, has the host's last
+    /// line (its crash handler's) or its end, read once the ring has
+    /// given all that was published before them.
+    fn fill_from_ring(
+        &mut self,
+        deadline: Option<Instant>,
+        stop: Option<&AtomicBool>,
+    ) -> Result<(), ReadError> {
+        let mut nap = RING_NAPS.0;
+        loop {
+            let ring = self.ring.as_mut().expect("reading the ring");
+            match ring.read_into(&mut self.data[self.end..]) {
+                Ok(0) => {}
+                Ok(n) => {
+                    self.end += n;
+                    return Ok(());
+                }
+                Err(_corrupt) => return Err(ReadError::Ended),
+            }
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(ReadError::Interrupted);
+            }
+            let mut slice = nap;
+            if let Some(d) = deadline {
+                let now = Instant::now();
+                if now >= d {
+                    return Err(ReadError::Timeout);
+                }
+                slice = slice.min(d - now);
+            }
+            if self.pipe_ready(slice) {
+                if self.ring_unread() > 0 {
+                    continue;
+                }
+                match self.stdout.read(&mut self.data[self.end..]) {
+                    Ok(0) => return Err(ReadError::Ended),
+                    Ok(n) => {
+                        self.end += n;
+                        return Ok(());
+                    }
+                    Err(e)
+                        if matches!(e.kind(), ErrorKind::Interrupted | ErrorKind::WouldBlock) => {}
+                    Err(_) => return Err(ReadError::Ended),
+                }
+            }
+            nap = (nap * 2).min(RING_NAPS.1);
+        }
+    }
+
+    /// Waits up to `slice` for output (or its end) on the pipe, draining
+    /// standard error into the log meanwhile: whether the pipe is ready.
+    fn pipe_ready(&mut self, slice: Duration) -> bool {
+        let err_fd = self.stderr.as_ref().and_then(|e| e.fd());
+        let mut pfds = [
+            libc::pollfd {
+                fd: self.stdout.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: err_fd.unwrap_or(-1),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        let n = if err_fd.is_some() { 2 } else { 1 };
+        let timeout = libc::timespec {
+            tv_sec: slice.as_secs() as libc::time_t,
+            tv_nsec: slice.subsec_nanos() as libc::c_long,
+        };
+        // SAFETY: `n` pollfds and a timespec, on the stack; no signal mask.
+        let ready = unsafe { libc::ppoll(pfds.as_mut_ptr(), n, &timeout, std::ptr::null()) };
+        if ready > 0 && pfds[1].revents != 0 {
+            if let Some(e) = self.stderr.as_mut() {
+                e.drain();
+            }
+        }
+        ready > 0 && pfds[0].revents != 0
     }
 
     /// Writes all of `bytes`, waiting until `deadline`.

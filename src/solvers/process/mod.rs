@@ -51,6 +51,7 @@
 mod batch;
 mod child;
 mod response;
+pub mod ring;
 mod stderr;
 
 use std::ffi::OsString;
@@ -297,6 +298,11 @@ pub struct ProcessOptions {
     /// (the isolated host, as [`Self::sleep_through_batches`]); false by
     /// default.
     pub pipeline: bool,
+    /// Offer each process an answer ring ([`ring`]): shared memory its
+    /// answers go into, in place of a `write(2)` each, when its header
+    /// takes it ([`ring::RING_WORD`]). For the isolated host, which does;
+    /// false by default.
+    pub answer_ring: bool,
 }
 
 impl Default for ProcessOptions {
@@ -313,6 +319,7 @@ impl Default for ProcessOptions {
             renew_cost_factor: RENEW_COST_FACTOR,
             sleep_through_batches: false,
             pipeline: false,
+            answer_ring: false,
         }
     }
 }
@@ -739,14 +746,21 @@ fn write_request<P: Puzzle>(request: &mut Vec<u8>, puzzle: &P, limit: u64) -> bo
 /// Starts `shared`'s command and reads its header: the process, and
 /// whether it announced batches; on failure, what was seen.
 fn start(shared: &Shared) -> Result<(Child, bool), (Failure, String)> {
-    let mut child = Child::spawn(&shared.spec, &shared.log, &shared.env)
-        .map_err(|SpawnError(e)| (Failure::Spawn, spawn_message(&shared.spec, &e)))?;
+    let mut child = Child::spawn(
+        &shared.spec,
+        &shared.log,
+        &shared.env,
+        shared.options.answer_ring,
+    )
+    .map_err(|SpawnError(e)| (Failure::Spawn, spawn_message(&shared.spec, &e)))?;
     let deadline = std::time::Instant::now() + shared.options.start_timeout;
     let header = child.read_line(MAX_HEADER_BYTES, Some(deadline), shared.options.stop);
     let failure = match header {
         Ok(range) => match parse_header(child.line(range.clone())) {
             Ok(()) => {
-                let batching = announces_batch(child.line(range));
+                let batching = announces_batch(child.line(range.clone()));
+                let ring = batch::announces(child.line(range), ring::RING_WORD);
+                child.use_ring(ring);
                 return Ok((child, batching));
             }
             Err(_) => (
