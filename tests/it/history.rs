@@ -576,7 +576,19 @@ fn the_script_builds_benches_and_adds_each_commit() {
         .collect();
     runs.sort();
     assert_eq!(runs.len(), 2, "{runs:?}");
-    for (run, commit) in runs.iter().zip(&commits) {
+    // Each run, named COMMIT12-ROUND, of its commit (the names sort by
+    // hash, not in the chain's order).
+    for commit in &commits {
+        let run = runs
+            .iter()
+            .find(|r| {
+                r.file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .starts_with(&commit[..12])
+            })
+            .unwrap_or_else(|| panic!("no run of {commit}: {runs:?}"));
         let facts = common::read_json(&run.join("run.json"));
         assert_eq!(
             facts["git_revision"].as_str(),
