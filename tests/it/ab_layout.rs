@@ -206,3 +206,83 @@ fn built_in_solvers_say_their_layout_is_not_randomised() {
         "{stdout}"
     );
 }
+
+/// `results/layout-study ARGS` in `dir` (which it must not build in).
+fn layout_study(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(repo_path("results/layout-study"))
+        .args(args)
+        .arg("--work")
+        .arg(dir.join("work"))
+        .env("DLXBENCH", common::binary())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_layout_study_refuses_bad_arguments_before_building_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = repo_path("datasets/generated/gen_9x9_1000.txt");
+    let corpus = corpus.to_str().unwrap();
+    for (args, says) in [
+        (vec![], "usage"),
+        (vec!["HEAD", "HEAD"], "usage"),
+        (vec!["HEAD", "HEAD", corpus, "--seeds", "1"], "at least 2"),
+        (vec!["HEAD", "HEAD", corpus, "--seeds", "many"], "usage"),
+        (vec!["HEAD", "HEAD", "no-such-corpus.txt"], "no corpus"),
+    ] {
+        let out = layout_study(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = common::stderr_text(&out);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !dir.path().join("work").exists(),
+            "{args:?}: built or made its work folder"
+        );
+    }
+}
+
+/// The study for real, HEAD against itself in a clone: each side built
+/// once (release, with LTO: minutes), seed 0 linked again to cargo's
+/// bytes (the script checks), two shuffled links a side, an `ab` each and
+/// two A/As. Not in `.ci/run` (it builds twice); `LAYOUT_WORK=DIR` keeps
+/// the builds for the next run.
+#[test]
+#[ignore = "builds libdlxbench.so twice in release (about 10 minutes from nothing)"]
+fn the_layout_study_links_each_side_again_in_other_orders_and_reports_over_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let clone = dir.path().join("clone");
+    let out = std::process::Command::new("git")
+        .args(["clone", "-q"])
+        .arg(repo_path("."))
+        .arg(&clone)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", common::stderr_text(&out));
+    let work =
+        std::env::var_os("LAYOUT_WORK").map_or_else(|| dir.path().join("work"), PathBuf::from);
+    let out = std::process::Command::new(clone.join("results/layout-study"))
+        .args(["HEAD", "HEAD", "datasets/generated/gen_9x9_1000.txt"])
+        .args(["--seeds", "2", "--aa", "2", "--max-time", "3s", "--work"])
+        .arg(&work)
+        .env("DLXBENCH", common::binary())
+        .current_dir(&clone)
+        .output()
+        .unwrap();
+    let stderr = common::stderr_text(&out);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("B over A: 2 link orders, B/A "), "{stdout}");
+    assert!(
+        stdout.contains("B over B, two link orders (A/A): 2 link orders"),
+        "{stdout}"
+    );
+    // Shuffled: the same size, other bytes; every link loaded and run by ab.
+    let shipped = std::fs::read(work.join("a-0.so")).unwrap();
+    let shuffled = std::fs::read(work.join("a-1.so")).unwrap();
+    assert_eq!(shipped, std::fs::read(work.join("a-cargo.so")).unwrap());
+    assert_ne!(shipped, shuffled);
+    for name in ["ab-1.json", "ab-2.json", "aa-1.json", "aa-2.json"] {
+        let ab = common::read_json(&work.join(name));
+        assert!(ab["overall"]["estimate"].as_f64().is_some(), "{name}: {ab}");
+    }
+}
