@@ -359,34 +359,11 @@ impl Child {
     }
 
     /// Waits up to `slice` for output (or its end) on the pipe, draining
-    /// standard error into the log meanwhile: whether the pipe is ready.
+    /// standard error into the log meanwhile: whether the pipe is ready
+    /// (or polling it failed: the read then says how).
     fn pipe_ready(&mut self, slice: Duration) -> bool {
-        let err_fd = self.stderr.as_ref().and_then(|e| e.fd());
-        let mut pfds = [
-            libc::pollfd {
-                fd: self.stdout.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: err_fd.unwrap_or(-1),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        let n = if err_fd.is_some() { 2 } else { 1 };
-        let timeout = libc::timespec {
-            tv_sec: slice.as_secs() as libc::time_t,
-            tv_nsec: slice.subsec_nanos() as libc::c_long,
-        };
-        // SAFETY: `n` pollfds and a timespec, on the stack; no signal mask.
-        let ready = unsafe { libc::ppoll(pfds.as_mut_ptr(), n, &timeout, std::ptr::null()) };
-        if ready > 0 && pfds[1].revents != 0 {
-            if let Some(e) = self.stderr.as_mut() {
-                e.drain();
-            }
-        }
-        ready > 0 && pfds[0].revents != 0
+        let fd = self.stdout.as_raw_fd();
+        poll_draining(fd, libc::POLLIN, slice, self.stderr.as_mut()).unwrap_or(true)
     }
 
     /// Writes all of `bytes`, waiting until `deadline`.
@@ -529,34 +506,54 @@ fn wait_for(
             }
             None => POLL_SLICE,
         };
-        // Rounded up: a wait of 0 ms would spin.
-        let ms = slice.as_micros().div_ceil(1000).max(1) as libc::c_int;
-        let err_fd = stderr.as_ref().and_then(|e| e.fd());
-        let mut pfds = [
-            libc::pollfd {
-                fd,
-                events,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: err_fd.unwrap_or(-1),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        let n = if err_fd.is_some() { 2 } else { 1 };
-        // SAFETY: `n` pollfds, on the stack.
-        let ready = unsafe { libc::poll(pfds.as_mut_ptr(), n, ms) };
-        if ready < 0 && std::io::Error::last_os_error().kind() != ErrorKind::Interrupted {
-            return Err(ReadError::Ended);
-        }
-        if ready > 0 && pfds[1].revents != 0 {
-            if let Some(e) = stderr.as_mut() {
-                e.drain();
-            }
-        }
-        if ready > 0 && pfds[0].revents != 0 {
-            return Ok(());
+        match poll_draining(fd, events, slice, stderr.as_deref_mut()) {
+            Ok(true) => return Ok(()),
+            Ok(false) => {}
+            Err(()) => return Err(ReadError::Ended),
         }
     }
+}
+
+/// Polls `fd` for `events`, and the standard error's pipe (when there is
+/// one) for input, up to `slice` (not 0: it would spin), draining standard
+/// error into its log when it has some: whether `fd` is ready; `Err` when
+/// polling failed (other than interrupted).
+fn poll_draining(
+    fd: libc::c_int,
+    events: libc::c_short,
+    slice: Duration,
+    stderr: Option<&mut StderrLog>,
+) -> Result<bool, ()> {
+    let err_fd = stderr.as_ref().and_then(|e| e.fd());
+    let mut pfds = [
+        libc::pollfd {
+            fd,
+            events,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: err_fd.unwrap_or(-1),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    let n = if err_fd.is_some() { 2 } else { 1 };
+    let timeout = libc::timespec {
+        tv_sec: slice.as_secs() as libc::time_t,
+        tv_nsec: slice.subsec_nanos() as libc::c_long,
+    };
+    // SAFETY: `n` pollfds and a timespec, on the stack; no signal mask.
+    let ready = unsafe { libc::ppoll(pfds.as_mut_ptr(), n, &timeout, std::ptr::null()) };
+    if ready < 0 {
+        return match std::io::Error::last_os_error().kind() {
+            ErrorKind::Interrupted => Ok(false),
+            _ => Err(()),
+        };
+    }
+    if ready > 0 && pfds[1].revents != 0 {
+        if let Some(e) = stderr {
+            e.drain();
+        }
+    }
+    Ok(ready > 0 && pfds[0].revents != 0)
 }
