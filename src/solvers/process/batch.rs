@@ -148,7 +148,8 @@ pub const RENEW_AFTER_BLOCKS: u32 = 16;
 /// solves in cold caches, none of which is before its header. At 50,
 /// replacing hosts cost 3.4% of the wall clock of `c-dlx` on the 17-clue
 /// list at `-j2` on the 2-core machine of the benchmarks (hosts starting
-/// in about 1.3 ms of CPU); at 100, about 2%.
+/// in about 1.3 ms of CPU); at 100, half as many replacements, the same
+/// runs 3.1% faster than at 50 (docs/benchmarks.md).
 pub const RENEW_COST_FACTOR: u32 = 100;
 
 /// Whether a header line announces batches: a word [`BATCH_WORD`] after

@@ -328,17 +328,7 @@ impl Child {
                 }
                 Err(_corrupt) => return Err(ReadError::Ended),
             }
-            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return Err(ReadError::Interrupted);
-            }
-            let mut slice = nap;
-            if let Some(d) = deadline {
-                let now = Instant::now();
-                if now >= d {
-                    return Err(ReadError::Timeout);
-                }
-                slice = slice.min(d - now);
-            }
+            let slice = next_slice(deadline, stop, nap)?;
             if self.pipe_ready(slice) {
                 if self.ring_unread() > 0 {
                     continue;
@@ -493,24 +483,34 @@ fn wait_for(
     mut stderr: Option<&mut StderrLog>,
 ) -> Result<(), ReadError> {
     loop {
-        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Err(ReadError::Interrupted);
-        }
-        let slice = match deadline {
-            Some(d) => {
-                let now = Instant::now();
-                if now >= d {
-                    return Err(ReadError::Timeout);
-                }
-                (d - now).min(POLL_SLICE)
-            }
-            None => POLL_SLICE,
-        };
+        let slice = next_slice(deadline, stop, POLL_SLICE)?;
         match poll_draining(fd, events, slice, stderr.as_deref_mut()) {
             Ok(true) => return Ok(()),
             Ok(false) => {}
             Err(()) => return Err(ReadError::Ended),
         }
+    }
+}
+
+/// The next wait of a loop that waits until `deadline`, at most `most`;
+/// `Err` once the stop flag is set or the deadline has passed.
+fn next_slice(
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+    most: Duration,
+) -> Result<Duration, ReadError> {
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(ReadError::Interrupted);
+    }
+    match deadline {
+        Some(d) => {
+            let now = Instant::now();
+            if now >= d {
+                return Err(ReadError::Timeout);
+            }
+            Ok((d - now).min(most))
+        }
+        None => Ok(most),
     }
 }
 

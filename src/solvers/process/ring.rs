@@ -319,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn the_environment_names_the_descriptor() {
+    fn without_the_variable_there_is_no_ring() {
         // Only the parse: the variable is process-wide, so no test sets it.
         assert!(std::env::var_os(RING_ENV).is_none());
         assert!(AnswerRing::from_env().unwrap().is_none());
